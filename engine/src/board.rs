@@ -1,0 +1,283 @@
+//! The home board: a 4 × 6 grid (forest left, mountain right) plus the one-cell ring the
+//! Office room opens (`RULES.md` A.1–A.5, E.7).
+//!
+//! The board only records what lies where; whether a placement is legal is decided by
+//! [`crate::rules::tiles`].
+
+use serde::Serialize;
+
+use crate::furnishing::Furnishing;
+
+/// A home-board coordinate `[row, col]`. Rows −1..=4 and columns −1..=6 exist; only
+/// rows 0..=3 × columns 0..=5 are the printed board, the rest is the Office-room ring.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct Coord {
+    pub row: i8,
+    pub col: i8,
+}
+
+pub const ROWS: std::ops::RangeInclusive<i8> = -1..=4;
+pub const COLS: std::ops::RangeInclusive<i8> = -1..=6;
+
+impl Coord {
+    /// A coordinate on the board or its ring; `None` for anything further out.
+    pub fn new(row: i64, col: i64) -> Option<Coord> {
+        let row = i8::try_from(row).ok().filter(|r| ROWS.contains(r))?;
+        let col = i8::try_from(col).ok().filter(|c| COLS.contains(c))?;
+        Some(Coord { row, col })
+    }
+
+    pub const fn at(row: i8, col: i8) -> Coord {
+        Coord { row, col }
+    }
+
+    /// On the printed 4 × 6 board (not the Office-room ring).
+    pub fn is_inner(self) -> bool {
+        (0..=3).contains(&self.row) && (0..=5).contains(&self.col)
+    }
+
+    /// Forest side: columns ≤ 2 (ring cells take the side they border, `RULES.md` A.4).
+    pub fn is_forest(self) -> bool {
+        self.col <= 2
+    }
+
+    pub fn is_mountain(self) -> bool {
+        !self.is_forest()
+    }
+
+    /// Orthogonal adjacency; the cliff between columns 2 and 3 separates the halves except on
+    /// row 3, where the cave opens (`RULES.md` A.2).
+    pub fn is_adjacent(self, other: Coord) -> bool {
+        let dr = (self.row - other.row).abs();
+        let dc = (self.col - other.col).abs();
+        if dr + dc != 1 {
+            return false;
+        }
+        if self.is_forest() != other.is_forest() {
+            return self.row == 3 && other.row == 3;
+        }
+        true
+    }
+
+    pub fn neighbours(self) -> impl Iterator<Item = Coord> {
+        [(-1, 0), (1, 0), (0, -1), (0, 1)].into_iter().filter_map(move |(dr, dc)| {
+            let c = Coord::new(i64::from(self.row + dr), i64::from(self.col + dc))?;
+            self.is_adjacent(c).then_some(c)
+        })
+    }
+
+    fn index(self) -> usize {
+        ((self.row + 1) as usize) * 8 + (self.col + 1) as usize
+    }
+
+    pub fn all() -> impl Iterator<Item = Coord> {
+        ROWS.flat_map(|r| COLS.map(move |c| Coord { row: r, col: c }))
+    }
+
+    pub fn inner() -> impl Iterator<Item = Coord> {
+        Coord::all().filter(|c| c.is_inner())
+    }
+}
+
+/// Bonuses printed under board spaces (`RULES.md` A.1, A.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PrintedBonus {
+    Boar,
+    Food(u32),
+}
+
+pub fn printed_bonus(c: Coord) -> Option<PrintedBonus> {
+    match (c.row, c.col) {
+        (0, 2) | (2, 0) => Some(PrintedBonus::Boar),
+        (3, 1) | (3, 4) => Some(PrintedBonus::Food(1)),
+        (0, 5) => Some(PrintedBonus::Food(2)),
+        _ => None,
+    }
+}
+
+pub const ENTRY_DWELLING: Coord = Coord::at(3, 3);
+pub const START_CAVERN: Coord = Coord::at(2, 3);
+pub const CAVE_ENTRANCE_FRONT: Coord = Coord::at(3, 2);
+
+/// A crop sown on a field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Crop {
+    Grain,
+    Vegetable,
+}
+
+/// What covers one board space. Twin tiles are recorded as their two halves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tile {
+    Meadow,
+    Field { crop: Option<(Crop, u8)> },
+    SmallPasture,
+    /// One half of a large pasture; `partner` is the other half.
+    LargePasture { partner: Coord },
+    Cavern,
+    Tunnel,
+    DeepTunnel,
+    OreMine,
+    RubyMine,
+    /// The pre-printed entry-level dwelling (`RULES.md` A.5).
+    EntryDwelling,
+    /// A furnishing tile on a cavern (or, with the Work room, on a tunnel or deep tunnel).
+    Furnished { tile: Furnishing, under: Under },
+}
+
+/// What a furnishing tile was placed on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Under {
+    Cavern,
+    Tunnel,
+    DeepTunnel,
+}
+
+impl Tile {
+    pub fn id(self) -> &'static str {
+        match self {
+            Tile::Meadow => "meadow",
+            Tile::Field { .. } => "field",
+            Tile::SmallPasture => "small_pasture",
+            Tile::LargePasture { .. } => "large_pasture",
+            Tile::Cavern => "cavern",
+            Tile::Tunnel => "tunnel",
+            Tile::DeepTunnel => "deep_tunnel",
+            Tile::OreMine => "ore_mine",
+            Tile::RubyMine => "ruby_mine",
+            Tile::EntryDwelling => "entry_dwelling",
+            Tile::Furnished { .. } => "furnished",
+        }
+    }
+
+    pub fn is_forest_tile(self) -> bool {
+        matches!(
+            self,
+            Tile::Meadow | Tile::Field { .. } | Tile::SmallPasture | Tile::LargePasture { .. }
+        )
+    }
+}
+
+/// One board space: at most one tile and at most one stable.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Space {
+    pub tile: Option<Tile>,
+    pub stable: bool,
+}
+
+/// A player's home board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HomeBoard {
+    spaces: [Space; 48],
+}
+
+impl Default for HomeBoard {
+    fn default() -> Self {
+        HomeBoard::new()
+    }
+}
+
+impl HomeBoard {
+    /// The starting board: entry dwelling and one empty cavern (`RULES.md` A.5).
+    pub fn new() -> HomeBoard {
+        let mut b = HomeBoard { spaces: [Space::default(); 48] };
+        b.set_tile(ENTRY_DWELLING, Tile::EntryDwelling);
+        b.set_tile(START_CAVERN, Tile::Cavern);
+        b
+    }
+
+    pub fn space(&self, c: Coord) -> Space {
+        self.spaces[c.index()]
+    }
+
+    pub fn tile(&self, c: Coord) -> Option<Tile> {
+        self.spaces[c.index()].tile
+    }
+
+    pub fn set_tile(&mut self, c: Coord, t: Tile) {
+        self.spaces[c.index()].tile = Some(t);
+    }
+
+    pub fn set_stable(&mut self, c: Coord) {
+        self.spaces[c.index()].stable = true;
+    }
+
+    pub fn has_stable(&self, c: Coord) -> bool {
+        self.spaces[c.index()].stable
+    }
+
+    /// Every coordinate holding a tile, in row-major order.
+    pub fn tiles(&self) -> impl Iterator<Item = (Coord, Tile)> + '_ {
+        Coord::all().filter_map(|c| self.tile(c).map(|t| (c, t)))
+    }
+
+    pub fn count(&self, pred: impl Fn(Tile) -> bool) -> usize {
+        self.tiles().filter(|&(_, t)| pred(t)).count()
+    }
+
+    pub fn stables(&self) -> usize {
+        Coord::all().filter(|&c| self.has_stable(c)).count()
+    }
+
+    pub fn furnishings(&self) -> impl Iterator<Item = (Coord, Furnishing)> + '_ {
+        self.tiles().filter_map(|(c, t)| match t {
+            Tile::Furnished { tile, .. } => Some((c, tile)),
+            _ => None,
+        })
+    }
+
+    pub fn has_furnishing(&self, f: Furnishing) -> bool {
+        self.furnishings().any(|(_, t)| t == f)
+    }
+
+    /// Fields with their crops.
+    pub fn fields(&self) -> impl Iterator<Item = (Coord, Option<(Crop, u8)>)> + '_ {
+        self.tiles().filter_map(|(c, t)| match t {
+            Tile::Field { crop } => Some((c, crop)),
+            _ => None,
+        })
+    }
+
+    /// Crops standing on fields: (grain, vegetables).
+    pub fn sown(&self) -> (u32, u32) {
+        self.fields().fold((0, 0), |(g, v), (_, crop)| match crop {
+            Some((Crop::Grain, n)) => (g + u32::from(n), v),
+            Some((Crop::Vegetable, n)) => (g, v + u32::from(n)),
+            None => (g, v),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `RULES.md` A.2: the cliff separates forest and mountain except on row 3.
+    #[test]
+    fn a2_cliff_blocks_adjacency_except_row_3() {
+        for row in 0..=2 {
+            assert!(!Coord::at(row, 2).is_adjacent(Coord::at(row, 3)));
+        }
+        assert!(Coord::at(3, 2).is_adjacent(Coord::at(3, 3)));
+        assert!(Coord::at(0, 0).is_adjacent(Coord::at(1, 0)));
+        assert!(!Coord::at(0, 0).is_adjacent(Coord::at(1, 1)));
+    }
+
+    #[test]
+    fn a1_coordinates_outside_the_ring_do_not_exist() {
+        assert!(Coord::new(-2, 0).is_none());
+        assert!(Coord::new(0, 7).is_none());
+        assert!(Coord::new(i64::MAX, 0).is_none());
+        assert!(Coord::new(4, 6).is_some_and(|c| !c.is_inner()));
+    }
+
+    /// `RULES.md` A.5: entry dwelling and start cavern are pre-printed.
+    #[test]
+    fn a5_starting_board() {
+        let b = HomeBoard::new();
+        assert_eq!(b.tile(ENTRY_DWELLING), Some(Tile::EntryDwelling));
+        assert_eq!(b.tile(START_CAVERN), Some(Tile::Cavern));
+        assert_eq!(b.tiles().count(), 2);
+    }
+}

@@ -1,0 +1,247 @@
+//! The validated game state. A [`Game`] is only built from a validated [`Setup`] and only
+//! changes through [`Game::apply`] (one log entry) and [`Game::finish`] (end of the log).
+
+use std::collections::BTreeMap;
+
+use crate::action_space::ActionSpace;
+use crate::board::HomeBoard;
+use crate::furnishing::Furnishing;
+use crate::goods::{Good, Goods};
+use crate::notation::HarvestPhase;
+use crate::setup::Setup;
+
+/// Most dwarfs a player can have: 5, or 6 with the Additional dwelling (`RULES.md` E.1).
+pub const MAX_DWARFS: usize = 5;
+/// Stables per player (`RULES.md` A.4).
+pub const MAX_STABLES: usize = 3;
+
+/// One dwarf. Dwarfs are numbered per player in the order they joined.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Dwarf {
+    /// Weapon strength 1–14, `None` while unarmed.
+    pub weapon: Option<u8>,
+    /// The action space the dwarf stands on during the work phase.
+    pub space: Option<ActionSpace>,
+    /// Born this round: cannot act, eats 1 food, grows up at the start of the next round.
+    pub newborn: bool,
+}
+
+impl Dwarf {
+    fn new() -> Dwarf {
+        Dwarf { weapon: None, space: None, newborn: false }
+    }
+
+    pub fn is_available(&self) -> bool {
+        self.space.is_none() && !self.newborn
+    }
+}
+
+/// One player's everything: supply (animals and dogs included), begging markers, dwarfs and
+/// home board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Player {
+    pub name: String,
+    pub supply: Goods,
+    pub begging: u32,
+    pub dwarfs: Vec<Dwarf>,
+    pub board: HomeBoard,
+    /// The harvest-event choice of this round's harvest (`RULES.md` C.4, 3rd red event).
+    pub harvest_choice: Option<HarvestPhase>,
+    /// Furnishing tiles built, in order, with the round they were built in.
+    pub built: Vec<(Furnishing, u8)>,
+    /// Both halves of Extension used with the Guest room (once per game, `RULES.md` H.8).
+    pub extension_both: bool,
+    /// Goods promised by suppliers: (printed round, good), collected at that round's start.
+    pub future: Vec<(u8, crate::goods::Good)>,
+}
+
+impl Player {
+    fn new(name: String, food: u32) -> Player {
+        Player {
+            name,
+            supply: Goods::one(Good::Food, food),
+            begging: 0,
+            dwarfs: vec![Dwarf::new(), Dwarf::new()],
+            board: HomeBoard::new(),
+            harvest_choice: None,
+            built: Vec::new(),
+            extension_both: false,
+            future: Vec::new(),
+        }
+    }
+
+    pub fn owns(&self, tile: Furnishing) -> bool {
+        self.board.has_furnishing(tile)
+    }
+
+    pub fn dwarfs_in_play(&self) -> u32 {
+        self.dwarfs.len() as u32
+    }
+
+    /// Farm animals per [`crate::goods::FarmAnimal::index`].
+    pub fn animals(&self) -> [u32; 4] {
+        self.supply.farm_animals()
+    }
+
+    pub fn add_dwarf(&mut self) {
+        let mut d = Dwarf::new();
+        d.newborn = true;
+        self.dwarfs.push(d);
+    }
+}
+
+/// What happens at the end of the current round (`RULES.md` C.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Harvest {
+    /// Rounds 1–2 and the first red event: nothing.
+    None,
+    /// Field, feeding and breeding phases.
+    Normal,
+    /// Round 4 and the second red event: 1 food per dwarf, nothing else.
+    OneFoodPerDwarf,
+    /// Third red event: each player chooses field or breeding; everyone feeds.
+    Choice,
+}
+
+/// Where the game waits. Required decisions stop an incomplete log; optional ones take their
+/// default when the log moves on (`LOG-FORMAT.md` "Entries").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Solo replenish step with spaces of 6+ goods: optional `keep`.
+    Keep,
+    /// Required `place` by `to_move`.
+    Work { to_move: usize },
+    /// Required `harvest_choice` from every player who has not chosen.
+    HarvestChoice,
+    /// Optional `feed` entries; `fed[p]` once player p has given one; `relief[p]` dwarfs of
+    /// player p fed by the Working cave instead of food.
+    Feeding { fed: Vec<bool>, relief: Vec<u32> },
+    /// Optional `breed` entries by the players whose animals breed this harvest.
+    Breeding { done: Vec<bool> },
+    /// After the last harvest: optional `free` entries, then final scoring.
+    BeforeScoring,
+    /// Final scoring is done.
+    Over,
+}
+
+impl Phase {
+    pub fn id(&self) -> &'static str {
+        match self {
+            Phase::Keep => "keep",
+            Phase::Work { .. } => "work",
+            Phase::HarvestChoice => "harvest_choice",
+            Phase::Feeding { .. } => "feeding",
+            Phase::Breeding { .. } => "breeding",
+            Phase::BeforeScoring => "before_scoring",
+            Phase::Over => "over",
+        }
+    }
+}
+
+/// An action space on the table this round.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SpaceState {
+    pub goods: Goods,
+    /// `(player, dwarf)` standing on it.
+    pub occupant: Option<(usize, usize)>,
+}
+
+/// A game in progress.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Game {
+    pub(crate) setup: Setup,
+    pub(crate) players: Vec<Player>,
+    /// Index into `setup.rounds()`.
+    pub(crate) round_index: usize,
+    pub(crate) phase: Phase,
+    pub(crate) starting_player: usize,
+    pub(crate) spaces: BTreeMap<ActionSpace, SpaceState>,
+    pub(crate) harvest: Harvest,
+    pub(crate) reds_revealed: u8,
+}
+
+impl Game {
+    /// A new game at the first decision of round 1.
+    pub fn new(setup: Setup) -> Game {
+        let players = setup
+            .names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| Player::new(n.clone(), setup.starting_food(i)))
+            .collect();
+        let spaces = ActionSpace::printed(setup.players())
+            .into_iter()
+            .map(|s| (s, SpaceState::default()))
+            .collect();
+        let mut g = Game {
+            setup,
+            players,
+            round_index: 0,
+            phase: Phase::Work { to_move: 0 },
+            starting_player: 0,
+            spaces,
+            harvest: Harvest::None,
+            reds_revealed: 0,
+        };
+        g.start_round();
+        g
+    }
+
+    pub fn setup(&self) -> &Setup {
+        &self.setup
+    }
+
+    pub fn players(&self) -> &[Player] {
+        &self.players
+    }
+
+    pub fn player(&self, p: usize) -> &Player {
+        &self.players[p]
+    }
+
+    pub fn phase(&self) -> &Phase {
+        &self.phase
+    }
+
+    /// The printed round number.
+    pub fn round(&self) -> u8 {
+        self.setup.rounds()[self.round_index.min(self.setup.rounds().len() - 1)]
+    }
+
+    pub fn starting_player(&self) -> usize {
+        self.starting_player
+    }
+
+    pub fn spaces(&self) -> &BTreeMap<ActionSpace, SpaceState> {
+        &self.spaces
+    }
+
+    pub fn harvest(&self) -> Harvest {
+        self.harvest
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.phase == Phase::Over
+    }
+
+    pub fn to_move(&self) -> Option<usize> {
+        match self.phase {
+            Phase::Work { to_move } => Some(to_move),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn is_last_round(&self) -> bool {
+        self.round_index + 1 >= self.setup.rounds().len()
+    }
+
+    /// Furnishing tiles no player has built yet are available; `dwelling` always is.
+    pub fn is_available(&self, tile: Furnishing) -> bool {
+        use crate::notation::FurnishingSet;
+        if self.setup.furnishings == FurnishingSet::Introductory && !tile.card().intro {
+            return false;
+        }
+        !tile.is_unique() || !self.players.iter().any(|p| p.built.iter().any(|&(t, _)| t == tile))
+    }
+}

@@ -1,0 +1,233 @@
+//! Goods: building materials, food, gold, crops and animals, and counted bundles of them.
+//!
+//! Every good a player can hold has one id shared with the log format (`RULES.md` §0,
+//! `LOG-FORMAT.md` "Goods ids"). Counts are `u32`; arithmetic that could overflow saturates at
+//! the caller's bound checks, so absurd inputs give errors instead of wrapping.
+
+use serde::{Deserialize, Serialize};
+
+/// One kind of good. Dogs and the four farm animals are goods too: they are gained, traded and
+/// converted like the rest, and only [`crate::rules::housing`] treats them specially.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Good {
+    Wood,
+    Stone,
+    Ore,
+    Ruby,
+    Food,
+    Gold,
+    Grain,
+    Vegetable,
+    Dog,
+    Sheep,
+    Donkey,
+    Boar,
+    Cattle,
+}
+
+impl Good {
+    pub const ALL: [Good; 13] = [
+        Good::Wood,
+        Good::Stone,
+        Good::Ore,
+        Good::Ruby,
+        Good::Food,
+        Good::Gold,
+        Good::Grain,
+        Good::Vegetable,
+        Good::Dog,
+        Good::Sheep,
+        Good::Donkey,
+        Good::Boar,
+        Good::Cattle,
+    ];
+
+    /// The log-format id.
+    pub fn id(self) -> &'static str {
+        match self {
+            Good::Wood => "wood",
+            Good::Stone => "stone",
+            Good::Ore => "ore",
+            Good::Ruby => "ruby",
+            Good::Food => "food",
+            Good::Gold => "gold",
+            Good::Grain => "grain",
+            Good::Vegetable => "vegetable",
+            Good::Dog => "dog",
+            Good::Sheep => "sheep",
+            Good::Donkey => "donkey",
+            Good::Boar => "boar",
+            Good::Cattle => "cattle",
+        }
+    }
+
+    pub fn from_id(id: &str) -> Option<Good> {
+        Good::ALL.into_iter().find(|g| g.id() == id)
+    }
+
+    fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The farm animal this good is, if any (dogs are not farm animals, `RULES.md` F.1).
+    pub fn farm_animal(self) -> Option<FarmAnimal> {
+        match self {
+            Good::Sheep => Some(FarmAnimal::Sheep),
+            Good::Donkey => Some(FarmAnimal::Donkey),
+            Good::Boar => Some(FarmAnimal::Boar),
+            Good::Cattle => Some(FarmAnimal::Cattle),
+            _ => None,
+        }
+    }
+}
+
+/// The four farm animals, in the order the default breeding tries them (`LOG-FORMAT.md`
+/// "breed": sheep, donkey, boar, cattle).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FarmAnimal {
+    Sheep,
+    Donkey,
+    Boar,
+    Cattle,
+}
+
+impl FarmAnimal {
+    pub const ALL: [FarmAnimal; 4] =
+        [FarmAnimal::Sheep, FarmAnimal::Donkey, FarmAnimal::Boar, FarmAnimal::Cattle];
+
+    pub fn good(self) -> Good {
+        match self {
+            FarmAnimal::Sheep => Good::Sheep,
+            FarmAnimal::Donkey => Good::Donkey,
+            FarmAnimal::Boar => Good::Boar,
+            FarmAnimal::Cattle => Good::Cattle,
+        }
+    }
+
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    pub fn id(self) -> &'static str {
+        self.good().id()
+    }
+}
+
+/// A counted bundle of goods (a supply, a cost, a gain).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Goods([u32; 13]);
+
+impl Goods {
+    pub const fn new() -> Goods {
+        Goods([0; 13])
+    }
+
+    /// Builds a bundle from `(good, count)` pairs; used for the rules' static tables.
+    pub const fn of(pairs: &[(Good, u32)]) -> Goods {
+        let mut counts = [0u32; 13];
+        let mut i = 0;
+        while i < pairs.len() {
+            counts[pairs[i].0 as usize] += pairs[i].1;
+            i += 1;
+        }
+        Goods(counts)
+    }
+
+    pub fn one(good: Good, count: u32) -> Goods {
+        let mut g = Goods::new();
+        g.0[good.index()] = count;
+        g
+    }
+
+    pub fn get(&self, good: Good) -> u32 {
+        self.0[good.index()]
+    }
+
+    pub fn set(&mut self, good: Good, count: u32) {
+        self.0[good.index()] = count;
+    }
+
+    /// Adds, saturating: counts are bounded far below `u32::MAX` by the rules, and a
+    /// saturated count can never be paid from, so nothing illegal slips through.
+    pub fn add(&mut self, good: Good, count: u32) {
+        let slot = &mut self.0[good.index()];
+        *slot = slot.saturating_add(count);
+    }
+
+    pub fn add_all(&mut self, other: &Goods) {
+        for g in Good::ALL {
+            self.add(g, other.get(g));
+        }
+    }
+
+    pub fn contains(&self, other: &Goods) -> bool {
+        Good::ALL.iter().all(|&g| self.get(g) >= other.get(g))
+    }
+
+    /// Removes `other`; returns the first good that is short, leaving `self` unchanged.
+    pub fn take(&mut self, other: &Goods) -> Result<(), Good> {
+        if let Some(&short) = Good::ALL.iter().find(|&&g| self.get(g) < other.get(g)) {
+            return Err(short);
+        }
+        for g in Good::ALL {
+            self.0[g.index()] -= other.get(g);
+        }
+        Ok(())
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(|&c| c == 0)
+    }
+
+    pub fn total(&self) -> u64 {
+        self.0.iter().map(|&c| u64::from(c)).sum()
+    }
+
+    /// Non-zero entries in id order.
+    pub fn iter(&self) -> impl Iterator<Item = (Good, u32)> + '_ {
+        Good::ALL.into_iter().filter_map(|g| {
+            let c = self.get(g);
+            (c > 0).then_some((g, c))
+        })
+    }
+
+    pub fn farm_animals(&self) -> [u32; 4] {
+        FarmAnimal::ALL.map(|a| self.get(a.good()))
+    }
+}
+
+impl Serialize for Goods {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        for (g, c) in self.iter() {
+            m.serialize_entry(g.id(), &c)?;
+        }
+        m.end()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn take_is_all_or_nothing() {
+        let mut supply = Goods::of(&[(Good::Wood, 3), (Good::Stone, 1)]);
+        let cost = Goods::of(&[(Good::Wood, 2), (Good::Stone, 2)]);
+        assert_eq!(supply.take(&cost), Err(Good::Stone));
+        assert_eq!(supply.get(Good::Wood), 3);
+        supply.add(Good::Stone, 1);
+        assert_eq!(supply.take(&cost), Ok(()));
+        assert_eq!(supply, Goods::of(&[(Good::Wood, 1)]));
+    }
+
+    #[test]
+    fn ids_round_trip() {
+        for g in Good::ALL {
+            assert_eq!(Good::from_id(g.id()), Some(g));
+        }
+    }
+}

@@ -1,0 +1,343 @@
+//! The `caverna-log/1` notation: what a log *says*, kept apart from what the rules make of it.
+//!
+//! These types only describe syntax. Every value here may still be illegal (a coordinate in
+//! the Office-room ring, a strength of 9, a tile already built); [`crate::rules`] decides.
+//! Entries are parsed one at a time during replay, so a malformed entry is reported at its own
+//! index rather than failing the whole document.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+use crate::action_space::{ActionSpace, RoundCard};
+use crate::furnishing::Furnishing;
+use crate::goods::{FarmAnimal, Good, Goods};
+
+/// A coordinate as written: `[row, col]`, not yet checked against the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+pub struct RawCoord(pub i64, pub i64);
+
+impl std::fmt::Display for RawCoord {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "[{}, {}]", self.0, self.1)
+    }
+}
+
+/// A goods map as written: `{"wood": 2}`.
+pub type GoodsMap = BTreeMap<Good, u32>;
+
+pub fn goods_of(map: &GoodsMap) -> Goods {
+    let mut g = Goods::new();
+    for (&good, &n) in map {
+        g.add(good, n);
+    }
+    g
+}
+
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Meta {
+    pub id: Option<String>,
+    pub tournament: Option<String>,
+    pub played_at: Option<String>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlayerSeat {
+    pub name: String,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FurnishingSet {
+    #[default]
+    Full,
+    Introductory,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HarvestToken {
+    Green,
+    Red,
+}
+
+/// The `setup` object, unvalidated (`LOG-FORMAT.md` "Setup").
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SetupNotation {
+    pub players: Vec<PlayerSeat>,
+    #[serde(default)]
+    pub furnishings: FurnishingSet,
+    pub round_cards: Option<Vec<RoundCard>>,
+    pub harvest_tokens: Option<Vec<HarvestToken>>,
+    pub seed: Option<u64>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Claimed {
+    pub scores: Vec<i64>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HarvestPhase {
+    Field,
+    Breeding,
+}
+
+/// One entry of `entries` (`LOG-FORMAT.md` "Entries").
+#[derive(Clone, Debug, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Entry {
+    Place {
+        player: u32,
+        space: ActionSpace,
+        dwarf: Option<u32>,
+        #[serde(default)]
+        ruby: bool,
+        #[serde(default)]
+        actions: Vec<Action>,
+    },
+    Free {
+        player: u32,
+        actions: Vec<Action>,
+    },
+    HarvestChoice {
+        player: u32,
+        phase: HarvestPhase,
+    },
+    Feed {
+        player: u32,
+        #[serde(default)]
+        actions: Vec<Action>,
+    },
+    Breed {
+        player: u32,
+        animals: Vec<FarmAnimal>,
+    },
+    Keep {
+        player: u32,
+        spaces: Vec<ActionSpace>,
+    },
+}
+
+impl Entry {
+    pub fn player(&self) -> u32 {
+        match self {
+            Entry::Place { player, .. }
+            | Entry::Free { player, .. }
+            | Entry::HarvestChoice { player, .. }
+            | Entry::Feed { player, .. }
+            | Entry::Breed { player, .. }
+            | Entry::Keep { player, .. } => *player,
+        }
+    }
+
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Entry::Place { .. } => "place",
+            Entry::Free { .. } => "free",
+            Entry::HarvestChoice { .. } => "harvest_choice",
+            Entry::Feed { .. } => "feed",
+            Entry::Breed { .. } => "breed",
+            Entry::Keep { .. } => "keep",
+        }
+    }
+}
+
+/// Tile kinds named in a twin's `kinds`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TileKind {
+    Cavern,
+    Tunnel,
+    Meadow,
+    Field,
+    OreMine,
+    DeepTunnel,
+}
+
+/// The single tiles bought with rubies (`RULES.md` F.5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SingleTile {
+    Meadow,
+    Field,
+    Tunnel,
+    Cavern,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum UseFor {
+    Gold,
+    Food,
+}
+
+/// One action inside an entry (`LOG-FORMAT.md` "Actions").
+#[derive(Clone, Debug, Deserialize)]
+#[serde(tag = "do", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Action {
+    Twin {
+        cells: [RawCoord; 2],
+        kinds: [TileKind; 2],
+    },
+    OreMine {
+        cells: [RawCoord; 2],
+        kinds: [TileKind; 2],
+    },
+    RubyMine {
+        at: RawCoord,
+    },
+    Furnish {
+        tile: Furnishing,
+        at: RawCoord,
+        pay: Option<GoodsMap>,
+    },
+    Grow,
+    Sow {
+        #[serde(default)]
+        grain: Vec<RawCoord>,
+        #[serde(default)]
+        vegetable: Vec<RawCoord>,
+    },
+    Fence {
+        cells: Vec<RawCoord>,
+    },
+    Stable {
+        at: RawCoord,
+    },
+    Forge {
+        strength: u32,
+    },
+    Expedition {
+        loot: Vec<Loot>,
+    },
+    TradeOre {
+        times: u32,
+    },
+    Buy {
+        goods: Vec<Good>,
+    },
+    Gain,
+    Dog,
+    Imitate {
+        space: ActionSpace,
+        #[serde(default)]
+        actions: Vec<Action>,
+    },
+    Convert {
+        goods: GoodsMap,
+    },
+    BuyFood {
+        food: u32,
+    },
+    RubyTrade {
+        goods: GoodsMap,
+    },
+    RubyTile {
+        tile: SingleTile,
+        at: RawCoord,
+    },
+    Use {
+        tile: Furnishing,
+        times: Option<u32>,
+        #[serde(rename = "for")]
+        for_: Option<UseFor>,
+        pay: Option<Good>,
+        dwarf: Option<u32>,
+    },
+    Release {
+        animals: GoodsMap,
+    },
+}
+
+impl Action {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Action::Twin { .. } => "twin",
+            Action::OreMine { .. } => "ore_mine",
+            Action::RubyMine { .. } => "ruby_mine",
+            Action::Furnish { .. } => "furnish",
+            Action::Grow => "grow",
+            Action::Sow { .. } => "sow",
+            Action::Fence { .. } => "fence",
+            Action::Stable { .. } => "stable",
+            Action::Forge { .. } => "forge",
+            Action::Expedition { .. } => "expedition",
+            Action::TradeOre { .. } => "trade_ore",
+            Action::Buy { .. } => "buy",
+            Action::Gain => "gain",
+            Action::Dog => "dog",
+            Action::Imitate { .. } => "imitate",
+            Action::Convert { .. } => "convert",
+            Action::BuyFood { .. } => "buy_food",
+            Action::RubyTrade { .. } => "ruby_trade",
+            Action::RubyTile { .. } => "ruby_tile",
+            Action::Use { .. } => "use",
+            Action::Release { .. } => "release",
+        }
+    }
+
+    /// Actions the rules allow at any time, also inside a placement (`LOG-FORMAT.md` "place").
+    pub fn is_free(&self) -> bool {
+        matches!(
+            self,
+            Action::Convert { .. }
+                | Action::BuyFood { .. }
+                | Action::RubyTrade { .. }
+                | Action::RubyTile { .. }
+                | Action::Use { .. }
+                | Action::Release { .. }
+        )
+    }
+}
+
+/// Expedition loot ids (`RULES.md` D.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LootItem {
+    IncreaseAllWeapons,
+    LootDog,
+    LootWood,
+    LootSheep,
+    LootGrain,
+    LootDonkey,
+    LootStone,
+    LootVegetable,
+    #[serde(rename = "loot_ore_2")]
+    LootOre2,
+    LootBoar,
+    #[serde(rename = "loot_gold_2")]
+    LootGold2,
+    LootFurnishCavern,
+    LootStable,
+    LootTunnel,
+    LootSmallPasture,
+    LootCattle,
+    LootLargePasture,
+    LootMeadow,
+    #[serde(rename = "loot_dwelling_2w2s")]
+    LootDwelling2w2s,
+    LootField,
+    LootSow,
+    LootCavern,
+    #[serde(rename = "loot_breed_2")]
+    LootBreed2,
+}
+
+/// One loot object: the item and the parameters it needs.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Loot {
+    pub item: LootItem,
+    pub tile: Option<Furnishing>,
+    pub at: Option<RawCoord>,
+    pub cells: Option<Vec<RawCoord>>,
+    pub grain: Option<Vec<RawCoord>>,
+    pub vegetable: Option<Vec<RawCoord>>,
+    pub animals: Option<Vec<FarmAnimal>>,
+}

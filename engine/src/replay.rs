@@ -1,0 +1,380 @@
+//! Replaying a `caverna-log/1` document: parse the envelope, validate the setup, apply the
+//! entries one by one, apply the end-of-log defaults, score (`LOG-FORMAT.md` "Replay result").
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::error::{fail, ErrorCode, RuleError, RuleResult};
+use crate::game::{Game, Phase};
+use crate::goods::Good;
+use crate::notation::{Claimed, Entry, Meta, SetupNotation};
+use crate::rules::free::{free_action, Window};
+use crate::rules::{breeding, housing, placement};
+use crate::scoring::{score, ScoreBreakdown};
+use crate::setup;
+
+/// The format this engine reads.
+pub const FORMAT: &str = "caverna-log/1";
+/// The engine's version, reported with every result.
+pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
+/// Largest log accepted, in bytes.
+pub const MAX_LOG_BYTES: usize = 16 * 1024 * 1024;
+/// Most entries accepted in one log (a real game has a few hundred).
+pub const MAX_ENTRIES: usize = 100_000;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    Complete,
+    Incomplete,
+    Invalid,
+}
+
+/// Where and why a log is invalid. `entry` is `None` for the envelope and the setup.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LogError {
+    pub entry: Option<usize>,
+    pub player: Option<usize>,
+    pub code: ErrorCode,
+    pub message: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PlayerResult {
+    pub name: String,
+    pub score: ScoreBreakdown,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Mismatch {
+    pub player: usize,
+    pub claimed: i64,
+    pub computed: i64,
+}
+
+/// The outcome of a replay. `game` is the state after the last legal entry (with end-of-log
+/// defaults applied), absent when the envelope or setup is invalid.
+#[derive(Clone, Debug)]
+pub struct Replay {
+    pub status: Status,
+    pub error: Option<LogError>,
+    pub meta: Meta,
+    pub game: Option<Game>,
+    /// Final scores, in seat order (complete games only).
+    pub scores: Option<Vec<PlayerResult>>,
+    pub winners: Vec<usize>,
+    pub claimed_mismatches: Vec<Mismatch>,
+    /// Entries applied (the index of the first illegal entry when invalid).
+    pub entries_applied: usize,
+}
+
+impl Replay {
+    fn invalid(error: LogError, meta: Meta, game: Option<Game>, applied: usize) -> Replay {
+        Replay {
+            status: Status::Invalid,
+            error: Some(error),
+            meta,
+            game,
+            scores: None,
+            winners: vec![],
+            claimed_mismatches: vec![],
+            entries_applied: applied,
+        }
+    }
+
+    /// The printed round reached (0 without a valid setup).
+    pub fn round(&self) -> u8 {
+        self.game.as_ref().map_or(0, Game::round)
+    }
+}
+
+fn doc_error(code: ErrorCode, message: impl Into<String>) -> LogError {
+    LogError { entry: None, player: None, code, message: message.into() }
+}
+
+/// Classifies a serde error on a typed part of the log.
+fn notation_error(e: &serde_json::Error, what: &str) -> RuleError {
+    let text = e.to_string();
+    let code = if text.contains("unknown field") {
+        ErrorCode::UnknownField
+    } else if text.contains("unknown variant") {
+        ErrorCode::UnknownId
+    } else {
+        ErrorCode::Malformed
+    };
+    RuleError::new(code, format!("{what}: {text}"))
+}
+
+/// The parsed envelope: everything but the entries, which are parsed one at a time.
+struct Document {
+    meta: Meta,
+    setup: SetupNotation,
+    entries: Vec<Value>,
+    claimed: Option<Claimed>,
+}
+
+fn parse_document(input: &[u8]) -> Result<Document, (LogError, Meta)> {
+    let none = Meta::default();
+    if input.len() > MAX_LOG_BYTES {
+        return Err((doc_error(ErrorCode::LogTooLarge, format!("{} bytes; at most {MAX_LOG_BYTES}", input.len())), none));
+    }
+    let value: Value = serde_json::from_slice(input)
+        .map_err(|e| (doc_error(ErrorCode::MalformedJson, e.to_string()), Meta::default()))?;
+    let Value::Object(mut obj) = value else {
+        return Err((doc_error(ErrorCode::Malformed, "a log is a JSON object"), none));
+    };
+    if let Some(k) = obj.keys().find(|k| !["format", "meta", "setup", "entries", "claimed"].contains(&k.as_str())) {
+        return Err((doc_error(ErrorCode::UnknownField, format!("unknown top-level field `{k}`")), none));
+    }
+    match obj.get("format") {
+        Some(Value::String(f)) if f == FORMAT => {}
+        Some(other) => return Err((doc_error(ErrorCode::BadFormat, format!("format {other} is not \"{FORMAT}\"")), none)),
+        None => return Err((doc_error(ErrorCode::BadFormat, format!("`format` is missing; expected \"{FORMAT}\"")), none)),
+    }
+    let typed = |key: &str, v: Value| -> Result<_, LogError> {
+        let _ = key;
+        Ok(v)
+    };
+    let meta: Meta = match obj.remove("meta") {
+        None | Some(Value::Null) => Meta::default(),
+        Some(v) => serde_json::from_value(typed("meta", v).map_err(|e| (e, Meta::default()))?)
+            .map_err(|e| (located(notation_error(&e, "meta")), Meta::default()))?,
+    };
+    let setup: SetupNotation = match obj.remove("setup") {
+        None => return Err((doc_error(ErrorCode::Malformed, "`setup` is missing"), meta)),
+        Some(v) => serde_json::from_value(v).map_err(|e| (located(notation_error(&e, "setup")), meta.clone()))?,
+    };
+    let entries = match obj.remove("entries") {
+        Some(Value::Array(a)) => a,
+        Some(_) => return Err((doc_error(ErrorCode::Malformed, "`entries` is not an array"), meta)),
+        None => return Err((doc_error(ErrorCode::Malformed, "`entries` is missing"), meta)),
+    };
+    if entries.len() > MAX_ENTRIES {
+        return Err((doc_error(ErrorCode::LogTooLarge, format!("{} entries; at most {MAX_ENTRIES}", entries.len())), meta));
+    }
+    let claimed = match obj.remove("claimed") {
+        None | Some(Value::Null) => None,
+        Some(v) => Some(serde_json::from_value(v).map_err(|e| (located(notation_error(&e, "claimed")), meta.clone()))?),
+    };
+    Ok(Document { meta, setup, entries, claimed })
+}
+
+fn located(e: RuleError) -> LogError {
+    LogError { entry: None, player: None, code: e.code, message: e.message }
+}
+
+/// Replays a whole log.
+pub fn replay(input: &[u8]) -> Replay {
+    replay_until(input, None)
+}
+
+/// Replays at most the first `limit` entries (all when `None`). When `limit` stops short of
+/// the end, end-of-log defaults are not applied: the state is exactly "after entry limit−1".
+pub fn replay_until(input: &[u8], limit: Option<usize>) -> Replay {
+    let doc = match parse_document(input) {
+        Ok(d) => d,
+        Err((e, meta)) => return Replay::invalid(e, meta, None, 0),
+    };
+    let setup = match setup::validate(&doc.setup) {
+        Ok(s) => s,
+        Err(e) => return Replay::invalid(located(e), doc.meta, None, 0),
+    };
+    let players = setup.players();
+    if let Some(c) = &doc.claimed {
+        if c.scores.len() != players {
+            let e = doc_error(
+                ErrorCode::ClaimedScores,
+                format!("{} claimed scores for {players} players", c.scores.len()),
+            );
+            return Replay::invalid(e, doc.meta, None, 0);
+        }
+    }
+    let mut game = Game::new(setup);
+    let stop = limit.unwrap_or(doc.entries.len()).min(doc.entries.len());
+    for (i, value) in doc.entries.iter().take(stop).enumerate() {
+        let before = (limit.is_none()).then(|| ());
+        let _ = before;
+        if let Err((player, e)) = step(&mut game, value) {
+            let error = LogError { entry: Some(i), player, code: e.code, message: e.message };
+            // The state after the last legal entry: replay again, stopping before this one.
+            let game = replay_until(input, Some(i)).game;
+            return Replay::invalid(error, doc.meta, game, i);
+        }
+    }
+    if stop < doc.entries.len() {
+        return Replay {
+            status: if game.is_over() { Status::Complete } else { Status::Incomplete },
+            error: None,
+            meta: doc.meta,
+            game: Some(game),
+            scores: None,
+            winners: vec![],
+            claimed_mismatches: vec![],
+            entries_applied: stop,
+        };
+    }
+    finish(&mut game);
+    let complete = game.is_over();
+    let (scores, winners, mismatches) = if complete {
+        results(&game, doc.claimed.as_ref())
+    } else {
+        (None, vec![], vec![])
+    };
+    Replay {
+        status: if complete { Status::Complete } else { Status::Incomplete },
+        error: None,
+        meta: doc.meta,
+        game: Some(game),
+        scores,
+        winners,
+        claimed_mismatches: mismatches,
+        entries_applied: stop,
+    }
+}
+
+type Results = (Option<Vec<PlayerResult>>, Vec<usize>, Vec<Mismatch>);
+
+fn results(game: &Game, claimed: Option<&Claimed>) -> Results {
+    let scores: Vec<PlayerResult> = game
+        .players()
+        .iter()
+        .map(|p| PlayerResult { name: p.name.clone(), score: score(p) })
+        .collect();
+    let best = scores.iter().map(|s| s.score.total).max().unwrap_or(0);
+    let winners = (0..scores.len()).filter(|&i| scores[i].score.total == best).collect();
+    let mismatches = claimed
+        .map(|c| {
+            c.scores
+                .iter()
+                .zip(&scores)
+                .enumerate()
+                .filter(|(_, (&claimed, s))| claimed != s.score.total)
+                .map(|(player, (&claimed, s))| Mismatch { player, claimed, computed: s.score.total })
+                .collect()
+        })
+        .unwrap_or_default();
+    (Some(scores), winners, mismatches)
+}
+
+/// Parses and applies one entry; errors carry the entry's player when known.
+fn step(game: &mut Game, value: &Value) -> Result<(), (Option<usize>, RuleError)> {
+    let player_hint = value.get("player").and_then(Value::as_u64).map(|p| p as usize);
+    let entry: Entry = serde_json::from_value(value.clone()).map_err(|e| (player_hint, notation_error(&e, "entry")))?;
+    let p = entry.player() as usize;
+    if p >= game.players().len() {
+        return Err((
+            Some(p),
+            RuleError::new(ErrorCode::UnknownPlayer, format!("player {p}; this game has {}", game.players().len())),
+        ));
+    }
+    apply(game, &entry).map_err(|e| (Some(p), e))?;
+    let player = game.player(p);
+    let fits = housing::fits(&player.board, player.dwarfs_in_play(), player.animals(), player.supply.get(Good::Dog));
+    if !fits {
+        return Err((
+            Some(p),
+            RuleError::new(
+                ErrorCode::AnimalsUnhoused,
+                format!("no arrangement houses all animals of player {p}; convert or release some in this entry"),
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Applies one entry at the point the game has reached (`LOG-FORMAT.md` "Entries").
+pub(crate) fn apply(game: &mut Game, entry: &Entry) -> RuleResult {
+    let p = entry.player() as usize;
+    loop {
+        match (&game.phase, entry) {
+            (Phase::Over, _) => return fail(ErrorCode::GameOver, "the game is over"),
+            (_, Entry::Free { actions, .. }) => {
+                for a in actions {
+                    free_action(game, p, a, Window::Anytime)?;
+                }
+                return Ok(());
+            }
+            (Phase::Keep, Entry::Keep { spaces, .. }) => return game.keep(p, spaces),
+            (Phase::Keep, _) => game.clear_overflowing(&[]),
+            (&Phase::Work { to_move }, Entry::Place { space, dwarf, ruby, actions, .. }) => {
+                if p != to_move {
+                    return fail(ErrorCode::NotYourTurn, format!("player {to_move} is to place a dwarf"));
+                }
+                placement::place(game, p, *space, *dwarf, *ruby, actions)?;
+                game.next_turn(p);
+                return Ok(());
+            }
+            (Phase::HarvestChoice, Entry::HarvestChoice { phase, .. }) => {
+                if game.players[p].harvest_choice.is_some() {
+                    return fail(ErrorCode::DuplicateEntry, format!("player {p} has already chosen"));
+                }
+                game.players[p].harvest_choice = Some(*phase);
+                if game.players.iter().all(|q| q.harvest_choice.is_some()) {
+                    game.after_harvest_choice();
+                }
+                return Ok(());
+            }
+            (Phase::Feeding { fed, .. }, Entry::Feed { actions, .. }) => {
+                if fed[p] {
+                    return fail(ErrorCode::DuplicateEntry, format!("player {p} has already fed this harvest"));
+                }
+                if let Phase::Feeding { fed, .. } = &mut game.phase {
+                    fed[p] = true;
+                }
+                for a in actions {
+                    if !a.is_free() {
+                        return fail(ErrorCode::ActionNotAllowed, format!("`{}` is not done while feeding", a.name()));
+                    }
+                    free_action(game, p, a, Window::Feeding)?;
+                }
+                return Ok(());
+            }
+            (Phase::Feeding { .. }, _) => game.resolve_feeding(),
+            (Phase::Breeding { done }, Entry::Breed { animals, .. }) => {
+                if !game.breeds(p) {
+                    return fail(ErrorCode::UnexpectedEntry, format!("player {p}'s animals do not breed this harvest"));
+                }
+                if done[p] {
+                    return fail(ErrorCode::DuplicateEntry, format!("player {p} has already bred"));
+                }
+                breeding::breed(game, p, animals)?;
+                if let Phase::Breeding { done } = &mut game.phase {
+                    done[p] = true;
+                }
+                return Ok(());
+            }
+            (Phase::Breeding { .. }, _) => game.resolve_breeding(),
+            (Phase::BeforeScoring, _) => {
+                return fail(
+                    ErrorCode::UnexpectedEntry,
+                    format!("after the last harvest only `free` entries may follow, not `{}`", entry.kind()),
+                )
+            }
+            (Phase::Work { to_move }, _) => {
+                return fail(
+                    ErrorCode::UnexpectedEntry,
+                    format!("player {to_move} is to place a dwarf; `{}` does not fit here", entry.kind()),
+                )
+            }
+            (Phase::HarvestChoice, _) => {
+                return fail(
+                    ErrorCode::UnexpectedEntry,
+                    format!("every player chooses field or breeding first; `{}` does not fit here", entry.kind()),
+                )
+            }
+        }
+    }
+}
+
+/// End of the log: take every optional default and advance as far as possible.
+pub(crate) fn finish(game: &mut Game) {
+    loop {
+        match game.phase {
+            Phase::Keep => game.clear_overflowing(&[]),
+            Phase::Feeding { .. } => game.resolve_feeding(),
+            Phase::Breeding { .. } => game.resolve_breeding(),
+            Phase::BeforeScoring => game.phase = Phase::Over,
+            Phase::Work { .. } | Phase::HarvestChoice | Phase::Over => return,
+        }
+    }
+}

@@ -1,0 +1,449 @@
+//! The work phase: placing a dwarf and carrying out the action space (`RULES.md` B.2–B.6,
+//! connectors in §0, H.4, H.7, H.8, H.10).
+
+use crate::action_space::ActionSpace;
+use crate::error::{ensure, fail, ErrorCode, RuleError, RuleResult};
+use crate::furnishing::Furnishing;
+use crate::game::{Game, Player};
+use crate::goods::{Good, Goods};
+use crate::notation::Action;
+use crate::rules::abilities::gain;
+use crate::rules::expedition::expedition;
+use crate::rules::furnish::{furnish, Furnish};
+use crate::rules::tiles::{self, Pasture, Twin};
+use crate::rules::{family, free, sowing, weapons};
+
+/// The parts of an action space a log can name (everything else is taken automatically).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Part {
+    Twin(&'static [Twin]),
+    /// Extension: a twin plus a fixed good.
+    TwinWith(Twin, Good),
+    OreMine,
+    RubyMine,
+    Furnish(Furnish),
+    Grow,
+    Sow,
+    SmallPasture,
+    LargePasture,
+    Stable,
+    Forge,
+    Expedition(usize),
+    TradeOre,
+    Buy,
+    /// The fixed goods that are one branch of an "or".
+    Gain(&'static [(Good, u32)]),
+    Dog,
+    Imitate,
+}
+
+/// How the parts combine (`RULES.md` §0 "Connectors").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Connector {
+    /// Any non-empty subset, any order.
+    AndOr,
+    /// Any non-empty subset, in printed order.
+    AndThenOr,
+    /// The first part, then optionally the rest.
+    AndThen,
+    /// Exactly one part.
+    Or,
+    /// Urgent wish: [dwelling and then growth] or 3 gold; with a Guest room, and/or (H.8).
+    UrgentWish { guest_room: bool },
+}
+
+struct Flow {
+    parts: Vec<(Part, usize)>,
+    connector: Connector,
+}
+
+const CT: &[Twin] = &[Twin::CavernTunnel];
+const CT_CC: &[Twin] = &[Twin::CavernTunnel, Twin::CavernCavern];
+const MF: &[Twin] = &[Twin::MeadowField];
+const GROWTH_GOODS: &[(Good, u32)] =
+    &[(Good::Wood, 1), (Good::Stone, 1), (Good::Ore, 1), (Good::Food, 1), (Good::Gold, 2)];
+const URGENT_GOLD: &[(Good, u32)] = &[(Good::Gold, 3)];
+
+fn flow(space: ActionSpace, guest_room: bool, armed: bool) -> Flow {
+    use ActionSpace as A;
+    use Connector::*;
+    use crate::rules::furnish::Furnish as Fu;
+    use crate::rules::tiles::Twin as Tw;
+    use Part::*;
+    let either = if guest_room { AndOr } else { Or };
+    let (parts, connector): (Vec<(Part, usize)>, Connector) = match space {
+        A::DriftMining | A::DriftMining2 => (vec![(Twin(CT), 1)], AndOr),
+        A::Excavation => (vec![(Twin(CT_CC), 1)], AndOr),
+        A::Clearing | A::Sustenance => (vec![(Twin(MF), 1)], AndOr),
+        A::Logging => (vec![(Expedition(1), 1)], AndOr),
+        A::Growth => (vec![(Gain(GROWTH_GOODS), 1), (Grow, 1)], either),
+        A::Housework => (vec![(Dog, 1), (Furnish(Fu::Any), 1)], AndOr),
+        A::SlashAndBurn => (vec![(Twin(MF), 1), (Sow, 1)], AndThenOr),
+        A::SmallScaleDriftMining => (vec![(TwinWith(Tw::CavernTunnel, Good::Stone), 1)], AndThen),
+        A::WeeklyMarket => (vec![(Buy, 1)], AndOr),
+        A::HardwareRental => (vec![(Expedition(2), 1), (Sow, 1)], AndThenOr),
+        A::FenceBuilding => (vec![(SmallPasture, 1), (LargePasture, 1)], AndOr),
+        A::Extension => (
+            vec![
+                (TwinWith(Tw::MeadowField, Good::Wood), 1),
+                (TwinWith(Tw::CavernTunnel, Good::Stone), 1),
+            ],
+            either,
+        ),
+        A::Imitation | A::Imitation2 | A::Imitation3 => (vec![(Imitate, 1)], AndThen),
+        A::Blacksmithing if armed => (vec![(Expedition(3), 1)], AndOr),
+        A::Blacksmithing => (vec![(Forge, 1), (Expedition(3), 1)], AndThen),
+        A::SheepFarming | A::DonkeyFarming => {
+            (vec![(SmallPasture, 1), (LargePasture, 1), (Stable, 1)], AndOr)
+        }
+        A::OreMineConstruction => (vec![(OreMine, 1), (Expedition(2), 1)], AndThenOr),
+        A::WishForChildren => (vec![(Grow, 1), (Furnish(Fu::DwellingOnly), 1)], either),
+        A::UrgentWishForChildren => (
+            vec![(Furnish(Fu::DwellingOnly), 1), (Grow, 1), (Gain(URGENT_GOLD), 1)],
+            UrgentWish { guest_room },
+        ),
+        A::RubyMineConstruction => (vec![(RubyMine, if guest_room { 2 } else { 1 })], AndOr),
+        A::FamilyLife => (vec![(Grow, 1), (Sow, 1)], AndOr),
+        A::Exploration => (vec![(Expedition(4), 1)], AndOr),
+        A::Adventure if armed => (vec![(Expedition(1), 2)], AndOr),
+        A::Adventure => (vec![(Forge, 1), (Expedition(1), 2)], AndThen),
+        A::OreTrading => (vec![(TradeOre, 1)], AndOr),
+        _ => (vec![], AndOr),
+    };
+    Flow { parts, connector }
+}
+
+/// Goods a space gives to whoever uses it, on top of its accumulated goods (B.2, B.3).
+fn fixed_goods(space: ActionSpace, players: usize, p: &Player) -> Goods {
+    use crate::board::Tile;
+    use ActionSpace as A;
+    let ore_mines = p.board.count(|t| t == Tile::OreMine) as u32;
+    let ruby_mines = p.board.count(|t| t == Tile::RubyMine);
+    let small = players <= 3;
+    match space {
+        A::StartingPlayer if small => Goods::one(Good::Ore, 2),
+        A::StartingPlayer => Goods::one(Good::Ruby, 1),
+        A::Supplies => Goods::of(GROWTH_GOODS),
+        A::OreMining | A::OreDelivery => Goods::one(Good::Ore, 2 * ore_mines),
+        A::ForestExploration if small => Goods::one(Good::Vegetable, 1),
+        A::ForestExploration => Goods::one(Good::Food, 2),
+        A::Sustenance if small => Goods::one(Good::Grain, 1),
+        A::RubyMining => Goods::one(Good::Ruby, u32::from(ruby_mines >= 1)),
+        A::RubyDelivery => Goods::one(Good::Ruby, u32::from(ruby_mines >= 2)),
+        A::StripMining => Goods::one(Good::Wood, 2),
+        A::WeeklyMarket => Goods::one(Good::Gold, 4),
+        A::HardwareRental if players >= 6 => Goods::one(Good::Wood, 2),
+        _ => Goods::new(),
+    }
+}
+
+/// Pays `n` of one good or fails with `insufficient_goods`.
+pub fn pay(p: &mut Player, good: Good, n: u32) -> RuleResult {
+    p.supply.take(&Goods::one(good, n)).map_err(|_| {
+        RuleError::new(ErrorCode::InsufficientGoods, format!("{n} {} needed", good.id()))
+    })
+}
+
+/// Wood for a pasture: 2 small / 4 large, 1 / 2 as loot; Carpenter −1 per pasture (H.9).
+pub fn pasture_price(p: &Player, size: Pasture, loot: bool) -> u32 {
+    let base = match (size, loot) {
+        (Pasture::Small, false) => 2,
+        (Pasture::Large, false) => 4,
+        (Pasture::Small, true) => 1,
+        (Pasture::Large, true) => 2,
+    };
+    base - u32::from(p.owns(Furnishing::Carpenter)).min(base)
+}
+
+/// The dwarf a placement uses: the one named, or the first in weapon order (B.6).
+fn choose_dwarf(p: &mut Player, dwarf: Option<u32>, ruby: bool) -> RuleResult<usize> {
+    let key = |w: Option<u8>| w.map_or(0, |s| u32::from(s));
+    let lowest = p.dwarfs.iter().filter(|d| d.is_available()).map(|d| key(d.weapon)).min();
+    let Some(lowest) = lowest else {
+        return fail(ErrorCode::DwarfNotAvailable, "no dwarf of yours is left to place");
+    };
+    let index = match dwarf {
+        None => p.dwarfs.iter().position(|d| d.is_available() && key(d.weapon) == lowest).unwrap_or(0),
+        Some(i) => {
+            let i = i as usize;
+            ensure(p.dwarfs.get(i).is_some_and(|d| d.is_available()), ErrorCode::DwarfNotAvailable, || {
+                format!("dwarf {i} does not exist or is not at home")
+            })?;
+            i
+        }
+    };
+    let in_order = key(p.dwarfs[index].weapon) == lowest;
+    match (in_order, ruby) {
+        (true, true) => fail(ErrorCode::DwarfOrder, "a ruby is paid only to place a dwarf out of weapon order"),
+        (false, false) => fail(
+            ErrorCode::DwarfOrder,
+            format!("dwarf {index} is out of weapon order; that costs 1 ruby (\"ruby\": true)"),
+        ),
+        (false, true) => pay(p, Good::Ruby, 1).map(|_| index),
+        (true, false) => Ok(index),
+    }
+}
+
+/// A `place` entry (B.6).
+pub fn place(
+    game: &mut Game,
+    p: usize,
+    space: ActionSpace,
+    dwarf: Option<u32>,
+    ruby: bool,
+    actions: &[Action],
+) -> RuleResult {
+    let Some(state) = game.spaces.get(&space) else {
+        return fail(ErrorCode::SpaceNotAvailable, format!("{} is not on the table this round", space.id()));
+    };
+    if let Some((q, _)) = state.occupant {
+        return fail(ErrorCode::SpaceOccupied, format!("{} is occupied by player {q}", space.id()));
+    }
+    let d = choose_dwarf(&mut game.players[p], dwarf, ruby)?;
+    game.players[p].dwarfs[d].space = Some(space);
+    let mut taken = Goods::new();
+    if let Some(state) = game.spaces.get_mut(&space) {
+        state.occupant = Some((p, d));
+        taken = std::mem::take(&mut state.goods);
+    }
+    if space == ActionSpace::StartingPlayer {
+        game.starting_player = p;
+    }
+    for (g, n) in taken.iter() {
+        gain(&mut game.players[p], g, n);
+    }
+    use_space(game, p, d, space, !taken.is_empty(), actions, &mut Vec::new())
+}
+
+/// Carries out `space` for dwarf `d` of player `p`, as placed there or imitating it.
+/// `took` says whether something was already gained (accumulated goods).
+fn use_space(
+    game: &mut Game,
+    p: usize,
+    d: usize,
+    space: ActionSpace,
+    took: bool,
+    actions: &[Action],
+    imitated: &mut Vec<ActionSpace>,
+) -> RuleResult {
+    let players = game.setup.players();
+    let fixed = fixed_goods(space, players, &game.players[p]);
+    for (g, n) in fixed.iter() {
+        gain(&mut game.players[p], g, n);
+    }
+    let player = &game.players[p];
+    let guest = player.owns(Furnishing::GuestRoom);
+    let armed = player.dwarfs[d].weapon.is_some();
+    let flow = flow(space, guest, armed);
+    let mut used = vec![0usize; flow.parts.len()];
+    let mut last: Option<usize> = None;
+    let mut did_something = took || !fixed.is_empty();
+    for action in actions {
+        if action.is_free() {
+            free::free_action(game, p, action, free::Window::Anytime)?;
+            continue;
+        }
+        let k = flow
+            .parts
+            .iter()
+            .enumerate()
+            .position(|(k, &(part, max))| matches(part, action) && used[k] < max)
+            .ok_or_else(|| not_allowed(space, action, &flow, &used))?;
+        check_connector(space, &flow, &used, last, k)?;
+        run_part(game, p, d, space, flow.parts[k].0, action, imitated)?;
+        used[k] += 1;
+        last = Some(k);
+        did_something = true;
+    }
+    if space == ActionSpace::Extension && guest && used.iter().all(|&u| u > 0) {
+        let player = &mut game.players[p];
+        ensure(!player.extension_both, ErrorCode::ActionNotAllowed, || {
+            "the Guest room lets you use both halves of Extension once per game".into()
+        })?;
+        player.extension_both = true;
+    }
+    ensure(did_something, ErrorCode::NoAction, || {
+        format!("a dwarf on {} must carry out at least one of its actions", space.id())
+    })
+}
+
+fn matches(part: Part, action: &Action) -> bool {
+    match (part, action) {
+        (Part::Twin(_) | Part::TwinWith(..), Action::Twin { kinds, .. }) => match part {
+            Part::TwinWith(t, _) => tiles::Twin::from_kinds(*kinds).is_some_and(|(k, _)| k == t),
+            _ => true,
+        },
+        (Part::OreMine, Action::OreMine { .. }) => true,
+        (Part::RubyMine, Action::RubyMine { .. }) => true,
+        (Part::Furnish(_), Action::Furnish { .. }) => true,
+        (Part::Grow, Action::Grow) => true,
+        (Part::Sow, Action::Sow { .. }) => true,
+        (Part::SmallPasture, Action::Fence { cells }) => cells.len() == 1,
+        (Part::LargePasture, Action::Fence { cells }) => cells.len() == 2,
+        (Part::Stable, Action::Stable { .. }) => true,
+        (Part::Forge, Action::Forge { .. }) => true,
+        (Part::Expedition(_), Action::Expedition { .. }) => true,
+        (Part::TradeOre, Action::TradeOre { .. }) => true,
+        (Part::Buy, Action::Buy { .. }) => true,
+        (Part::Gain(_), Action::Gain) => true,
+        (Part::Dog, Action::Dog) => true,
+        (Part::Imitate, Action::Imitate { .. }) => true,
+        _ => false,
+    }
+}
+
+fn not_allowed(space: ActionSpace, action: &Action, flow: &Flow, used: &[usize]) -> RuleError {
+    let repeated = flow.parts.iter().zip(used).any(|(&(part, _), &u)| u > 0 && matches(part, action));
+    let msg = if repeated {
+        format!("`{}` is already done on {}", action.name(), space.id())
+    } else {
+        format!("`{}` is not an action of {}", action.name(), space.id())
+    };
+    RuleError::new(ErrorCode::ActionNotAllowed, msg)
+}
+
+fn check_connector(space: ActionSpace, flow: &Flow, used: &[usize], last: Option<usize>, k: usize) -> RuleResult {
+    let bad = |why: &str| fail(ErrorCode::ActionNotAllowed, format!("{}: {why}", space.id()));
+    match flow.connector {
+        Connector::AndOr => Ok(()),
+        Connector::AndThenOr => match last {
+            Some(l) if k < l => bad("its actions must be done in printed order (\"and then/or\")"),
+            _ => Ok(()),
+        },
+        Connector::AndThen => match last {
+            None if k != 0 => bad("the first action must come first (\"and then\")"),
+            _ => Ok(()),
+        },
+        Connector::Or => match last {
+            Some(l) if l != k => bad("only one of its actions may be chosen (\"either … or\")"),
+            _ => Ok(()),
+        },
+        Connector::UrgentWish { guest_room } => {
+            // Parts: 0 dwelling, 1 growth, 2 gold. Growth only after the dwelling.
+            if k == 1 && used[0] == 0 {
+                return bad("family growth here needs the dwelling to be built first");
+            }
+            let gold_branch = k == 2;
+            let other_branch_used = if gold_branch { used[0] + used[1] > 0 } else { used[2] > 0 };
+            if other_branch_used && !guest_room {
+                return bad("either the dwelling (and growth) or the 3 gold (\"either … or\")");
+            }
+            Ok(())
+        }
+    }
+}
+
+fn run_part(
+    game: &mut Game,
+    p: usize,
+    d: usize,
+    space: ActionSpace,
+    part: Part,
+    action: &Action,
+    imitated: &mut Vec<ActionSpace>,
+) -> RuleResult {
+    match (part, action) {
+        (Part::Twin(allowed), Action::Twin { cells, kinds }) => {
+            tiles::place_twin(&mut game.players[p], *cells, *kinds, allowed).map(|_| ())
+        }
+        (Part::TwinWith(twin, good), Action::Twin { cells, kinds }) => {
+            tiles::place_twin(&mut game.players[p], *cells, *kinds, &[twin])?;
+            gain(&mut game.players[p], good, 1);
+            Ok(())
+        }
+        (Part::OreMine, Action::OreMine { cells, kinds }) => {
+            tiles::place_ore_mine(&mut game.players[p], *cells, *kinds)?;
+            game.players[p].supply.add(Good::Ore, 3);
+            Ok(())
+        }
+        (Part::RubyMine, Action::RubyMine { at }) => tiles::place_ruby_mine(&mut game.players[p], *at),
+        (Part::Furnish(kind), Action::Furnish { tile, at, pay }) => {
+            furnish(game, p, *tile, *at, pay.as_ref(), kind)
+        }
+        (Part::Grow, Action::Grow) => family::grow(&mut game.players[p]),
+        (Part::Sow, Action::Sow { grain, vegetable }) => sowing::sow(&mut game.players[p], grain, vegetable),
+        (Part::SmallPasture | Part::LargePasture, Action::Fence { cells }) => {
+            let player = &mut game.players[p];
+            let size = if cells.len() == 1 { Pasture::Small } else { Pasture::Large };
+            pay(player, Good::Wood, pasture_price(player, size, false))?;
+            tiles::build_pasture(player, cells).map(|_| ())
+        }
+        (Part::Stable, Action::Stable { at }) => {
+            let player = &mut game.players[p];
+            let stone = 1 - u32::from(player.owns(Furnishing::StoneCarver));
+            pay(player, Good::Stone, stone)?;
+            tiles::build_stable(player, *at)
+        }
+        (Part::Forge, Action::Forge { strength }) => weapons::forge(&mut game.players[p], d, *strength),
+        (Part::Expedition(level), Action::Expedition { loot }) => expedition(game, p, d, level, loot),
+        (Part::TradeOre, Action::TradeOre { times }) => {
+            ensure((1..=3).contains(times), ErrorCode::OutOfRange, || format!("ore trading {times} times; 1 to 3"))?;
+            let player = &mut game.players[p];
+            pay(player, Good::Ore, 2 * times)?;
+            player.supply.add(Good::Gold, 2 * times);
+            player.supply.add(Good::Food, *times);
+            Ok(())
+        }
+        (Part::Buy, Action::Buy { goods }) => weekly_market(&mut game.players[p], goods),
+        (Part::Gain(goods), Action::Gain) => {
+            for &(g, n) in goods {
+                gain(&mut game.players[p], g, n);
+            }
+            Ok(())
+        }
+        (Part::Dog, Action::Dog) => {
+            gain(&mut game.players[p], Good::Dog, 1);
+            Ok(())
+        }
+        (Part::Imitate, Action::Imitate { space: target, actions }) => {
+            imitate(game, p, d, space, *target, actions, imitated)
+        }
+        _ => fail(ErrorCode::ActionNotAllowed, format!("`{}` does not fit {}", action.name(), space.id())),
+    }
+}
+
+/// Weekly market prices (B.2, H.12); each good at most once.
+fn weekly_market(p: &mut Player, goods: &[Good]) -> RuleResult {
+    for (i, g) in goods.iter().enumerate() {
+        ensure(!goods[..i].contains(g), ErrorCode::ActionNotAllowed, || {
+            format!("the weekly market sells at most one {}", g.id())
+        })?;
+        let price = match g {
+            Good::Dog | Good::Boar | Good::Vegetable => 2,
+            Good::Sheep | Good::Donkey | Good::Wood | Good::Stone | Good::Ore | Good::Grain => 1,
+            Good::Cattle => 3,
+            _ => return fail(ErrorCode::ActionNotAllowed, format!("the weekly market does not sell {}", g.id())),
+        };
+        pay(p, Good::Gold, price)?;
+        gain(p, *g, 1);
+    }
+    Ok(())
+}
+
+/// Imitation (B.5, H.7): pay the food, then use an opponent-occupied space as if there.
+fn imitate(
+    game: &mut Game,
+    p: usize,
+    d: usize,
+    via: ActionSpace,
+    target: ActionSpace,
+    actions: &[Action],
+    imitated: &mut Vec<ActionSpace>,
+) -> RuleResult {
+    let cost = via.imitation_cost(game.setup.players());
+    pay(&mut game.players[p], Good::Food, cost)?;
+    ensure(target != ActionSpace::StartingPlayer, ErrorCode::ImitationTarget, || {
+        "starting_player can never be imitated".into()
+    })?;
+    let occupant = game.spaces.get(&target).and_then(|s| s.occupant);
+    match occupant {
+        Some((q, _)) if q != p => {}
+        Some(_) => return fail(ErrorCode::ImitationTarget, format!("{} holds your own dwarf", target.id())),
+        None => return fail(ErrorCode::ImitationTarget, format!("{} holds no opponent's dwarf", target.id())),
+    }
+    ensure(!imitated.contains(&target) && target != via, ErrorCode::ImitationTarget, || {
+        format!("{} is already imitated in this placement", target.id())
+    })?;
+    imitated.push(via);
+    use_space(game, p, d, target, false, actions, imitated)
+}
