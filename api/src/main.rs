@@ -1,1 +1,10 @@
-fn main() {}
+fn main() {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let code = chronicle_api::cli::run(
+        args,
+        &mut std::io::stdin().lock(),
+        &mut std::io::stdout().lock(),
+        &mut std::io::stderr().lock(),
+    );
+    std::process::exit(code);
+}

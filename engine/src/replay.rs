@@ -131,14 +131,9 @@ fn parse_document(input: &[u8]) -> Result<Document, (LogError, Meta)> {
         Some(other) => return Err((doc_error(ErrorCode::BadFormat, format!("format {other} is not \"{FORMAT}\"")), none)),
         None => return Err((doc_error(ErrorCode::BadFormat, format!("`format` is missing; expected \"{FORMAT}\"")), none)),
     }
-    let typed = |key: &str, v: Value| -> Result<_, LogError> {
-        let _ = key;
-        Ok(v)
-    };
     let meta: Meta = match obj.remove("meta") {
         None | Some(Value::Null) => Meta::default(),
-        Some(v) => serde_json::from_value(typed("meta", v).map_err(|e| (e, Meta::default()))?)
-            .map_err(|e| (located(notation_error(&e, "meta")), Meta::default()))?,
+        Some(v) => serde_json::from_value(v).map_err(|e| (located(notation_error(&e, "meta")), Meta::default()))?,
     };
     let setup: SetupNotation = match obj.remove("setup") {
         None => return Err((doc_error(ErrorCode::Malformed, "`setup` is missing"), meta)),
@@ -192,8 +187,6 @@ pub fn replay_until(input: &[u8], limit: Option<usize>) -> Replay {
     let mut game = Game::new(setup);
     let stop = limit.unwrap_or(doc.entries.len()).min(doc.entries.len());
     for (i, value) in doc.entries.iter().take(stop).enumerate() {
-        let before = (limit.is_none()).then(|| ());
-        let _ = before;
         if let Err((player, e)) = step(&mut game, value) {
             let error = LogError { entry: Some(i), player, code: e.code, message: e.message };
             // The state after the last legal entry: replay again, stopping before this one.
@@ -254,6 +247,28 @@ fn results(game: &Game, claimed: Option<&Claimed>) -> Results {
         })
         .unwrap_or_default();
     (Some(scores), winners, mismatches)
+}
+
+impl Game {
+    /// Parses and applies one log entry (a JSON value), as a replay would; on error the game
+    /// may be partly changed and should be dropped. Errors carry the entry's player when known.
+    pub fn play(&mut self, entry: &Value) -> Result<(), (Option<usize>, RuleError)> {
+        step(self, entry)
+    }
+
+    /// The end of the log: take every optional default and advance as far as possible.
+    pub fn finish(&mut self) {
+        finish(self)
+    }
+
+    /// Final scores and winners, once the game is over.
+    pub fn results(&self) -> Option<(Vec<PlayerResult>, Vec<usize>)> {
+        if !self.is_over() {
+            return None;
+        }
+        let (scores, winners, _) = results(self, None);
+        scores.map(|s| (s, winners))
+    }
 }
 
 /// Parses and applies one entry; errors carry the entry's player when known.

@@ -1,0 +1,119 @@
+//! `chronicle` subcommands. Exit codes: 0 every log valid, 1 some log invalid, 2 usage or IO.
+
+use std::ffi::OsString;
+use std::io::{Read, Write};
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+
+use crate::report;
+
+#[derive(Parser, Debug)]
+#[command(name = "chronicle", version, about = "Verify and score recorded Caverna games (caverna-log/1).")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Replay logs and report whether each is complete, incomplete or invalid.
+    Replay {
+        /// One JSON object per log, one per line.
+        #[arg(long)]
+        json: bool,
+        /// Log files; `-` reads standard input.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+    },
+    /// Print the game state after an entry.
+    State {
+        /// The state as one JSON object.
+        #[arg(long)]
+        json: bool,
+        /// The log file; `-` reads standard input.
+        file: PathBuf,
+        /// The state after entry N (0-based); default: after the last legal entry.
+        #[arg(long)]
+        at: Option<usize>,
+    },
+}
+
+pub const EXIT_OK: i32 = 0;
+pub const EXIT_INVALID: i32 = 1;
+pub const EXIT_USAGE: i32 = 2;
+
+/// Runs the command line `args` (program name first) against the given streams.
+pub fn run(args: Vec<OsString>, stdin: &mut dyn Read, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+    let cli = match Cli::try_parse_from(args) {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { EXIT_USAGE } else { EXIT_OK };
+            let text = e.render().to_string();
+            let _ = if e.use_stderr() { err.write_all(text.as_bytes()) } else { out.write_all(text.as_bytes()) };
+            return code;
+        }
+    };
+    let result = match cli.command {
+        Command::Replay { json, paths } => replay(&paths, json, stdin, out),
+        Command::State { json, file, at } => state(&file, at, json, stdin, out),
+    };
+    match result {
+        Ok(code) => code,
+        Err(message) => {
+            let _ = writeln!(err, "chronicle: {message}");
+            EXIT_USAGE
+        }
+    }
+}
+
+fn read_input(path: &PathBuf, stdin: &mut dyn Read) -> Result<Vec<u8>, String> {
+    let mut buf = Vec::new();
+    if path.as_os_str() == "-" {
+        stdin.read_to_end(&mut buf).map_err(|e| format!("reading standard input: {e}"))?;
+    } else {
+        buf = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    Ok(buf)
+}
+
+fn replay(paths: &[PathBuf], json: bool, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<i32, String> {
+    let mut code = EXIT_OK;
+    for path in paths {
+        let input = read_input(path, stdin)?;
+        let r = chronicle_engine::replay(&input);
+        let name = path.display().to_string();
+        let line = if json { report::replay_json(&name, &r).to_string() } else { report::replay_text(&name, &r) };
+        writeln!(out, "{line}").map_err(|e| e.to_string())?;
+        if r.status == chronicle_engine::Status::Invalid {
+            code = EXIT_INVALID;
+        }
+    }
+    Ok(code)
+}
+
+fn state(path: &PathBuf, at: Option<usize>, json: bool, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<i32, String> {
+    let input = read_input(path, stdin)?;
+    let full = chronicle_engine::replay(&input);
+    let r = match at {
+        Some(n) => {
+            if let Some(e) = full.error.as_ref().and_then(|e| e.entry).filter(|&i| n >= i) {
+                return Err(format!("entry {n} is not legal: the log is invalid at entry {e}"));
+            }
+            if n >= full.entries_applied {
+                return Err(format!("entry {n} does not exist; the log has {} entries", full.entries_applied));
+            }
+            chronicle_engine::replay_until(&input, Some(n + 1))
+        }
+        None => full,
+    };
+    let Some(game) = &r.game else {
+        let line = report::replay_text(&path.display().to_string(), &r);
+        writeln!(out, "{line}").map_err(|e| e.to_string())?;
+        return Ok(EXIT_INVALID);
+    };
+    let view = chronicle_engine::view::state_json(game);
+    let text = if json { view.to_string() } else { serde_json::to_string_pretty(&view).unwrap_or_default() };
+    writeln!(out, "{text}").map_err(|e| e.to_string())?;
+    Ok(if r.status == chronicle_engine::Status::Invalid { EXIT_INVALID } else { EXIT_OK })
+}

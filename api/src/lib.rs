@@ -1,0 +1,4 @@
+//! Chronicle's command-line surface and (later) service. `main.rs` only calls [`cli::run`].
+
+pub mod cli;
+pub mod report;

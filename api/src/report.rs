@@ -1,0 +1,64 @@
+//! The JSON and text reports of `chronicle replay` and `chronicle state`.
+
+use serde_json::{json, Map, Value};
+
+use chronicle_engine::{Replay, Status, ENGINE_VERSION};
+
+/// One line of `chronicle replay --json` (`error` only when invalid; scores, winners and
+/// claimed mismatches only when complete).
+pub fn replay_json(file: &str, r: &Replay) -> Value {
+    let mut o = Map::new();
+    o.insert("file".into(), json!(file));
+    o.insert("status".into(), json!(r.status));
+    o.insert("round".into(), json!(r.round()));
+    o.insert("engine".into(), json!(ENGINE_VERSION));
+    if let Some(e) = &r.error {
+        o.insert("error".into(), json!(e));
+    }
+    if let Some(scores) = &r.scores {
+        o.insert("players".into(), json!(scores));
+        o.insert("winners".into(), json!(r.winners));
+        o.insert("claimed_mismatches".into(), json!(r.claimed_mismatches));
+    }
+    Value::Object(o)
+}
+
+/// The human summary of one replay.
+pub fn replay_text(file: &str, r: &Replay) -> String {
+    match r.status {
+        Status::Invalid => {
+            let e = r.error.as_ref();
+            let at = match e.and_then(|e| e.entry) {
+                Some(i) => format!("entry {i}"),
+                None => "the document".into(),
+            };
+            let player = e.and_then(|e| e.player).map(|p| format!(" (player {p})")).unwrap_or_default();
+            let (code, msg) = e.map(|e| (e.code.as_str(), e.message.as_str())).unwrap_or(("", ""));
+            format!("{file}: invalid at {at}{player}: {code}: {msg}")
+        }
+        Status::Incomplete => {
+            let waiting = r
+                .game
+                .as_ref()
+                .map(|g| match g.to_move() {
+                    Some(p) => format!(", player {p} to place a dwarf"),
+                    None => format!(", waiting in the {} phase", g.phase().id()),
+                })
+                .unwrap_or_default();
+            format!("{file}: valid, incomplete at round {}{waiting}", r.round())
+        }
+        Status::Complete => {
+            let scores = r.scores.as_deref().unwrap_or(&[]);
+            let list: Vec<String> = scores.iter().map(|p| format!("{} {}", p.name, p.score.total)).collect();
+            let winners: Vec<&str> = r.winners.iter().filter_map(|&w| scores.get(w)).map(|p| p.name.as_str()).collect();
+            let mut line = format!("{file}: valid, complete: {}; winner: {}", list.join(", "), winners.join(" and "));
+            for m in &r.claimed_mismatches {
+                line.push_str(&format!(
+                    "\n  claimed score of player {} is {}, computed {}",
+                    m.player, m.claimed, m.computed
+                ));
+            }
+            line
+        }
+    }
+}
