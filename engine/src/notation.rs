@@ -197,7 +197,7 @@ pub enum Action {
         at: RawCoord,
         pay: Option<GoodsMap>,
     },
-    Grow,
+    Grow {},
     Sow {
         #[serde(default)]
         grain: Vec<RawCoord>,
@@ -222,8 +222,8 @@ pub enum Action {
     Buy {
         goods: Vec<Good>,
     },
-    Gain,
-    Dog,
+    Gain {},
+    Dog {},
     Imitate {
         space: ActionSpace,
         #[serde(default)]
@@ -262,7 +262,7 @@ impl Action {
             Action::OreMine { .. } => "ore_mine",
             Action::RubyMine { .. } => "ruby_mine",
             Action::Furnish { .. } => "furnish",
-            Action::Grow => "grow",
+            Action::Grow {} => "grow",
             Action::Sow { .. } => "sow",
             Action::Fence { .. } => "fence",
             Action::Stable { .. } => "stable",
@@ -270,8 +270,8 @@ impl Action {
             Action::Expedition { .. } => "expedition",
             Action::TradeOre { .. } => "trade_ore",
             Action::Buy { .. } => "buy",
-            Action::Gain => "gain",
-            Action::Dog => "dog",
+            Action::Gain {} => "gain",
+            Action::Dog {} => "dog",
             Action::Imitate { .. } => "imitate",
             Action::Convert { .. } => "convert",
             Action::BuyFood { .. } => "buy_food",

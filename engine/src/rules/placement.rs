@@ -276,7 +276,7 @@ fn matches(part: Part, action: &Action) -> bool {
         (Part::OreMine, Action::OreMine { .. }) => true,
         (Part::RubyMine, Action::RubyMine { .. }) => true,
         (Part::Furnish(_), Action::Furnish { .. }) => true,
-        (Part::Grow, Action::Grow) => true,
+        (Part::Grow, Action::Grow {}) => true,
         (Part::Sow, Action::Sow { .. }) => true,
         (Part::SmallPasture, Action::Fence { cells }) => cells.len() == 1,
         (Part::LargePasture, Action::Fence { cells }) => cells.len() == 2,
@@ -285,8 +285,8 @@ fn matches(part: Part, action: &Action) -> bool {
         (Part::Expedition(_), Action::Expedition { .. }) => true,
         (Part::TradeOre, Action::TradeOre { .. }) => true,
         (Part::Buy, Action::Buy { .. }) => true,
-        (Part::Gain(_), Action::Gain) => true,
-        (Part::Dog, Action::Dog) => true,
+        (Part::Gain(_), Action::Gain {}) => true,
+        (Part::Dog, Action::Dog {}) => true,
         (Part::Imitate, Action::Imitate { .. }) => true,
         _ => false,
     }
@@ -360,7 +360,7 @@ fn run_part(
         (Part::Furnish(kind), Action::Furnish { tile, at, pay }) => {
             furnish(game, p, *tile, *at, pay.as_ref(), kind)
         }
-        (Part::Grow, Action::Grow) => family::grow(&mut game.players[p]),
+        (Part::Grow, Action::Grow {}) => family::grow(&mut game.players[p]),
         (Part::Sow, Action::Sow { grain, vegetable }) => sowing::sow(&mut game.players[p], grain, vegetable),
         (Part::SmallPasture | Part::LargePasture, Action::Fence { cells }) => {
             let player = &mut game.players[p];
@@ -385,13 +385,13 @@ fn run_part(
             Ok(())
         }
         (Part::Buy, Action::Buy { goods }) => weekly_market(&mut game.players[p], goods),
-        (Part::Gain(goods), Action::Gain) => {
+        (Part::Gain(goods), Action::Gain {}) => {
             for &(g, n) in goods {
                 gain(&mut game.players[p], g, n);
             }
             Ok(())
         }
-        (Part::Dog, Action::Dog) => {
+        (Part::Dog, Action::Dog {}) => {
             gain(&mut game.players[p], Good::Dog, 1);
             Ok(())
         }
