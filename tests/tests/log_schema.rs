@@ -714,11 +714,6 @@ fn invalid_examples() -> Vec<(&'static str, Value)> {
             "type": "place", "player": 0, "space": "imitation_4", "actions": [] })]),
         ),
         (
-            "place without actions",
-            log_with(vec![json!({
-            "type": "place", "player": 0, "space": "logging" })]),
-        ),
-        (
             "ruby not a boolean",
             log_with(vec![json!({
             "type": "place", "player": 0, "space": "logging", "ruby": 1, "actions": [] })]),
@@ -864,10 +859,6 @@ fn invalid_examples() -> Vec<(&'static str, Value)> {
         (
             "release a ruby",
             action(json!({ "do": "release", "animals": { "ruby": 1 } })),
-        ),
-        (
-            "imitate without actions",
-            action(json!({ "do": "imitate", "space": "housework" })),
         ),
         (
             "typo inside a nested imitation",
