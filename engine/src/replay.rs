@@ -20,7 +20,7 @@ pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
 /// Largest log accepted, in bytes.
 pub const MAX_LOG_BYTES: usize = 16 * 1024 * 1024;
 /// Most entries accepted in one log (a real game has a few hundred).
-pub const MAX_ENTRIES: usize = 100_000;
+pub const MAX_ENTRIES: usize = 200_000;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
