@@ -1,7 +1,7 @@
 //! Replaying a `caverna-log/1` document: parse the envelope, validate the setup, apply the
 //! entries one by one, apply the end-of-log defaults, score (`LOG-FORMAT.md` "Replay result").
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::error::{fail, ErrorCode, RuleError, RuleResult};
@@ -274,7 +274,7 @@ impl Game {
 /// Parses and applies one entry; errors carry the entry's player when known.
 fn step(game: &mut Game, value: &Value) -> Result<(), (Option<usize>, RuleError)> {
     let player_hint = value.get("player").and_then(Value::as_u64).map(|p| p as usize);
-    let entry: Entry = serde_json::from_value(value.clone()).map_err(|e| (player_hint, notation_error(&e, "entry")))?;
+    let entry = Entry::deserialize(value).map_err(|e| (player_hint, notation_error(&e, "entry")))?;
     let p = entry.player() as usize;
     if p >= game.players().len() {
         return Err((
