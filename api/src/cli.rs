@@ -22,7 +22,14 @@ enum Command {
         /// One JSON object per log, one per line.
         #[arg(long)]
         json: bool,
-        /// Log files; `-` reads standard input.
+        /// Print only one line of totals.
+        #[arg(long)]
+        summary: bool,
+        /// Only read the logs (envelope, setup and entry notation) without replaying them.
+        #[arg(long)]
+        parse_only: bool,
+        /// Log files, directories (every *.json and *.ndjson in them) and NDJSON files;
+        /// `-` reads standard input.
         #[arg(required = true)]
         paths: Vec<PathBuf>,
     },
@@ -55,7 +62,9 @@ pub fn run(args: Vec<OsString>, stdin: &mut dyn Read, out: &mut dyn Write, err: 
         }
     };
     let result = match cli.command {
-        Command::Replay { json, paths } => replay(&paths, json, stdin, out),
+        Command::Replay { json, summary, parse_only, paths } => {
+            replay(&paths, Mode { json, summary, parse_only }, stdin, out)
+        }
         Command::State { json, file, at } => state(&file, at, json, stdin, out),
     };
     match result {
@@ -77,19 +86,57 @@ fn read_input(path: &PathBuf, stdin: &mut dyn Read) -> Result<Vec<u8>, String> {
     Ok(buf)
 }
 
-fn replay(paths: &[PathBuf], json: bool, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<i32, String> {
-    let mut code = EXIT_OK;
-    for path in paths {
-        let input = read_input(path, stdin)?;
-        let r = chronicle_engine::replay(&input);
-        let name = path.display().to_string();
-        let line = if json { report::replay_json(&name, &r).to_string() } else { report::replay_text(&name, &r) };
-        writeln!(out, "{line}").map_err(|e| e.to_string())?;
-        if r.status == chronicle_engine::Status::Invalid {
-            code = EXIT_INVALID;
+struct Mode {
+    json: bool,
+    summary: bool,
+    parse_only: bool,
+}
+
+fn replay(paths: &[PathBuf], mode: Mode, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<i32, String> {
+    let inputs = crate::inputs::collect(paths, stdin)?;
+    if mode.parse_only {
+        return parse_only(&inputs, &mode, out);
+    }
+    let reports = crate::inputs::par_map(&inputs, |input| {
+        let r = chronicle_engine::replay(&input.bytes);
+        let line = if mode.summary {
+            String::new()
+        } else if mode.json {
+            report::replay_json(&input.name, &r).to_string()
+        } else {
+            report::replay_text(&input.name, &r)
+        };
+        (r.status, line)
+    });
+    let mut totals = report::Totals::default();
+    for (status, line) in &reports {
+        totals.add(*status);
+        if !mode.summary {
+            writeln!(out, "{line}").map_err(|e| e.to_string())?;
         }
     }
-    Ok(code)
+    if mode.summary {
+        writeln!(out, "{}", totals.json()).map_err(|e| e.to_string())?;
+    }
+    Ok(if totals.invalid > 0 { EXIT_INVALID } else { EXIT_OK })
+}
+
+fn parse_only(inputs: &[crate::inputs::LogInput], mode: &Mode, out: &mut dyn Write) -> Result<i32, String> {
+    let results = crate::inputs::par_map(inputs, |input| chronicle_engine::parse_only(&input.bytes));
+    let invalid = results.iter().filter(|r| r.is_err()).count();
+    if mode.summary {
+        let line = serde_json::json!({ "logs": results.len(), "parsed": results.len() - invalid, "invalid": invalid });
+        writeln!(out, "{line}").map_err(|e| e.to_string())?;
+    } else {
+        for (input, r) in inputs.iter().zip(&results) {
+            let line = match r {
+                Ok(n) => serde_json::json!({ "file": input.name, "status": "parsed", "entries": n }),
+                Err(e) => serde_json::json!({ "file": input.name, "status": "invalid", "error": e }),
+            };
+            writeln!(out, "{line}").map_err(|e| e.to_string())?;
+        }
+    }
+    Ok(if invalid > 0 { EXIT_INVALID } else { EXIT_OK })
 }
 
 fn state(path: &PathBuf, at: Option<usize>, json: bool, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<i32, String> {

@@ -62,3 +62,27 @@ pub fn replay_text(file: &str, r: &Replay) -> String {
         }
     }
 }
+
+/// Totals for `chronicle replay --summary`.
+#[derive(Debug, Default)]
+pub struct Totals {
+    pub logs: usize,
+    pub complete: usize,
+    pub incomplete: usize,
+    pub invalid: usize,
+}
+
+impl Totals {
+    pub fn add(&mut self, status: Status) {
+        self.logs += 1;
+        match status {
+            Status::Complete => self.complete += 1,
+            Status::Incomplete => self.incomplete += 1,
+            Status::Invalid => self.invalid += 1,
+        }
+    }
+
+    pub fn json(&self) -> Value {
+        json!({ "logs": self.logs, "complete": self.complete, "incomplete": self.incomplete, "invalid": self.invalid })
+    }
+}

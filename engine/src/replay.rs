@@ -158,6 +158,20 @@ fn located(e: RuleError) -> LogError {
     LogError { entry: None, player: None, code: e.code, message: e.message }
 }
 
+/// Reads a log without replaying it: the envelope, the setup's notation and every entry's
+/// notation. The baseline of replay speed (`chronicle replay --parse-only`). Returns the number
+/// of entries.
+pub fn parse_only(input: &[u8]) -> Result<usize, LogError> {
+    let doc = parse_document(input).map_err(|(e, _)| e)?;
+    for (i, value) in doc.entries.iter().enumerate() {
+        Entry::deserialize(value).map_err(|e| {
+            let e = notation_error(&e, "entry");
+            LogError { entry: Some(i), player: None, code: e.code, message: e.message }
+        })?;
+    }
+    Ok(doc.entries.len())
+}
+
 /// Replays a whole log.
 pub fn replay(input: &[u8]) -> Replay {
     replay_until(input, None)

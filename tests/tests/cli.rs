@@ -224,3 +224,43 @@ fn stdout_closed_does_not_panic() {
     );
     assert_eq!(code, 2);
 }
+
+/// `replay` takes directories (every `*.json` and `*.ndjson`, by name) and NDJSON files, and
+/// `--summary` prints one line of totals.
+#[test]
+fn replay_directories_ndjson_and_summary() {
+    let dir = std::env::temp_dir().join(format!("chronicle-dir-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let incomplete = String::from_utf8(two_player(json!([]))).unwrap();
+    let invalid = String::from_utf8(two_player(json!([{ "type": "place", "player": 1, "space": "supplies" }]))).unwrap();
+    std::fs::write(dir.join("a.json"), &incomplete).unwrap();
+    std::fs::write(dir.join("b.ndjson"), format!("{incomplete}\n\n{invalid}\n")).unwrap();
+    std::fs::write(dir.join("notes.txt"), "not a log").unwrap();
+    let d = dir.to_str().unwrap();
+    let (code, out, _) = chronicle(&["replay", "--json", d], b"");
+    assert_eq!(code, 1);
+    let files: Vec<String> = out
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap()["file"].as_str().unwrap().to_owned())
+        .collect();
+    let b = dir.join("b.ndjson");
+    let expected = vec![dir.join("a.json").display().to_string(), format!("{}:1", b.display()), format!("{}:3", b.display())];
+    assert_eq!(files, expected);
+    let (_, out, _) = chronicle(&["replay", "--summary", d], b"");
+    assert_eq!(out.trim(), r#"{"logs":3,"complete":0,"incomplete":2,"invalid":1}"#);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `--parse-only` reads the notation without replaying: a rule violation passes, a syntax
+/// error does not.
+#[test]
+fn parse_only_checks_notation_only() {
+    let rule_violation = two_player(json!([{ "type": "place", "player": 1, "space": "supplies" }]));
+    let (code, out, _) = chronicle(&["replay", "--parse-only", "--json", "-"], &rule_violation);
+    assert_eq!(code, 0);
+    assert_eq!(serde_json::from_str::<Value>(&out).unwrap()["status"], "parsed");
+    let syntax = two_player(json!([{ "type": "place", "player": 1, "space": "moon" }]));
+    let (code, out, _) = chronicle(&["replay", "--parse-only", "--summary", "-"], &syntax);
+    assert_eq!(code, 1);
+    assert_eq!(out.trim(), r#"{"logs":1,"parsed":0,"invalid":1}"#);
+}
