@@ -20,7 +20,9 @@ enum Part {
     /// Extension: a twin plus a fixed good.
     TwinWith(Twin, Good),
     OreMine,
-    RubyMine,
+    /// A Ruby mine; with a Guest room one goes on an ordinary tunnel and/or one on a deep
+    /// tunnel (`Some(kind)`: only on that kind), B.3 and H.8.
+    RubyMine(Option<crate::board::Tile>),
     Furnish(Furnish),
     Grow,
     Sow,
@@ -65,6 +67,7 @@ const GROWTH_GOODS: &[(Good, u32)] =
 const URGENT_GOLD: &[(Good, u32)] = &[(Good::Gold, 3)];
 
 fn flow(space: ActionSpace, guest_room: bool, armed: bool) -> Flow {
+    use crate::board::Tile;
     use ActionSpace as A;
     use Connector::*;
     use crate::rules::furnish::Furnish as Fu;
@@ -102,7 +105,11 @@ fn flow(space: ActionSpace, guest_room: bool, armed: bool) -> Flow {
             vec![(Furnish(Fu::DwellingOnly), 1), (Grow, 1), (Gain(URGENT_GOLD), 1)],
             UrgentWish { guest_room },
         ),
-        A::RubyMineConstruction => (vec![(RubyMine, if guest_room { 2 } else { 1 })], AndOr),
+        A::RubyMineConstruction if guest_room => (
+            vec![(RubyMine(Some(Tile::Tunnel)), 1), (RubyMine(Some(Tile::DeepTunnel)), 1)],
+            AndOr,
+        ),
+        A::RubyMineConstruction => (vec![(RubyMine(None), 1)], AndOr),
         A::FamilyLife => (vec![(Grow, 1), (Sow, 1)], AndOr),
         A::Exploration => (vec![(Expedition(4), 1)], AndOr),
         A::Adventure if armed => (vec![(Expedition(1), 2)], AndOr),
@@ -243,11 +250,12 @@ fn use_space(
             free::free_action(game, p, action, free::Window::Anytime)?;
             continue;
         }
+        let cell = ruby_mine_cell(&game.players[p], action);
         let k = flow
             .parts
             .iter()
             .enumerate()
-            .position(|(k, &(part, max))| matches(part, action) && used[k] < max)
+            .position(|(k, &(part, max))| matches(part, action) && used[k] < max && fits_cell(part, cell))
             .ok_or_else(|| not_allowed(space, action, &flow, &used))?;
         check_connector(space, &flow, &used, last, k)?;
         run_part(game, p, d, space, flow.parts[k].0, action, imitated)?;
@@ -267,6 +275,24 @@ fn use_space(
     })
 }
 
+/// What lies under a `ruby_mine` action's cell (for the Guest room's two Ruby mines, H.8).
+fn ruby_mine_cell(p: &Player, action: &Action) -> Option<crate::board::Tile> {
+    match action {
+        Action::RubyMine { at } => tiles::coord(*at, true).ok().and_then(|c| p.board.tile(c)),
+        _ => None,
+    }
+}
+
+/// A kind-bound Ruby mine part takes only a cell of its kind; other cells go to the first free
+/// part and are rejected by the placement itself.
+fn fits_cell(part: Part, cell: Option<crate::board::Tile>) -> bool {
+    use crate::board::Tile;
+    match (part, cell) {
+        (Part::RubyMine(Some(kind)), Some(t @ (Tile::Tunnel | Tile::DeepTunnel))) => kind == t,
+        _ => true,
+    }
+}
+
 fn matches(part: Part, action: &Action) -> bool {
     match (part, action) {
         (Part::Twin(_) | Part::TwinWith(..), Action::Twin { kinds, .. }) => match part {
@@ -274,7 +300,7 @@ fn matches(part: Part, action: &Action) -> bool {
             _ => true,
         },
         (Part::OreMine, Action::OreMine { .. }) => true,
-        (Part::RubyMine, Action::RubyMine { .. }) => true,
+        (Part::RubyMine(_), Action::RubyMine { .. }) => true,
         (Part::Furnish(_), Action::Furnish { .. }) => true,
         (Part::Grow, Action::Grow {}) => true,
         (Part::Sow, Action::Sow { .. }) => true,
@@ -356,7 +382,7 @@ fn run_part(
             game.players[p].supply.add(Good::Ore, 3);
             Ok(())
         }
-        (Part::RubyMine, Action::RubyMine { at }) => tiles::place_ruby_mine(&mut game.players[p], *at),
+        (Part::RubyMine(_), Action::RubyMine { at }) => tiles::place_ruby_mine(&mut game.players[p], *at),
         (Part::Furnish(kind), Action::Furnish { tile, at, pay }) => {
             furnish(game, p, *tile, *at, pay.as_ref(), kind)
         }
