@@ -7,14 +7,14 @@
 
 use std::collections::BTreeMap;
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::action_space::{ActionSpace, RoundCard};
 use crate::furnishing::Furnishing;
 use crate::goods::{FarmAnimal, Good, Goods};
 
 /// A coordinate as written: `[row, col]`, not yet checked against the board.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
 pub struct RawCoord(pub i64, pub i64);
 
 impl std::fmt::Display for RawCoord {
@@ -37,8 +37,11 @@ pub fn goods_of(map: &GoodsMap) -> Goods {
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Meta {
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub tournament: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub played_at: Option<String>,
 }
 
@@ -56,7 +59,7 @@ pub enum FurnishingSet {
     Introductory,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum HarvestToken {
     Green,
@@ -70,8 +73,11 @@ pub struct SetupNotation {
     pub players: Vec<PlayerSeat>,
     #[serde(default)]
     pub furnishings: FurnishingSet,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub round_cards: Option<Vec<RoundCard>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub harvest_tokens: Option<Vec<HarvestToken>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
 }
 
@@ -81,7 +87,7 @@ pub struct Claimed {
     pub scores: Vec<i64>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum HarvestPhase {
     Field,
@@ -89,14 +95,15 @@ pub enum HarvestPhase {
 }
 
 /// One entry of `entries` (`LOG-FORMAT.md` "Entries").
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Entry {
     Place {
         player: u32,
         space: ActionSpace,
+        #[serde(skip_serializing_if = "Option::is_none")]
         dwarf: Option<u32>,
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         ruby: bool,
         #[serde(default)]
         actions: Vec<Action>,
@@ -149,7 +156,7 @@ impl Entry {
 }
 
 /// Tile kinds named in a twin's `kinds`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TileKind {
     Cavern,
@@ -161,7 +168,7 @@ pub enum TileKind {
 }
 
 /// The single tiles bought with rubies (`RULES.md` F.5).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SingleTile {
     Meadow,
@@ -170,7 +177,7 @@ pub enum SingleTile {
     Cavern,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum UseFor {
     Gold,
@@ -178,7 +185,7 @@ pub enum UseFor {
 }
 
 /// One action inside an entry (`LOG-FORMAT.md` "Actions").
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(tag = "do", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Action {
     Twin {
@@ -195,6 +202,7 @@ pub enum Action {
     Furnish {
         tile: Furnishing,
         at: RawCoord,
+        #[serde(skip_serializing_if = "Option::is_none")]
         pay: Option<GoodsMap>,
     },
     Grow {},
@@ -244,10 +252,14 @@ pub enum Action {
     },
     Use {
         tile: Furnishing,
+        #[serde(skip_serializing_if = "Option::is_none")]
         times: Option<u32>,
         #[serde(rename = "for")]
+        #[serde(skip_serializing_if = "Option::is_none")]
         for_: Option<UseFor>,
+        #[serde(skip_serializing_if = "Option::is_none")]
         pay: Option<Good>,
+        #[serde(skip_serializing_if = "Option::is_none")]
         dwarf: Option<u32>,
     },
     Release {
@@ -330,14 +342,45 @@ pub enum LootItem {
 }
 
 /// One loot object: the item and the parameters it needs.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Loot {
     pub item: LootItem,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub tile: Option<Furnishing>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub at: Option<RawCoord>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub cells: Option<Vec<RawCoord>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub grain: Option<Vec<RawCoord>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub vegetable: Option<Vec<RawCoord>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub animals: Option<Vec<FarmAnimal>>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Entries written by the engine (generated moves) read back as the same entries.
+    #[test]
+    fn entries_round_trip_through_json() {
+        let samples = [
+            r#"{"type":"place","player":1,"space":"excavation","dwarf":0,"ruby":true,"actions":[{"do":"twin","cells":[[1,3],[1,4]],"kinds":["cavern","tunnel"]}]}"#,
+            r#"{"type":"place","player":0,"space":"housework","actions":[{"do":"dog"},{"do":"furnish","tile":"dwelling","at":[2,3],"pay":{"ore":1,"stone":3}}]}"#,
+            r#"{"type":"place","player":0,"space":"imitation","actions":[{"do":"imitate","space":"logging","actions":[{"do":"expedition","loot":[{"item":"loot_ore_2"},{"item":"loot_sow","grain":[[0,0]],"vegetable":[]}]}]}]}"#,
+            r#"{"type":"feed","player":2,"actions":[{"do":"use","tile":"working_cave","pay":"wood"},{"do":"use","tile":"beer_parlor","times":2,"for":"food"}]}"#,
+            r#"{"type":"breed","player":0,"animals":["sheep","cattle"]}"#,
+            r#"{"type":"keep","player":0,"spaces":["logging"]}"#,
+            r#"{"type":"harvest_choice","player":0,"phase":"breeding"}"#,
+        ];
+        for text in samples {
+            let entry: Entry = serde_json::from_str(text).unwrap();
+            let back = serde_json::to_string(&entry).unwrap();
+            let again: Entry = serde_json::from_str(&back).unwrap();
+            assert_eq!(entry, again, "{back}");
+        }
+    }
 }

@@ -18,6 +18,8 @@ pub struct Setup {
     pub round_cards: Vec<RoundCard>,
     /// Harvest tokens for the token rounds ([`Setup::token_rounds`]); empty in solo.
     pub harvest_tokens: Vec<HarvestToken>,
+    rounds: Vec<u8>,
+    token_rounds: Vec<u8>,
 }
 
 impl Setup {
@@ -26,13 +28,13 @@ impl Setup {
     }
 
     /// Printed round numbers played: 1–12, without 9 in 1–2 player games (`RULES.md` H.16).
-    pub fn rounds(&self) -> Vec<u8> {
-        rounds_for(self.players())
+    pub fn rounds(&self) -> &[u8] {
+        &self.rounds
     }
 
     /// The rounds whose harvest is decided by a token (`RULES.md` C.4, B.7).
-    pub fn token_rounds(&self) -> Vec<u8> {
-        token_rounds_for(self.players())
+    pub fn token_rounds(&self) -> &[u8] {
+        &self.token_rounds
     }
 
     /// The token lying on `round`, if any.
@@ -98,6 +100,8 @@ pub fn validate(n: &SetupNotation) -> RuleResult<Setup> {
         furnishings: n.furnishings,
         round_cards,
         harvest_tokens,
+        rounds: rounds_for(players),
+        token_rounds: token_rounds_for(players),
     })
 }
 
@@ -256,8 +260,8 @@ mod tests {
     #[test]
     fn b7_two_players_skip_round_9() {
         let s = validate(&notation(2, Some(3))).unwrap();
-        assert_eq!(s.rounds(), vec![1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12]);
-        assert_eq!(s.token_rounds(), vec![6, 7, 8, 10, 11, 12]);
+        assert_eq!(s.rounds(), [1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12]);
+        assert_eq!(s.token_rounds(), [6, 7, 8, 10, 11, 12]);
         assert_eq!(s.round_cards.len(), 11);
         assert!(!s.round_cards.contains(&RoundCard::Exploration));
     }

@@ -48,7 +48,7 @@ pub fn on_build(game: &mut Game, p: usize, tile: Furnishing) {
 /// the last are lost (E.3).
 fn promise(game: &mut Game, p: usize, good: Good, rounds: usize) {
     let now = game.round();
-    let later: Vec<u8> = game.setup.rounds().into_iter().filter(|&r| r > now).take(rounds).collect();
+    let later: Vec<u8> = game.setup.rounds().iter().copied().filter(|&r| r > now).take(rounds).collect();
     game.players[p].future.extend(later.into_iter().map(|r| (r, good)));
 }
 
