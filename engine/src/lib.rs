@@ -19,6 +19,7 @@ pub mod error;
 pub mod furnishing;
 pub mod game;
 pub mod goods;
+pub mod legal;
 pub mod notation;
 pub mod replay;
 pub mod rules;

@@ -275,6 +275,35 @@ impl Game {
         finish(self)
     }
 
+    /// Applies one typed entry: the rules, then the housing check of `RULES.md` F.1.
+    pub fn play_entry(&mut self, entry: &Entry) -> RuleResult {
+        let p = entry.player() as usize;
+        if p >= self.players().len() {
+            return fail(ErrorCode::UnknownPlayer, format!("player {p}; this game has {}", self.players().len()));
+        }
+        apply(self, entry)?;
+        let player = self.player(p);
+        if !housing::fits(&player.board, player.dwarfs_in_play(), player.animals(), player.supply.get(Good::Dog)) {
+            return fail(
+                ErrorCode::AnimalsUnhoused,
+                format!("no arrangement houses all animals of player {p}; convert or release some in this entry"),
+            );
+        }
+        Ok(())
+    }
+
+    /// Closes the optional window the game waits in (solo clearing, feeding, breeding, the
+    /// before-scoring window) with its defaults, as the next entry of another type would.
+    pub fn close_window(&mut self) {
+        match self.phase {
+            Phase::Keep => self.clear_overflowing(&[]),
+            Phase::Feeding { .. } => self.resolve_feeding(),
+            Phase::Breeding { .. } => self.resolve_breeding(),
+            Phase::BeforeScoring => self.phase = Phase::Over,
+            Phase::Work { .. } | Phase::HarvestChoice | Phase::Over => {}
+        }
+    }
+
     /// Final scores and winners, once the game is over.
     pub fn results(&self) -> Option<(Vec<PlayerResult>, Vec<usize>)> {
         if !self.is_over() {
@@ -289,26 +318,7 @@ impl Game {
 fn step(game: &mut Game, value: &Value) -> Result<(), (Option<usize>, RuleError)> {
     let player_hint = value.get("player").and_then(Value::as_u64).map(|p| p as usize);
     let entry = Entry::deserialize(value).map_err(|e| (player_hint, notation_error(&e, "entry")))?;
-    let p = entry.player() as usize;
-    if p >= game.players().len() {
-        return Err((
-            Some(p),
-            RuleError::new(ErrorCode::UnknownPlayer, format!("player {p}; this game has {}", game.players().len())),
-        ));
-    }
-    apply(game, &entry).map_err(|e| (Some(p), e))?;
-    let player = game.player(p);
-    let fits = housing::fits(&player.board, player.dwarfs_in_play(), player.animals(), player.supply.get(Good::Dog));
-    if !fits {
-        return Err((
-            Some(p),
-            RuleError::new(
-                ErrorCode::AnimalsUnhoused,
-                format!("no arrangement houses all animals of player {p}; convert or release some in this entry"),
-            ),
-        ));
-    }
-    Ok(())
+    game.play_entry(&entry).map_err(|e| (Some(entry.player() as usize), e))
 }
 
 /// Applies one entry at the point the game has reached (`LOG-FORMAT.md` "Entries").

@@ -15,7 +15,7 @@ use crate::rules::{family, free, sowing, weapons};
 
 /// The parts of an action space a log can name (everything else is taken automatically).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Part {
+pub enum Part {
     Twin(&'static [Twin]),
     /// Extension: a twin plus a fixed good.
     TwinWith(Twin, Good),
@@ -41,7 +41,7 @@ enum Part {
 
 /// How the parts combine (`RULES.md` §0 "Connectors").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Connector {
+pub enum Connector {
     /// Any non-empty subset, any order.
     AndOr,
     /// Any non-empty subset, in printed order.
@@ -54,9 +54,10 @@ enum Connector {
     UrgentWish { guest_room: bool },
 }
 
-struct Flow {
-    parts: Vec<(Part, usize)>,
-    connector: Connector,
+/// The parts of a space (each with how often it may be done) and how they combine.
+pub struct Flow {
+    pub parts: Vec<(Part, usize)>,
+    pub connector: Connector,
 }
 
 const CT: &[Twin] = &[Twin::CavernTunnel];
@@ -66,7 +67,8 @@ const GROWTH_GOODS: &[(Good, u32)] =
     &[(Good::Wood, 1), (Good::Stone, 1), (Good::Ore, 1), (Good::Food, 1), (Good::Gold, 2)];
 const URGENT_GOLD: &[(Good, u32)] = &[(Good::Gold, 3)];
 
-fn flow(space: ActionSpace, guest_room: bool, armed: bool) -> Flow {
+/// What a space offers a dwarf: its parts and connector (`RULES.md` B.2, B.3, §0).
+pub fn flow(space: ActionSpace, guest_room: bool, armed: bool) -> Flow {
     use crate::board::Tile;
     use ActionSpace as A;
     use Connector::*;
@@ -200,6 +202,13 @@ pub fn place(
     ruby: bool,
     actions: &[Action],
 ) -> RuleResult {
+    let (d, took) = begin(game, p, space, dwarf, ruby)?;
+    use_space(game, p, d, space, took, actions, &mut Vec::new())
+}
+
+/// The first half of a placement: checks the space, chooses and places the dwarf, and takes
+/// the accumulated goods. Returns the dwarf and whether goods were taken.
+pub fn begin(game: &mut Game, p: usize, space: ActionSpace, dwarf: Option<u32>, ruby: bool) -> RuleResult<(usize, bool)> {
     let Some(state) = game.spaces.get(&space) else {
         return fail(ErrorCode::SpaceNotAvailable, format!("{} is not on the table this round", space.id()));
     };
@@ -219,7 +228,21 @@ pub fn place(
     for (g, n) in taken.iter() {
         gain(&mut game.players[p], g, n);
     }
-    use_space(game, p, d, space, !taken.is_empty(), actions, &mut Vec::new())
+    Ok((d, !taken.is_empty()))
+}
+
+/// Gives the fixed goods of a space to whoever uses it (placed or imitating).
+pub fn give_fixed_goods(game: &mut Game, p: usize, space: ActionSpace) -> Goods {
+    let fixed = fixed_goods(space, game.setup.players(), &game.players[p]);
+    for (g, n) in fixed.iter() {
+        gain(&mut game.players[p], g, n);
+    }
+    fixed
+}
+
+/// Carries out one part of a space with one action (what a log's `actions` item does there).
+pub fn run_action(game: &mut Game, p: usize, d: usize, space: ActionSpace, part: Part, action: &Action) -> RuleResult {
+    run_part(game, p, d, space, part, action, &mut Vec::new())
 }
 
 /// Carries out `space` for dwarf `d` of player `p`, as placed there or imitating it.
@@ -233,11 +256,7 @@ fn use_space(
     actions: &[Action],
     imitated: &mut Vec<ActionSpace>,
 ) -> RuleResult {
-    let players = game.setup.players();
-    let fixed = fixed_goods(space, players, &game.players[p]);
-    for (g, n) in fixed.iter() {
-        gain(&mut game.players[p], g, n);
-    }
+    let fixed = give_fixed_goods(game, p, space);
     let player = &game.players[p];
     let guest = player.owns(Furnishing::GuestRoom);
     let armed = player.dwarfs[d].weapon.is_some();
@@ -328,7 +347,8 @@ fn not_allowed(space: ActionSpace, action: &Action, flow: &Flow, used: &[usize])
     RuleError::new(ErrorCode::ActionNotAllowed, msg)
 }
 
-fn check_connector(space: ActionSpace, flow: &Flow, used: &[usize], last: Option<usize>, k: usize) -> RuleResult {
+/// Whether doing part `k` next respects the connector, given the parts done so far.
+pub fn check_connector(space: ActionSpace, flow: &Flow, used: &[usize], last: Option<usize>, k: usize) -> RuleResult {
     let bad = |why: &str| fail(ErrorCode::ActionNotAllowed, format!("{}: {why}", space.id()));
     match flow.connector {
         Connector::AndOr => Ok(()),

@@ -1,0 +1,29 @@
+//! Plays one game choosing the first legal entry at every decision (a smoke check of the
+//! generator): `cargo run -p chronicle-engine --example playout -- PLAYERS SEED`.
+use chronicle_engine::legal::{legal_entries, Limits};
+use chronicle_engine::notation::SetupNotation;
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let players: usize = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(3);
+    let seed: u64 = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(1);
+    let names: Vec<_> = (0..players).map(|i| serde_json::json!({ "name": format!("P{i}") })).collect();
+    let n: SetupNotation = serde_json::from_value(serde_json::json!({ "players": names, "seed": seed })).unwrap();
+    let mut game = chronicle_engine::Game::new(chronicle_engine::setup::validate(&n).unwrap());
+    let limits = Limits::default();
+    let mut entries = Vec::new();
+    let t = std::time::Instant::now();
+    while !game.is_over() {
+        let legal = legal_entries(&game, &limits);
+        match legal.into_iter().nth(seed as usize % 3) {
+            Some(e) if matches!(game.phase(), chronicle_engine::Phase::Work { .. } | chronicle_engine::Phase::HarvestChoice) => {
+                game.play_entry(&e).unwrap();
+                entries.push(e);
+            }
+            _ => game.close_window(),
+        }
+    }
+    eprintln!("{} entries in {:?}", entries.len(), t.elapsed());
+    let log = serde_json::json!({ "format": "caverna-log/1", "setup": { "players": names, "seed": seed }, "entries": entries });
+    println!("{log}");
+}

@@ -1,0 +1,678 @@
+//! Legal decisions from any state: the `place` entries of the player to move (space, dwarf and
+//! the actions with their parameters) and the harvest decisions (`harvest_choice`, `feed`,
+//! `breed`, `keep`).
+//!
+//! Candidates are built from the same flow table the rules use ([`placement::flow`]) and each
+//! is verified by applying it to a copy of the game, so **everything generated is legal**.
+//! Large choice sets are cut by [`Limits`]; what is not enumerated:
+//!
+//! - `free` entries and free actions inside a placement (conversions, ruby trades, tile uses),
+//!   except one conversion appended when gained animals would otherwise not fit;
+//! - the Builder's `pay` substitutions;
+//! - more than [`Limits::options_per_part`] options of one part inside a combination of parts
+//!   (each part alone is enumerated up to [`Limits::options_alone`]);
+//! - loot: the empty set, every single item, and up to [`Limits::loot_sets`] larger sets
+//!   (highest-strength items first); parameterised loot takes its first legal parameter;
+//! - weekly market: single purchases only;
+//! - feeding: no conversion, or one plan that covers the food due with the least valuable goods.
+//!
+//! A [`Chooser`] decides which options a search explores, so the same code enumerates
+//! (deterministically, [`Enumerate`]) or samples one path (bots).
+
+use crate::action_space::ActionSpace;
+use crate::board::{Coord, Tile};
+use crate::furnishing::Furnishing;
+use crate::game::{Game, Phase};
+use crate::goods::{FarmAnimal, Good, Goods};
+use crate::notation::{Action, Entry, HarvestPhase, Loot, LootItem, RawCoord, TileKind};
+use crate::rules::expedition::min_strength;
+use crate::rules::furnish::Furnish;
+use crate::rules::placement::{self, check_connector, Connector, Flow, Part};
+use crate::rules::tiles::{self, Twin};
+use crate::rules::{housing, weapons};
+
+/// Caps on enumeration (see the module docs).
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    pub options_alone: usize,
+    pub options_per_part: usize,
+    pub loot_sets: usize,
+    pub per_space: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { options_alone: 64, options_per_part: 6, loot_sets: 12, per_space: 96 }
+    }
+}
+
+/// Which of `n` options a search explores.
+pub trait Chooser {
+    fn choose(&mut self, n: usize, cap: usize) -> Vec<usize>;
+}
+
+/// Explores options in order, up to the cap.
+pub struct Enumerate;
+
+impl Chooser for Enumerate {
+    fn choose(&mut self, n: usize, cap: usize) -> Vec<usize> {
+        (0..n.min(cap)).collect()
+    }
+}
+
+fn raw(c: Coord) -> RawCoord {
+    RawCoord(i64::from(c.row), i64::from(c.col))
+}
+
+/// The player whose decision the game waits for, if one player's.
+pub fn deciding_players(game: &Game) -> Vec<usize> {
+    match game.phase() {
+        Phase::Work { to_move } => vec![*to_move],
+        Phase::HarvestChoice => (0..game.players().len())
+            .filter(|&p| game.player(p).harvest_choice.is_none())
+            .collect(),
+        Phase::Feeding { fed, .. } => (0..fed.len()).filter(|&p| !fed[p]).collect(),
+        Phase::Breeding { done } => (0..done.len()).filter(|&p| !done[p] && game.breeds(p)).collect(),
+        Phase::Keep => vec![0],
+        Phase::BeforeScoring | Phase::Over => vec![],
+    }
+}
+
+/// Every legal entry at this point (within [`Limits`]).
+pub fn legal_entries(game: &Game, limits: &Limits) -> Vec<Entry> {
+    match game.phase() {
+        Phase::Work { to_move } => places(game, *to_move, limits, &mut Enumerate),
+        Phase::HarvestChoice => deciding_players(game)
+            .into_iter()
+            .flat_map(|p| {
+                [HarvestPhase::Field, HarvestPhase::Breeding]
+                    .map(|phase| Entry::HarvestChoice { player: p as u32, phase })
+            })
+            .collect(),
+        Phase::Feeding { .. } => deciding_players(game).into_iter().flat_map(|p| feeds(game, p)).collect(),
+        Phase::Breeding { .. } => deciding_players(game).into_iter().flat_map(|p| breeds(game, p)).collect(),
+        Phase::Keep => keeps(game),
+        Phase::BeforeScoring | Phase::Over => vec![],
+    }
+}
+
+/// Whether `entry` is legal here.
+pub fn is_legal(game: &Game, entry: &Entry) -> bool {
+    let mut g = game.clone();
+    g.play_entry(entry).is_ok()
+}
+
+/// The entry, or the entry with a conversion that makes room for gained animals, if legal.
+fn verified(game: &Game, mut entry: Entry) -> Option<Entry> {
+    let mut g = game.clone();
+    match g.play_entry(&entry) {
+        Ok(()) => Some(entry),
+        Err(e) if e.code == crate::ErrorCode::AnimalsUnhoused => {
+            let p = entry.player() as usize;
+            let fix = make_room(g.player(p))?;
+            if let Entry::Place { actions, .. } | Entry::Feed { actions, .. } | Entry::Free { actions, .. } = &mut entry {
+                actions.push(fix);
+            }
+            is_legal(game, &entry).then_some(entry)
+        }
+        Err(_) => None,
+    }
+}
+
+/// A conversion of the fewest animals that lets the rest be housed (`RULES.md` F.1, F.4).
+pub fn make_room(p: &crate::game::Player) -> Option<Action> {
+    let mut animals = p.animals();
+    let dogs = p.supply.get(Good::Dog);
+    let mut convert = Goods::new();
+    let fits = |a: [u32; 4]| housing::fits(&p.board, p.dwarfs_in_play(), a, dogs);
+    while !fits(animals) {
+        // Prefer a removal that makes everything fit; else take from the largest herd.
+        let single = FarmAnimal::ALL.into_iter().find(|a| {
+            let mut t = animals;
+            t[a.index()] > 0 && {
+                t[a.index()] -= 1;
+                fits(t)
+            }
+        });
+        let a = single.or_else(|| FarmAnimal::ALL.into_iter().max_by_key(|a| animals[a.index()]))?;
+        if animals[a.index()] == 0 {
+            return None;
+        }
+        animals[a.index()] -= 1;
+        convert.add(a.good(), 1);
+    }
+    (!convert.is_empty()).then(|| Action::Convert { goods: convert.iter().collect() })
+}
+
+/// Dwarf choices: the one in order, and one out-of-order dwarf per other strength (1 ruby).
+fn dwarf_choices(game: &Game, p: usize) -> Vec<(Option<u32>, bool)> {
+    let player = game.player(p);
+    let key = |w: Option<u8>| w.map_or(0, u32::from);
+    let mut out = vec![(None, false)];
+    if player.supply.get(Good::Ruby) == 0 {
+        return out;
+    }
+    let lowest = player.dwarfs.iter().filter(|d| d.is_available()).map(|d| key(d.weapon)).min();
+    let mut seen = Vec::new();
+    for (i, d) in player.dwarfs.iter().enumerate() {
+        let k = key(d.weapon);
+        if d.is_available() && Some(k) != lowest && !seen.contains(&k) {
+            seen.push(k);
+            out.push((Some(i as u32), true));
+        }
+    }
+    out
+}
+
+/// Legal `place` entries of player `p`.
+pub fn places(game: &Game, p: usize, limits: &Limits, chooser: &mut dyn Chooser) -> Vec<Entry> {
+    let spaces: Vec<ActionSpace> =
+        game.spaces().iter().filter(|(_, s)| s.occupant.is_none()).map(|(&a, _)| a).collect();
+    let mut out = Vec::new();
+    for space in spaces {
+        out.extend(space_places(game, p, space, limits, chooser));
+    }
+    out
+}
+
+/// Legal `place` entries of player `p` on one space.
+pub fn space_places(game: &Game, p: usize, space: ActionSpace, limits: &Limits, chooser: &mut dyn Chooser) -> Vec<Entry> {
+    let mut out = Vec::new();
+    for (dwarf, ruby) in dwarf_choices(game, p) {
+        let mut g = game.clone();
+        let Ok((d, _)) = placement::begin(&mut g, p, space, dwarf, ruby) else { continue };
+        placement::give_fixed_goods(&mut g, p, space);
+        for actions in action_lists(&g, p, d, space, limits, chooser, 0) {
+            let entry = Entry::Place { player: p as u32, space, dwarf, ruby, actions };
+            if let Some(e) = verified(game, entry) {
+                out.push(e);
+                if out.len() >= limits.per_space {
+                    return out;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Sequences of part indices allowed by the flow (the empty sequence included).
+fn part_sequences(space: ActionSpace, flow: &Flow) -> Vec<Vec<usize>> {
+    fn go(space: ActionSpace, flow: &Flow, seq: &mut Vec<usize>, used: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
+        out.push(seq.clone());
+        for k in 0..flow.parts.len() {
+            if used[k] >= flow.parts[k].1 || check_connector(space, flow, used, seq.last().copied(), k).is_err() {
+                continue;
+            }
+            // "and then": later parts only after the first.
+            if flow.connector == Connector::AndThen && seq.is_empty() && k != 0 {
+                continue;
+            }
+            used[k] += 1;
+            seq.push(k);
+            go(space, flow, seq, used, out);
+            seq.pop();
+            used[k] -= 1;
+        }
+    }
+    let mut out = Vec::new();
+    go(space, flow, &mut Vec::new(), &mut vec![0; flow.parts.len()], &mut out);
+    out
+}
+
+/// Action lists for dwarf `d` on `space`, in the state `g` after the dwarf was placed.
+fn action_lists(
+    g: &Game,
+    p: usize,
+    d: usize,
+    space: ActionSpace,
+    limits: &Limits,
+    chooser: &mut dyn Chooser,
+    depth: usize,
+) -> Vec<Vec<Action>> {
+    let player = g.player(p);
+    let flow = placement::flow(space, player.owns(Furnishing::GuestRoom), player.dwarfs[d].weapon.is_some());
+    let mut sequences = part_sequences(space, &flow);
+    let picks = chooser.choose(sequences.len(), sequences.len());
+    let picked: Vec<Vec<usize>> = picks.into_iter().map(|i| std::mem::take(&mut sequences[i])).collect();
+    let mut out = Vec::new();
+    for seq in picked {
+        let cap = if seq.len() <= 1 { limits.options_alone } else { limits.options_per_part };
+        extend(g, p, d, space, &flow, &seq, Vec::new(), cap, limits, chooser, depth, &mut out);
+        if out.len() >= limits.per_space {
+            break;
+        }
+    }
+    out
+}
+
+#[allow(clippy::too_many_arguments)]
+fn extend(
+    g: &Game,
+    p: usize,
+    d: usize,
+    space: ActionSpace,
+    flow: &Flow,
+    seq: &[usize],
+    done: Vec<Action>,
+    cap: usize,
+    limits: &Limits,
+    chooser: &mut dyn Chooser,
+    depth: usize,
+    out: &mut Vec<Vec<Action>>,
+) {
+    let Some((&k, rest)) = seq.split_first() else {
+        out.push(done);
+        return;
+    };
+    let part = flow.parts[k].0;
+    let options = part_options(g, p, d, space, part, limits, chooser, depth);
+    for i in chooser.choose(options.len(), cap) {
+        let action = &options[i];
+        let mut next = g.clone();
+        if placement::run_action(&mut next, p, d, space, part, action).is_err() {
+            continue;
+        }
+        let mut done = done.clone();
+        done.push(action.clone());
+        extend(&next, p, d, space, flow, rest, done, cap, limits, chooser, depth, out);
+        if out.len() >= limits.per_space {
+            return;
+        }
+    }
+}
+
+fn adjacent_pairs(ring: bool) -> Vec<(Coord, Coord)> {
+    let cells: Vec<Coord> = Coord::all().filter(|c| ring || c.is_inner()).collect();
+    let mut out = Vec::new();
+    for &a in &cells {
+        for b in a.neighbours() {
+            if a < b && (ring || b.is_inner()) {
+                out.push((a, b));
+            }
+        }
+    }
+    out
+}
+
+fn twin_kinds(t: Twin) -> Vec<[TileKind; 2]> {
+    use TileKind as K;
+    match t {
+        Twin::CavernTunnel => vec![[K::Cavern, K::Tunnel], [K::Tunnel, K::Cavern]],
+        Twin::CavernCavern => vec![[K::Cavern, K::Cavern]],
+        Twin::MeadowField => vec![[K::Meadow, K::Field], [K::Field, K::Meadow]],
+    }
+}
+
+fn twins(g: &Game, p: usize, allowed: &[Twin]) -> Vec<Action> {
+    let player = g.player(p);
+    let office = player.owns(Furnishing::OfficeRoom);
+    let mut out = Vec::new();
+    for (a, b) in adjacent_pairs(office) {
+        for &t in allowed {
+            for kinds in twin_kinds(t) {
+                let cells = [raw(a), raw(b)];
+                let mut trial = player.clone();
+                if tiles::place_twin(&mut trial, cells, kinds, &[t]).is_ok() {
+                    out.push(Action::Twin { cells, kinds });
+                }
+            }
+        }
+    }
+    out
+}
+
+fn cells_where(g: &Game, p: usize, pred: impl Fn(Coord, Option<Tile>, bool) -> bool) -> Vec<Coord> {
+    let b = &g.player(p).board;
+    Coord::all().filter(|&c| pred(c, b.tile(c), b.has_stable(c))).collect()
+}
+
+#[allow(clippy::too_many_arguments)]
+fn part_options(
+    g: &Game,
+    p: usize,
+    d: usize,
+    space: ActionSpace,
+    part: Part,
+    limits: &Limits,
+    chooser: &mut dyn Chooser,
+    depth: usize,
+) -> Vec<Action> {
+    let player = g.player(p);
+    match part {
+        Part::Twin(allowed) => twins(g, p, allowed),
+        Part::TwinWith(t, _) => twins(g, p, &[t]),
+        Part::OreMine => {
+            let mut out = Vec::new();
+            for (a, b) in adjacent_pairs(true) {
+                if player.board.tile(a) == Some(Tile::Tunnel) && player.board.tile(b) == Some(Tile::Tunnel) {
+                    for kinds in [[TileKind::OreMine, TileKind::DeepTunnel], [TileKind::DeepTunnel, TileKind::OreMine]] {
+                        out.push(Action::OreMine { cells: [raw(a), raw(b)], kinds });
+                    }
+                }
+            }
+            out
+        }
+        Part::RubyMine(kind) => cells_where(g, p, |_, t, _| match (t, kind) {
+            (Some(Tile::Tunnel | Tile::DeepTunnel), None) => true,
+            (Some(t), Some(k)) => t == k,
+            _ => false,
+        })
+        .into_iter()
+        .map(|c| Action::RubyMine { at: raw(c) })
+        .collect(),
+        Part::Furnish(kind) => furnish_options(g, p, kind),
+        Part::Grow => vec![Action::Grow {}],
+        Part::Sow => sow_options(player),
+        Part::SmallPasture => cells_where(g, p, |_, t, _| t == Some(Tile::Meadow))
+            .into_iter()
+            .map(|c| Action::Fence { cells: vec![raw(c)] })
+            .collect(),
+        Part::LargePasture => adjacent_pairs(true)
+            .into_iter()
+            .filter(|&(a, b)| player.board.tile(a) == Some(Tile::Meadow) && player.board.tile(b) == Some(Tile::Meadow))
+            .map(|(a, b)| Action::Fence { cells: vec![raw(a), raw(b)] })
+            .collect(),
+        Part::Stable => stable_cells(g, p).into_iter().map(|c| Action::Stable { at: raw(c) }).collect(),
+        Part::Forge => {
+            let ore = player.supply.get(Good::Ore);
+            (1..=weapons::MAX_FORGED)
+                .rev()
+                .filter(|&s| weapons::forge_cost(player, s) <= ore)
+                .map(|strength| Action::Forge { strength })
+                .collect()
+        }
+        Part::Expedition(level) => loot_options(g, p, player.dwarfs[d].weapon.unwrap_or(0), level, limits)
+            .into_iter()
+            .map(|loot| Action::Expedition { loot })
+            .collect(),
+        Part::TradeOre => (1..=(player.supply.get(Good::Ore) / 2).min(3)).map(|times| Action::TradeOre { times }).collect(),
+        Part::Buy => [
+            Good::Dog, Good::Sheep, Good::Donkey, Good::Boar, Good::Cattle, Good::Wood, Good::Stone,
+            Good::Ore, Good::Grain, Good::Vegetable,
+        ]
+        .into_iter()
+        .map(|good| Action::Buy { goods: vec![good] })
+        .collect(),
+        Part::Gain(_) => vec![Action::Gain {}],
+        Part::Dog => vec![Action::Dog {}],
+        Part::Imitate => imitate_options(g, p, d, space, limits, chooser, depth),
+    }
+}
+
+fn stable_cells(g: &Game, p: usize) -> Vec<Coord> {
+    if g.player(p).board.stables() >= crate::game::MAX_STABLES {
+        return vec![];
+    }
+    cells_where(g, p, |c, t, stable| {
+        c.is_forest()
+            && !stable
+            && match t {
+                None => c.is_inner(),
+                Some(t) => matches!(t, Tile::Meadow | Tile::SmallPasture | Tile::LargePasture { .. }),
+            }
+    })
+}
+
+fn furnish_options(g: &Game, p: usize, kind: Furnish) -> Vec<Action> {
+    let player = g.player(p);
+    let work_room = player.owns(Furnishing::WorkRoom);
+    let cells: Vec<Coord> = cells_where(g, p, |_, t, _| match t {
+        Some(Tile::Cavern) => true,
+        Some(Tile::Tunnel | Tile::DeepTunnel) => work_room,
+        Some(Tile::Furnished { tile, .. }) => matches!(tile, Furnishing::Trader | Furnishing::SparePartStorage),
+        _ => false,
+    });
+    let mut out = Vec::new();
+    for tile in Furnishing::all() {
+        if kind == Furnish::DwellingOnly && !tile.is_dwelling() {
+            continue;
+        }
+        if !g.is_available(tile) || !player.supply.contains(&crate::rules::furnish::price(g, p, tile, kind)) {
+            continue;
+        }
+        for &c in &cells {
+            let mut trial = g.clone();
+            if crate::rules::furnish::furnish(&mut trial, p, tile, raw(c), None, kind).is_ok() {
+                out.push(Action::Furnish { tile, at: raw(c), pay: None });
+                break; // one cell per tile: cells of the same kind are alike for the rules
+            }
+        }
+    }
+    out
+}
+
+fn sow_options(player: &crate::game::Player) -> Vec<Action> {
+    let empty: Vec<RawCoord> = player.board.fields().filter(|(_, crop)| crop.is_none()).map(|(c, _)| raw(c)).collect();
+    let grain = (player.supply.get(Good::Grain) as usize).min(2).min(empty.len());
+    let veg = (player.supply.get(Good::Vegetable) as usize).min(2);
+    let mut out = Vec::new();
+    for ng in 0..=grain {
+        let gs = &empty[..ng];
+        let left = &empty[ng..];
+        for nv in 0..=veg.min(left.len()) {
+            if ng + nv == 0 {
+                continue;
+            }
+            out.push(Action::Sow { grain: gs.to_vec(), vegetable: left[..nv].to_vec() });
+        }
+    }
+    out
+}
+
+/// The first legal parameter of a parameterised loot item, or the item itself.
+fn loot_with_params(g: &Game, p: usize, item: LootItem) -> Option<Loot> {
+    let base = Loot { item, tile: None, at: None, cells: None, grain: None, vegetable: None, animals: None };
+    let player = g.player(p);
+    let first_furnish = |kind: Furnish| {
+        furnish_options(g, p, kind).into_iter().find_map(|a| match a {
+            Action::Furnish { tile, at, .. } => Some((tile, at)),
+            _ => None,
+        })
+    };
+    let single = |kind: tiles::Single| {
+        Coord::inner().find(|&c| {
+            let mut t = player.clone();
+            tiles::place_single(&mut t, kind, raw(c)).is_ok()
+        })
+    };
+    Some(match item {
+        LootItem::LootFurnishCavern => {
+            let (tile, at) = first_furnish(Furnish::Any)?;
+            Loot { tile: Some(tile), at: Some(at), ..base }
+        }
+        LootItem::LootDwelling2w2s => {
+            let (_, at) = first_furnish(Furnish::DwellingOnly)?;
+            Loot { tile: Some(Furnishing::Dwelling), at: Some(at), ..base }
+        }
+        LootItem::LootStable => Loot { at: Some(raw(*stable_cells(g, p).first()?)), ..base },
+        LootItem::LootTunnel => Loot { at: Some(raw(single(tiles::Single::Tunnel)?)), ..base },
+        LootItem::LootCavern => Loot { at: Some(raw(single(tiles::Single::Cavern)?)), ..base },
+        LootItem::LootMeadow => Loot { at: Some(raw(single(tiles::Single::Meadow)?)), ..base },
+        LootItem::LootField => Loot { at: Some(raw(single(tiles::Single::Field)?)), ..base },
+        LootItem::LootSmallPasture => {
+            let c = cells_where(g, p, |_, t, _| t == Some(Tile::Meadow)).into_iter().next()?;
+            Loot { cells: Some(vec![raw(c)]), ..base }
+        }
+        LootItem::LootLargePasture => {
+            let (a, b) = adjacent_pairs(true).into_iter().find(|&(a, b)| {
+                player.board.tile(a) == Some(Tile::Meadow) && player.board.tile(b) == Some(Tile::Meadow)
+            })?;
+            Loot { cells: Some(vec![raw(a), raw(b)]), ..base }
+        }
+        LootItem::LootSow => match sow_options(player).into_iter().next()? {
+            Action::Sow { grain, vegetable } => Loot { grain: Some(grain), vegetable: Some(vegetable), ..base },
+            _ => return None,
+        },
+        LootItem::LootBreed2 => {
+            let animals: Vec<FarmAnimal> =
+                FarmAnimal::ALL.into_iter().filter(|a| player.animals()[a.index()] >= 2).take(2).collect();
+            Loot { animals: Some(animals), ..base }
+        }
+        _ => base,
+    })
+}
+
+const LOOT_ITEMS: [LootItem; 23] = [
+    LootItem::IncreaseAllWeapons,
+    LootItem::LootDog,
+    LootItem::LootWood,
+    LootItem::LootSheep,
+    LootItem::LootGrain,
+    LootItem::LootDonkey,
+    LootItem::LootStone,
+    LootItem::LootVegetable,
+    LootItem::LootOre2,
+    LootItem::LootBoar,
+    LootItem::LootGold2,
+    LootItem::LootFurnishCavern,
+    LootItem::LootStable,
+    LootItem::LootTunnel,
+    LootItem::LootSmallPasture,
+    LootItem::LootCattle,
+    LootItem::LootLargePasture,
+    LootItem::LootMeadow,
+    LootItem::LootDwelling2w2s,
+    LootItem::LootField,
+    LootItem::LootSow,
+    LootItem::LootCavern,
+    LootItem::LootBreed2,
+];
+
+/// Loot lists for a dwarf of `strength` on a level-`level` expedition (see module docs).
+fn loot_options(g: &Game, p: usize, strength: u8, level: usize, limits: &Limits) -> Vec<Vec<Loot>> {
+    let mut eligible: Vec<Loot> = LOOT_ITEMS
+        .into_iter()
+        .filter(|&i| min_strength(i) <= strength)
+        .filter_map(|i| loot_with_params(g, p, i))
+        .collect();
+    eligible.reverse(); // highest strength first
+    let mut out = vec![vec![]];
+    out.extend(eligible.iter().map(|l| vec![l.clone()]));
+    for size in 2..=level.min(eligible.len()) {
+        for start in 0..=(eligible.len() - size) {
+            if out.len() >= eligible.len() + 1 + limits.loot_sets {
+                return out;
+            }
+            out.push(eligible[start..start + size].to_vec());
+        }
+    }
+    out
+}
+
+fn imitate_options(
+    g: &Game,
+    p: usize,
+    d: usize,
+    via: ActionSpace,
+    limits: &Limits,
+    chooser: &mut dyn Chooser,
+    depth: usize,
+) -> Vec<Action> {
+    if depth >= 2 {
+        return vec![];
+    }
+    let targets: Vec<ActionSpace> = g
+        .spaces()
+        .iter()
+        .filter(|(&s, st)| s != via && s != ActionSpace::StartingPlayer && st.occupant.is_some_and(|(q, _)| q != p))
+        .map(|(&s, _)| s)
+        .collect();
+    let mut out = Vec::new();
+    for target in targets {
+        let mut paid = g.clone();
+        let cost = via.imitation_cost(g.setup().players());
+        if paid.players[p].supply.take(&Goods::one(Good::Food, cost)).is_err() {
+            continue;
+        }
+        placement::give_fixed_goods(&mut paid, p, target);
+        for actions in action_lists(&paid, p, d, target, limits, chooser, depth + 1) {
+            out.push(Action::Imitate { space: target, actions });
+        }
+    }
+    out
+}
+
+/// `feed` entries: none needed, or one plan that covers the food due (see module docs).
+pub fn feeds(game: &Game, p: usize) -> Vec<Entry> {
+    let mut out = vec![Entry::Feed { player: p as u32, actions: vec![] }];
+    if let Some(plan) = feeding_plan(game, p) {
+        if let Some(e) = verified(game, Entry::Feed { player: p as u32, actions: vec![plan] }) {
+            out.push(e);
+        }
+    }
+    out
+}
+
+/// Converts the goods worth least at scoring, per food, until the food due is covered:
+/// grain, vegetables and rubies first, then animals beyond one of each type, then gold.
+pub fn feeding_plan(game: &Game, p: usize) -> Option<Action> {
+    let player = game.player(p);
+    let one_food = game.harvest() == crate::game::Harvest::OneFoodPerDwarf;
+    let relief = match game.phase() {
+        Phase::Feeding { relief, .. } => relief[p],
+        _ => 0,
+    };
+    let due = crate::rules::harvest::food_due(player, one_food, relief);
+    let mut short = due.saturating_sub(player.supply.get(Good::Food));
+    if short == 0 {
+        return None;
+    }
+    let mut convert = Goods::new();
+    let order = [
+        (Good::Grain, 1, 0),
+        (Good::Vegetable, 2, 0),
+        (Good::Ruby, 2, 0),
+        (Good::Boar, 2, 1),
+        (Good::Cattle, 3, 1),
+        (Good::Sheep, 1, 1),
+        (Good::Donkey, 1, 1),
+    ];
+    for (good, food, keep) in order {
+        let have = player.supply.get(good).saturating_sub(keep);
+        let n = have.min(short.div_ceil(food));
+        if n > 0 {
+            convert.add(good, n);
+            short = short.saturating_sub(n * food);
+        }
+        if short == 0 {
+            break;
+        }
+    }
+    let gold = player.supply.get(Good::Gold);
+    if short > 0 && gold >= 2 {
+        let n = (short + 1).min(gold);
+        convert.add(Good::Gold, n);
+    }
+    (!convert.is_empty()).then(|| Action::Convert { goods: convert.iter().collect() })
+}
+
+/// `breed` entries: every subset of the types that can breed, if the newborns fit.
+pub fn breeds(game: &Game, p: usize) -> Vec<Entry> {
+    let player = game.player(p);
+    let types: Vec<FarmAnimal> = FarmAnimal::ALL.into_iter().filter(|a| player.animals()[a.index()] >= 2).collect();
+    let mut out = Vec::new();
+    for mask in 0..(1u32 << types.len()) {
+        let animals: Vec<FarmAnimal> =
+            types.iter().enumerate().filter(|(i, _)| mask & (1 << i) != 0).map(|(_, &a)| a).collect();
+        let e = Entry::Breed { player: p as u32, animals };
+        if is_legal(game, &e) {
+            out.push(e);
+        }
+    }
+    out
+}
+
+/// `keep` entries (solo): every affordable subset of the spaces being cleared.
+pub fn keeps(game: &Game) -> Vec<Entry> {
+    let spaces = game.solo_overflowing();
+    let mut out = Vec::new();
+    for mask in 0..(1u32 << spaces.len().min(8)) {
+        let kept: Vec<ActionSpace> =
+            spaces.iter().enumerate().filter(|(i, _)| mask & (1 << i) != 0).map(|(_, &s)| s).collect();
+        let e = Entry::Keep { player: 0, spaces: kept };
+        if is_legal(game, &e) {
+            out.push(e);
+        }
+    }
+    out
+}
