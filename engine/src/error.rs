@@ -61,7 +61,8 @@ codes! {
     UnexpectedEntry = "unexpected_entry",
     /// A second decision of the same kind by the same player in one window.
     DuplicateEntry = "duplicate_entry",
-    /// An entry after final scoring.
+    /// An entry applied (through the library API) after final scoring; in a replay an entry
+    /// after the last harvest that is not `free` is `unexpected_entry`.
     GameOver = "game_over",
     // --- placing a dwarf ---
     /// The space does not exist in this game or is not revealed yet.

@@ -159,6 +159,8 @@ pub struct Game {
     pub(crate) spaces: BTreeMap<ActionSpace, SpaceState>,
     pub(crate) harvest: Harvest,
     pub(crate) reds_revealed: u8,
+    pub(crate) events: Vec<crate::events::Event>,
+    pub(crate) doing: crate::events::Doing,
 }
 
 impl Game {
@@ -183,6 +185,8 @@ impl Game {
             spaces,
             harvest: Harvest::None,
             reds_revealed: 0,
+            events: Vec::new(),
+            doing: Default::default(),
         };
         g.start_round();
         g
@@ -219,6 +223,11 @@ impl Game {
 
     pub fn harvest(&self) -> Harvest {
         self.harvest
+    }
+
+    /// The facts recorded so far, in the order they happened.
+    pub fn events(&self) -> &[crate::events::Event] {
+        &self.events
     }
 
     pub fn is_over(&self) -> bool {

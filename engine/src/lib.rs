@@ -16,6 +16,7 @@
 pub mod action_space;
 pub mod board;
 pub mod error;
+pub mod events;
 pub mod furnishing;
 pub mod game;
 pub mod goods;

@@ -56,10 +56,24 @@ pub fn expedition(game: &mut Game, p: usize, dwarf: usize, level: usize, loot: &
         })?;
     }
     let mut all_weapons = false;
+    game.doing.loot = true;
     for l in loot {
         all_weapons |= l.item == LootItem::IncreaseAllWeapons;
-        take(game, p, l)?;
+        if let Err(e) = take(game, p, l) {
+            game.doing.loot = false;
+            return Err(e);
+        }
     }
+    game.doing.loot = false;
+    let round = game.round();
+    game.events.push(crate::events::Event::Expedition {
+        player: p,
+        round,
+        dwarf,
+        level,
+        strength,
+        loot: loot.iter().map(|l| l.item).collect(),
+    });
     let player = &mut game.players[p];
     if all_weapons {
         for d in &mut player.dwarfs {

@@ -133,6 +133,13 @@ pub fn furnish(
     })?;
     player.board.set_tile(at, Tile::Furnished { tile, under });
     player.built.push((tile, round));
+    let via = match game.doing {
+        crate::events::Doing { loot: true, .. } => crate::events::Via::Loot,
+        crate::events::Doing { space: Some(s), .. } => crate::events::Via::Space(s),
+        // Furnishing happens only on a space or as loot; a space is always set then.
+        _ => crate::events::Via::Loot,
+    };
+    game.events.push(crate::events::Event::Furnished { player: p, round, tile, at, via });
     crate::rules::abilities::on_build(game, p, tile);
     Ok(())
 }

@@ -203,7 +203,11 @@ pub fn place(
     actions: &[Action],
 ) -> RuleResult {
     let (d, took) = begin(game, p, space, dwarf, ruby)?;
-    use_space(game, p, d, space, took, actions, &mut Vec::new())
+    let round = game.round();
+    game.events.push(crate::events::Event::Placed { player: p, round, space, dwarf: d, imitated: None });
+    let result = use_space(game, p, d, space, took, actions, &mut Vec::new());
+    game.doing = Default::default();
+    result
 }
 
 /// The first half of a placement: checks the space, chooses and places the dwarf, and takes
@@ -257,6 +261,7 @@ fn use_space(
     imitated: &mut Vec<ActionSpace>,
 ) -> RuleResult {
     let fixed = give_fixed_goods(game, p, space);
+    game.doing.space = Some(space);
     let player = &game.players[p];
     let guest = player.owns(Furnishing::GuestRoom);
     let armed = player.dwarfs[d].weapon.is_some();
@@ -420,7 +425,12 @@ fn run_part(
             pay(player, Good::Stone, stone)?;
             tiles::build_stable(player, *at)
         }
-        (Part::Forge, Action::Forge { strength }) => weapons::forge(&mut game.players[p], d, *strength),
+        (Part::Forge, Action::Forge { strength }) => {
+            weapons::forge(&mut game.players[p], d, *strength)?;
+            let round = game.round();
+            game.events.push(crate::events::Event::Forged { player: p, round, dwarf: d, strength: *strength as u8 });
+            Ok(())
+        }
         (Part::Expedition(level), Action::Expedition { loot }) => expedition(game, p, d, level, loot),
         (Part::TradeOre, Action::TradeOre { times }) => {
             ensure((1..=3).contains(times), ErrorCode::OutOfRange, || format!("ore trading {times} times; 1 to 3"))?;
@@ -491,5 +501,8 @@ fn imitate(
         format!("{} is already imitated in this placement", target.id())
     })?;
     imitated.push(via);
+    if let Some(crate::events::Event::Placed { imitated: copied, .. }) = game.events.last_mut() {
+        *copied = Some(target);
+    }
     use_space(game, p, d, target, false, actions, imitated)
 }
