@@ -14,14 +14,18 @@ fn main() {
     let mut entries = Vec::new();
     let t = std::time::Instant::now();
     while !game.is_over() {
-        let legal = legal_entries(&game, &limits);
-        match legal.into_iter().nth(seed as usize % 3) {
-            Some(e) if matches!(game.phase(), chronicle_engine::Phase::Work { .. } | chronicle_engine::Phase::HarvestChoice) => {
-                game.play_entry(&e).unwrap();
-                entries.push(e);
-            }
-            _ => game.close_window(),
+        let required = matches!(game.phase(), chronicle_engine::Phase::Work { .. } | chronicle_engine::Phase::HarvestChoice);
+        if !required {
+            game.close_window();
+            continue;
         }
+        let legal = legal_entries(&game, &limits);
+        let Some(e) = legal.get(seed as usize % legal.len().max(1)).cloned() else {
+            eprintln!("no legal entry at {:?}", game.phase());
+            break;
+        };
+        game.play_entry(&e).unwrap();
+        entries.push(e);
     }
     eprintln!("{} entries in {:?}", entries.len(), t.elapsed());
     let log = serde_json::json!({ "format": "caverna-log/1", "setup": { "players": names, "seed": seed }, "entries": entries });

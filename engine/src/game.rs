@@ -150,7 +150,9 @@ pub struct SpaceState {
 /// A game in progress.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Game {
-    pub(crate) setup: Setup,
+    /// Shared: a game's setup never changes, and copies of a game are frequent (move
+    /// generation verifies candidates on copies).
+    pub(crate) setup: std::sync::Arc<Setup>,
     pub(crate) players: Vec<Player>,
     /// Index into `setup.rounds()`.
     pub(crate) round_index: usize,
@@ -159,7 +161,10 @@ pub struct Game {
     pub(crate) spaces: BTreeMap<ActionSpace, SpaceState>,
     pub(crate) harvest: Harvest,
     pub(crate) reds_revealed: u8,
-    pub(crate) events: Vec<crate::events::Event>,
+    /// Shared until written (copy-on-write), for the same reason.
+    pub(crate) events: std::sync::Arc<Vec<crate::events::Event>>,
+    /// Whether facts are recorded; trial copies of a game switch it off.
+    pub(crate) record_events: bool,
     pub(crate) doing: crate::events::Doing,
 }
 
@@ -177,7 +182,7 @@ impl Game {
             .map(|s| (s, SpaceState::default()))
             .collect();
         let mut g = Game {
-            setup,
+            setup: std::sync::Arc::new(setup),
             players,
             round_index: 0,
             phase: Phase::Work { to_move: 0 },
@@ -185,7 +190,8 @@ impl Game {
             spaces,
             harvest: Harvest::None,
             reds_revealed: 0,
-            events: Vec::new(),
+            events: Default::default(),
+            record_events: true,
             doing: Default::default(),
         };
         g.start_round();
@@ -228,6 +234,25 @@ impl Game {
     /// The facts recorded so far, in the order they happened.
     pub fn events(&self) -> &[crate::events::Event] {
         &self.events
+    }
+
+    /// Switches the recording of facts on or off (off for copies used only to test moves).
+    pub fn set_record_events(&mut self, on: bool) {
+        self.record_events = on;
+    }
+
+    pub(crate) fn record(&mut self, event: crate::events::Event) {
+        if self.record_events {
+            std::sync::Arc::make_mut(&mut self.events).push(event);
+        }
+    }
+
+    pub(crate) fn last_event_mut(&mut self) -> Option<&mut crate::events::Event> {
+        if self.record_events {
+            std::sync::Arc::make_mut(&mut self.events).last_mut()
+        } else {
+            None
+        }
     }
 
     pub fn is_over(&self) -> bool {

@@ -98,13 +98,20 @@ pub fn legal_entries(game: &Game, limits: &Limits) -> Vec<Entry> {
 
 /// Whether `entry` is legal here.
 pub fn is_legal(game: &Game, entry: &Entry) -> bool {
-    let mut g = game.clone();
+    let mut g = trial_copy(game);
     g.play_entry(entry).is_ok()
+}
+
+/// A copy of the game for testing a move: facts are not recorded on it.
+fn trial_copy(game: &Game) -> Game {
+    let mut g = game.clone();
+    g.set_record_events(false);
+    g
 }
 
 /// The entry, or the entry with a conversion that makes room for gained animals, if legal.
 fn verified(game: &Game, mut entry: Entry) -> Option<Entry> {
-    let mut g = game.clone();
+    let mut g = trial_copy(game);
     match g.play_entry(&entry) {
         Ok(()) => Some(entry),
         Err(e) if e.code == crate::ErrorCode::AnimalsUnhoused => {
@@ -179,7 +186,7 @@ pub fn places(game: &Game, p: usize, limits: &Limits, chooser: &mut dyn Chooser)
 pub fn space_places(game: &Game, p: usize, space: ActionSpace, limits: &Limits, chooser: &mut dyn Chooser) -> Vec<Entry> {
     let mut out = Vec::new();
     for (dwarf, ruby) in dwarf_choices(game, p) {
-        let mut g = game.clone();
+        let mut g = trial_copy(game);
         let Ok((d, _)) = placement::begin(&mut g, p, space, dwarf, ruby) else { continue };
         placement::give_fixed_goods(&mut g, p, space);
         for actions in action_lists(&g, p, d, space, limits, chooser, 0) {

@@ -66,7 +66,7 @@ pub fn expedition(game: &mut Game, p: usize, dwarf: usize, level: usize, loot: &
     }
     game.doing.loot = false;
     let round = game.round();
-    game.events.push(crate::events::Event::Expedition {
+    game.record(crate::events::Event::Expedition {
         player: p,
         round,
         dwarf,

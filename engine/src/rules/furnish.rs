@@ -139,7 +139,7 @@ pub fn furnish(
         // Furnishing happens only on a space or as loot; a space is always set then.
         _ => crate::events::Via::Loot,
     };
-    game.events.push(crate::events::Event::Furnished { player: p, round, tile, at, via });
+    game.record(crate::events::Event::Furnished { player: p, round, tile, at, via });
     crate::rules::abilities::on_build(game, p, tile);
     Ok(())
 }

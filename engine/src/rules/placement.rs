@@ -204,7 +204,7 @@ pub fn place(
 ) -> RuleResult {
     let (d, took) = begin(game, p, space, dwarf, ruby)?;
     let round = game.round();
-    game.events.push(crate::events::Event::Placed { player: p, round, space, dwarf: d, imitated: None });
+    game.record(crate::events::Event::Placed { player: p, round, space, dwarf: d, imitated: None });
     let result = use_space(game, p, d, space, took, actions, &mut Vec::new());
     game.doing = Default::default();
     result
@@ -428,7 +428,7 @@ fn run_part(
         (Part::Forge, Action::Forge { strength }) => {
             weapons::forge(&mut game.players[p], d, *strength)?;
             let round = game.round();
-            game.events.push(crate::events::Event::Forged { player: p, round, dwarf: d, strength: *strength as u8 });
+            game.record(crate::events::Event::Forged { player: p, round, dwarf: d, strength: *strength as u8 });
             Ok(())
         }
         (Part::Expedition(level), Action::Expedition { loot }) => expedition(game, p, d, level, loot),
@@ -501,7 +501,7 @@ fn imitate(
         format!("{} is already imitated in this placement", target.id())
     })?;
     imitated.push(via);
-    if let Some(crate::events::Event::Placed { imitated: copied, .. }) = game.events.last_mut() {
+    if let Some(crate::events::Event::Placed { imitated: copied, .. }) = game.last_event_mut() {
         *copied = Some(target);
     }
     use_space(game, p, d, target, false, actions, imitated)
