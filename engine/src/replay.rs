@@ -327,12 +327,6 @@ pub(crate) fn apply(game: &mut Game, entry: &Entry) -> RuleResult {
     loop {
         match (&game.phase, entry) {
             (Phase::Over, _) => return fail(ErrorCode::GameOver, "the game is over"),
-            (_, Entry::Free { actions, .. }) => {
-                for a in actions {
-                    free_action(game, p, a, Window::Anytime)?;
-                }
-                return Ok(());
-            }
             (Phase::Keep, Entry::Keep { spaces, .. }) => return game.keep(p, spaces),
             (Phase::Keep, _) => game.clear_overflowing(&[]),
             (&Phase::Work { to_move }, Entry::Place { space, dwarf, ruby, actions, .. }) => {
@@ -383,6 +377,14 @@ pub(crate) fn apply(game: &mut Game, entry: &Entry) -> RuleResult {
                 return Ok(());
             }
             (Phase::Breeding { .. }, _) => game.resolve_breeding(),
+            // A `free` entry closes an open optional window first (the `feed` run is
+            // consecutive, `breed` comes directly after feeding), then applies where it stands.
+            (_, Entry::Free { actions, .. }) => {
+                for a in actions {
+                    free_action(game, p, a, Window::Anytime)?;
+                }
+                return Ok(());
+            }
             (Phase::BeforeScoring, _) => {
                 return fail(
                     ErrorCode::UnexpectedEntry,

@@ -11,7 +11,8 @@
 //!   invalid log fails at), `rule` the rule it breaks, `schema_valid` whether only the rules
 //!   (and not the notation) are broken (checked by `log_schema.rs`).
 //!
-//! The complete games cover 1, 2, 3, 4, 5 and 7 players.
+//! The complete games cover every player count from 1 to 7, and together they build most of
+//! the 48 furnishing tiles (at least 30 in some three of them).
 
 use std::collections::BTreeSet;
 use std::ffi::OsString;
@@ -445,7 +446,7 @@ fn invalid_fixtures_cover_the_core_error_codes() {
 }
 
 #[test]
-fn complete_games_exist_for_1_2_3_4_5_and_7_players() {
+fn complete_games_exist_for_1_to_7_players() {
     let mut counts = BTreeSet::new();
     for fx in fixtures()
         .into_iter()
@@ -456,10 +457,73 @@ fn complete_games_exist_for_1_2_3_4_5_and_7_players() {
             counts.insert(players_in_setup(&fx.log()));
         }
     }
-    for n in [1, 2, 3, 4, 5, 7] {
+    for n in 1..=7 {
         assert!(
             counts.contains(&n),
             "no complete golden game for {n} players (have {counts:?})"
         );
     }
+}
+
+/// The furnishing tiles a log builds: `furnish` actions and the `loot_furnish_cavern` /
+/// `loot_dwelling_2w2s` loot of expeditions, also inside `imitate` (`LOG-FORMAT.md` "Actions").
+fn furnishing_tiles_built(log: &Value) -> BTreeSet<String> {
+    fn walk(actions: &Value, out: &mut BTreeSet<String>) {
+        for action in actions.as_array().into_iter().flatten() {
+            match action["do"].as_str() {
+                Some("furnish") => out.extend(action["tile"].as_str().map(str::to_owned)),
+                Some("expedition") => {
+                    for loot in action["loot"].as_array().into_iter().flatten() {
+                        if matches!(
+                            loot["item"].as_str(),
+                            Some("loot_furnish_cavern" | "loot_dwelling_2w2s")
+                        ) {
+                            out.extend(loot["tile"].as_str().map(str::to_owned));
+                        }
+                    }
+                }
+                Some("imitate") => walk(&action["actions"], out),
+                _ => {}
+            }
+        }
+    }
+    let mut out = BTreeSet::new();
+    for entry in log["entries"].as_array().into_iter().flatten() {
+        walk(&entry["actions"], &mut out);
+    }
+    out
+}
+
+#[test]
+fn three_complete_games_use_30_distinct_tiles() {
+    let games: Vec<(String, BTreeSet<String>)> = fixtures()
+        .into_iter()
+        .filter(|fx| fx.expected_status() == "complete")
+        .map(|fx| {
+            let tiles = furnishing_tiles_built(&fx.log());
+            (fx.name, tiles)
+        })
+        .collect();
+    assert!(games.len() >= 3, "only {} complete fixtures", games.len());
+    let mut best: Option<(usize, [&str; 3])> = None;
+    for (i, a) in games.iter().enumerate() {
+        for (j, b) in games.iter().enumerate().skip(i + 1) {
+            for c in games.iter().skip(j + 1) {
+                let n =
+                    a.1.iter()
+                        .chain(&b.1)
+                        .chain(&c.1)
+                        .collect::<BTreeSet<_>>()
+                        .len();
+                if best.map_or(true, |(m, _)| n > m) {
+                    best = Some((n, [&a.0, &b.0, &c.0]));
+                }
+            }
+        }
+    }
+    let (n, names) = best.expect("at least one triple");
+    assert!(
+        n >= 30,
+        "the best three complete games ({names:?}) use only {n} distinct furnishing tiles; 30 expected"
+    );
 }
