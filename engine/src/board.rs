@@ -170,6 +170,9 @@ pub struct Space {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HomeBoard {
     spaces: [Space; 48],
+    /// Bit `t` set while furnishing tile `t` lies on the board: ownership is asked on every
+    /// gain and payment, so it must not scan the board.
+    owned: u64,
 }
 
 impl Default for HomeBoard {
@@ -181,7 +184,7 @@ impl Default for HomeBoard {
 impl HomeBoard {
     /// The starting board: entry dwelling and one empty cavern (`RULES.md` A.5).
     pub fn new() -> HomeBoard {
-        let mut b = HomeBoard { spaces: [Space::default(); 48] };
+        let mut b = HomeBoard { spaces: [Space::default(); 48], owned: 0 };
         b.set_tile(ENTRY_DWELLING, Tile::EntryDwelling);
         b.set_tile(START_CAVERN, Tile::Cavern);
         b
@@ -196,7 +199,17 @@ impl HomeBoard {
     }
 
     pub fn set_tile(&mut self, c: Coord, t: Tile) {
-        self.spaces[c.index()].tile = Some(t);
+        let slot = &mut self.spaces[c.index()].tile;
+        if let Some(Tile::Furnished { tile, .. }) = *slot {
+            // Only unique tiles are ever covered (Trader / Spare part storage, E.7).
+            if tile.is_unique() {
+                self.owned &= !(1u64 << tile as u32);
+            }
+        }
+        *slot = Some(t);
+        if let Tile::Furnished { tile, .. } = t {
+            self.owned |= 1u64 << tile as u32;
+        }
     }
 
     pub fn set_stable(&mut self, c: Coord) {
@@ -228,7 +241,7 @@ impl HomeBoard {
     }
 
     pub fn has_furnishing(&self, f: Furnishing) -> bool {
-        self.furnishings().any(|(_, t)| t == f)
+        self.owned & (1u64 << f as u32) != 0
     }
 
     /// Fields with their crops.
