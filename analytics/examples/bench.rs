@@ -1,0 +1,224 @@
+//! Benchmark: a synthetic corpus of N player-games, a full recompute, filtered queries (cold
+//! and cached), an append, and the peak resident memory.
+//!
+//! ```sh
+//! cargo run --release -p chronicle-analytics --example bench -- --player-games 1000000
+//! ```
+//!
+//! Options: `--player-games N` (default 1,000,000), `--queries Q` filtered queries per metric
+//! family (default 100), `--seed S`.
+
+use std::time::{Duration, Instant};
+
+use chronicle_analytics::synthetic::{self, Options, TOURNAMENTS};
+use chronicle_analytics::{FurnishingSet, Stats, StatsFilter};
+use chronicle_engine::shuffle::SplitMix64;
+
+fn arg(args: &[String], name: &str, default: u64) -> Result<u64, String> {
+    match args.iter().position(|a| a == name) {
+        None => Ok(default),
+        Some(i) => args
+            .get(i + 1)
+            .and_then(|v| v.replace('_', "").parse().ok())
+            .ok_or_else(|| format!("{name} needs a number")),
+    }
+}
+
+/// `VmHWM` (peak resident set) and `VmRSS` from /proc/self/status, in MiB.
+fn memory() -> (Option<f64>, Option<f64>) {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let field = |key: &str| {
+        status
+            .lines()
+            .find(|l| l.starts_with(key))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|kb| kb.parse::<f64>().ok())
+            .map(|kb| kb / 1024.0)
+    };
+    (field("VmHWM:"), field("VmRSS:"))
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    // Nearest rank.
+    let rank = ((p * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
+    sorted[rank - 1]
+}
+
+fn report(name: &str, mut times: Vec<f64>) {
+    times.sort_by(f64::total_cmp);
+    println!(
+        "  {name:<12} n={:<4} p50 {:>8.2} ms   p99 {:>8.2} ms   max {:>8.2} ms",
+        times.len(),
+        percentile(&times, 0.50),
+        percentile(&times, 0.99),
+        times.last().copied().unwrap_or(f64::NAN)
+    );
+}
+
+fn random_filter(r: &mut SplitMix64) -> StatsFilter {
+    let mut f = StatsFilter::all();
+    if r.below(3) > 0 {
+        f = f.player_count(1 + r.below(5) as u8);
+    }
+    if r.below(3) == 0 {
+        f = f.furnishing_set(if r.below(2) == 0 { FurnishingSet::Full } else { FurnishingSet::Introductory });
+    }
+    if r.below(4) == 0 {
+        f = f.tournament(TOURNAMENTS[r.below(TOURNAMENTS.len())]);
+    }
+    if r.below(3) == 0 {
+        let year = 2021 + r.below(4);
+        let month = 1 + r.below(12);
+        f = f.played_from(format!("{year}-{month:02}-01"));
+        if r.below(2) == 0 {
+            f = f.played_until(format!("{}-{month:02}-01T00:00:00Z", year + 1));
+        }
+    }
+    f
+}
+
+fn run() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let n = arg(&args, "--player-games", 1_000_000)? as usize;
+    let queries = arg(&args, "--queries", 100)? as usize;
+    let seed = arg(&args, "--seed", 2024)?;
+    println!("chronicle-analytics bench: {n} player-games, {queries} filtered queries per family, seed {seed}");
+    println!("threads: {} (polars pool)", std::thread::available_parallelism().map_or(1, |n| n.get()));
+
+    let t = Instant::now();
+    let corpus = synthetic::corpus(Options::new(n, seed));
+    println!(
+        "corpus: {} games, {} player-games, {} tiles, {} loot, {} placements (generated in {:.0} ms)",
+        corpus.games(),
+        corpus.player_games.len(),
+        corpus.tiles.len(),
+        corpus.loot.len(),
+        corpus.spaces.len(),
+        ms(t.elapsed())
+    );
+    let (hwm, _) = memory();
+    println!("memory after generating: peak {:.0} MiB", hwm.unwrap_or(f64::NAN));
+
+    // Full recompute: rows -> frames -> every family for every game.
+    let t = Instant::now();
+    let stats = Stats::from_corpus(&corpus)?;
+    let ingest = t.elapsed();
+    let t = Instant::now();
+    let all = stats.all(&StatsFilter::all())?;
+    let compute = t.elapsed();
+    println!(
+        "full recompute: {:.0} ms (load rows into frames {:.0} ms + all five families, unfiltered {:.0} ms)",
+        ms(ingest + compute),
+        ms(ingest),
+        ms(compute)
+    );
+    println!(
+        "  check: {} player-games, p50 score {:.1}, {} placements",
+        all.scores.player_games,
+        all.scores.quantiles.map_or(f64::NAN, |q| q.p50),
+        all.spaces.placements
+    );
+    let t = Instant::now();
+    stats.clear_cache();
+    let mut unfiltered = Vec::new();
+    for (name, d) in [
+        ("furnishings", { let t = Instant::now(); stats.compute_furnishings(&StatsFilter::all())?; t.elapsed() }),
+        ("weapons", { let t = Instant::now(); stats.compute_weapons(&StatsFilter::all())?; t.elapsed() }),
+        ("seats", { let t = Instant::now(); stats.compute_seats(&StatsFilter::all())?; t.elapsed() }),
+        ("scores", { let t = Instant::now(); stats.compute_scores(&StatsFilter::all(), 10)?; t.elapsed() }),
+        ("spaces", { let t = Instant::now(); stats.compute_spaces(&StatsFilter::all())?; t.elapsed() }),
+    ] {
+        unfiltered.push(format!("{name} {:.0} ms", ms(d)));
+    }
+    println!("  unfiltered, per family: {} (total {:.0} ms)", unfiltered.join(", "), ms(t.elapsed()));
+
+    // Filtered queries, computed (no cache).
+    let mut r = SplitMix64::new(seed ^ 0x5EED);
+    let filters: Vec<StatsFilter> = (0..queries).map(|_| random_filter(&mut r)).collect();
+    println!("filtered queries, computed (cache bypassed):");
+    let mut family_times: Vec<(&str, Vec<f64>)> = vec![
+        ("furnishings", vec![]),
+        ("weapons", vec![]),
+        ("seats", vec![]),
+        ("scores", vec![]),
+        ("spaces", vec![]),
+    ];
+    let mut any = Vec::new();
+    let mut selected = 0u64;
+    for f in &filters {
+        let t = Instant::now();
+        selected += stats.compute_furnishings(f)?.player_games;
+        family_times[0].1.push(ms(t.elapsed()));
+        let t = Instant::now();
+        stats.compute_weapons(f)?;
+        family_times[1].1.push(ms(t.elapsed()));
+        let t = Instant::now();
+        stats.compute_seats(f)?;
+        family_times[2].1.push(ms(t.elapsed()));
+        let t = Instant::now();
+        stats.compute_scores(f, 10)?;
+        family_times[3].1.push(ms(t.elapsed()));
+        let t = Instant::now();
+        stats.compute_spaces(f)?;
+        family_times[4].1.push(ms(t.elapsed()));
+    }
+    for (name, times) in family_times {
+        any.extend(times.iter().copied());
+        report(name, times);
+    }
+    report("any family", any);
+    println!("  (mean selection: {:.0} player-games)", selected as f64 / filters.len().max(1) as f64);
+
+    // The same queries through the cache (second asking).
+    for f in &filters {
+        stats.all(f)?;
+    }
+    let mut cached = Vec::new();
+    for f in &filters {
+        let t = Instant::now();
+        stats.all(f)?;
+        cached.push(ms(t.elapsed()));
+    }
+    println!("filtered queries, cached (all five families per query):");
+    report("all, cached", cached);
+
+    // Freshness: one game arrives.
+    let mut stats = stats;
+    let extra = synthetic::corpus(Options { first_game_id: 1 << 40, ..Options::new(4, seed + 1) });
+    let t = Instant::now();
+    stats.add_games(&extra)?;
+    let append = t.elapsed();
+    let t = Instant::now();
+    stats.all(&StatsFilter::all())?;
+    println!(
+        "append one game: {:.2} ms; first unfiltered query of all families afterwards: {:.0} ms",
+        ms(append),
+        ms(t.elapsed())
+    );
+
+    let (hwm, rss) = memory();
+    drop(corpus);
+    let (_, rss_stats) = memory();
+    println!(
+        "memory: peak RSS (VmHWM) {:.0} MiB; RSS at the end {:.0} MiB, {:.0} MiB after dropping the input rows; frames {:.0} MiB (estimated)",
+        hwm.unwrap_or(f64::NAN),
+        rss.unwrap_or(f64::NAN),
+        rss_stats.unwrap_or(f64::NAN),
+        stats.estimated_bytes() as f64 / (1024.0 * 1024.0)
+    );
+    Ok(())
+}
+
+fn main() {
+    if let Err(e) = run() {
+        eprintln!("bench: {e}");
+        std::process::exit(2);
+    }
+}

@@ -1,0 +1,219 @@
+//! Which player-games a query looks at, and how `played_at` text is compared.
+
+use crate::error::AnalyticsError;
+use crate::input::FurnishingSet;
+use crate::rate::DEFAULT_MIN_SAMPLE;
+
+/// A query's selection of games. Every condition is on the *game* (all seats of a game are in or
+/// out together); `None` means "any". `min_sample` does not select anything: rates whose `n` is
+/// below it are flagged `below_min_sample`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct StatsFilter {
+    pub player_count: Option<u8>,
+    pub furnishing_set: Option<FurnishingSet>,
+    /// Exact tournament name; games without a tournament never match a named one.
+    pub tournament: Option<String>,
+    /// Games played at or after this instant (RFC 3339 or a bare date, see
+    /// [`parse_played_at`]). Games without a readable `played_at` are excluded when either bound
+    /// is set.
+    pub played_from: Option<String>,
+    /// Games played strictly before this instant.
+    pub played_until: Option<String>,
+    /// Flag rates with fewer observations (default 30).
+    pub min_sample: u64,
+}
+
+impl Default for StatsFilter {
+    fn default() -> Self {
+        StatsFilter {
+            player_count: None,
+            furnishing_set: None,
+            tournament: None,
+            played_from: None,
+            played_until: None,
+            min_sample: DEFAULT_MIN_SAMPLE,
+        }
+    }
+}
+
+impl StatsFilter {
+    /// Every game, minimum sample 30.
+    pub fn all() -> StatsFilter {
+        StatsFilter::default()
+    }
+
+    pub fn player_count(mut self, n: u8) -> Self {
+        self.player_count = Some(n);
+        self
+    }
+
+    pub fn furnishing_set(mut self, set: FurnishingSet) -> Self {
+        self.furnishing_set = Some(set);
+        self
+    }
+
+    pub fn tournament(mut self, name: impl Into<String>) -> Self {
+        self.tournament = Some(name.into());
+        self
+    }
+
+    pub fn played_from(mut self, at: impl Into<String>) -> Self {
+        self.played_from = Some(at.into());
+        self
+    }
+
+    pub fn played_until(mut self, at: impl Into<String>) -> Self {
+        self.played_until = Some(at.into());
+        self
+    }
+
+    pub fn min_sample(mut self, n: u64) -> Self {
+        self.min_sample = n;
+        self
+    }
+
+    /// Whether no condition is set (only `min_sample` may differ from the default).
+    pub fn selects_all(&self) -> bool {
+        self.player_count.is_none()
+            && self.furnishing_set.is_none()
+            && self.tournament.is_none()
+            && self.played_from.is_none()
+            && self.played_until.is_none()
+    }
+
+    /// The `played_at` bounds as seconds since 1970-01-01T00:00:00Z.
+    pub(crate) fn played_bounds(&self) -> Result<(Option<i64>, Option<i64>), AnalyticsError> {
+        let parse = |s: &Option<String>| -> Result<Option<i64>, AnalyticsError> {
+            match s {
+                None => Ok(None),
+                Some(text) => parse_played_at(text)
+                    .map(Some)
+                    .ok_or_else(|| AnalyticsError::BadFilter(format!("unreadable played_at bound {text:?}"))),
+            }
+        };
+        Ok((parse(&self.played_from)?, parse(&self.played_until)?))
+    }
+}
+
+/// Reads a `played_at` text as whole seconds since 1970-01-01T00:00:00Z, or `None` if it is not
+/// one of the accepted shapes:
+///
+/// - `YYYY-MM-DD` (midnight UTC),
+/// - `YYYY-MM-DD[T| ]HH:MM[:SS[.fraction]]` followed by `Z`, `±HH:MM`, `±HHMM` or nothing
+///   (nothing = UTC); `T` and `Z` may be lower case.
+///
+/// Fractions of a second are dropped, so bounds compare at one-second resolution. Instants, not
+/// texts, are compared: `2024-05-01T02:00:00+02:00` equals `2024-05-01T00:00:00Z`.
+pub fn parse_played_at(text: &str) -> Option<i64> {
+    let b = text.trim().as_bytes();
+    let num = |s: &[u8]| -> Option<i64> {
+        if s.is_empty() || !s.iter().all(u8::is_ascii_digit) {
+            return None;
+        }
+        s.iter().try_fold(0i64, |acc, d| acc.checked_mul(10)?.checked_add(i64::from(d - b'0')))
+    };
+    if b.len() < 10 || b.get(4) != Some(&b'-') || b.get(7) != Some(&b'-') {
+        return None;
+    }
+    let year = num(b.get(0..4)?)?;
+    let month = num(b.get(5..7)?)?;
+    let day = num(b.get(8..10)?)?;
+    if !(1..=12).contains(&month) || day < 1 || day > days_in_month(year, month) {
+        return None;
+    }
+    let mut secs = days_from_civil(year, month, day) * 86_400;
+    let rest = b.get(10..)?;
+    if rest.is_empty() {
+        return Some(secs);
+    }
+    if !matches!(rest.first(), Some(b'T' | b't' | b' ')) {
+        return None;
+    }
+    let rest = rest.get(1..)?;
+    if rest.len() < 5 || rest.get(2) != Some(&b':') {
+        return None;
+    }
+    let hour = num(rest.get(0..2)?)?;
+    let minute = num(rest.get(3..5)?)?;
+    let mut i = 5;
+    let mut second = 0;
+    if rest.get(i) == Some(&b':') {
+        second = num(rest.get(i + 1..i + 3)?)?;
+        i += 3;
+        if rest.get(i) == Some(&b'.') {
+            i += 1;
+            let start = i;
+            while rest.get(i).is_some_and(u8::is_ascii_digit) {
+                i += 1;
+            }
+            if i == start {
+                return None;
+            }
+        }
+    }
+    if hour > 23 || minute > 59 || second > 60 {
+        return None;
+    }
+    secs += hour * 3600 + minute * 60 + second;
+    let zone = rest.get(i..)?;
+    let offset = match zone {
+        [] | [b'Z'] | [b'z'] => 0,
+        [sign @ (b'+' | b'-'), h1, h2, b':', m1, m2] | [sign @ (b'+' | b'-'), h1, h2, m1, m2] => {
+            let oh = num(&[*h1, *h2])?;
+            let om = num(&[*m1, *m2])?;
+            if oh > 23 || om > 59 {
+                return None;
+            }
+            let off = oh * 3600 + om * 60;
+            if *sign == b'+' {
+                off
+            } else {
+                -off
+            }
+        }
+        _ => return None,
+    };
+    Some(secs - offset)
+}
+
+fn is_leap(y: i64) -> bool {
+    (y % 4 == 0 && y % 100 != 0) || y % 400 == 0
+}
+
+fn days_in_month(y: i64, m: i64) -> i64 {
+    match m {
+        2 if is_leap(y) => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's `days_from_civil`).
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_played_at;
+
+    #[test]
+    fn played_at_shapes() {
+        assert_eq!(parse_played_at("1970-01-01"), Some(0));
+        assert_eq!(parse_played_at("1970-01-02T00:00:00Z"), Some(86_400));
+        assert_eq!(parse_played_at("2024-05-01T02:00:00+02:00"), parse_played_at("2024-05-01T00:00:00Z"));
+        assert_eq!(parse_played_at("2024-05-01t00:00:00.123z"), parse_played_at("2024-05-01"));
+        assert_eq!(parse_played_at("2024-05-01 10:30-0130"), Some(1_714_559_400 + 5_400));
+        assert_eq!(parse_played_at("2000-02-29"), Some(951_782_400));
+        for bad in ["", "2024-02-30", "2023-02-29", "2024-13-01", "2024-05-01T25:00:00Z", "2024-05-01T10:00:00+2", "yesterday", "2024-05-01T10:00:00.Z"] {
+            assert_eq!(parse_played_at(bad), None, "{bad}");
+        }
+    }
+}

@@ -1,0 +1,192 @@
+//! Per furnishing tile: how often it is built, and how its builders fare.
+//!
+//! Definitions (for tile `t`, over the player-games selected by the filter):
+//!
+//! - **eligible player-games** (`player_games`): those whose game's furnishing set contains
+//!   `t` (every game for an introductory tile, full-set games only for the others).
+//! - **built**: eligible player-games in which the player built `t` at least once. A tile
+//!   built several times (only `dwelling` can be) counts once, at its *first* build.
+//! - `win_rate_built` / `win_rate_not_built`: share of winners among built / eligible but not
+//!   built player-games (raw, all player counts pooled). Shared wins count as wins.
+//! - `mean_score_built` / `mean_score_not_built`: mean final score of the same two groups.
+//! - `win_rate_difference` and `mean_score_difference` compare **within player count, then
+//!   aggregate**: for each player count `p` where both groups are non-empty,
+//!   `d_p = value(built, p) − value(not built, p)`; the result is the mean of the `d_p`
+//!   weighted by the number of built player-games at `p`. This removes the effect of player
+//!   count (a 2-player game is won half the time, a 5-player game a fifth) from the
+//!   comparison. `None` when no player count has both groups.
+//! - `mean_round_built`: mean printed round of the (first) build.
+//! - `by_round`: for each round in which `t` was built, the win rate of the player-games that
+//!   built it that round.
+
+use std::collections::BTreeMap;
+
+use chronicle_engine::furnishing::Furnishing;
+use polars::prelude::*;
+
+use crate::columns::{count, i64s, mean, small};
+use crate::frames::{Selection, Tables, TILE_PC, TILE_ROUND};
+use crate::rate::Rate;
+
+/// The statistics of every tile, in catalogue order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FurnishingStats {
+    /// Player-games selected by the filter.
+    pub player_games: u64,
+    pub tiles: Vec<TileStats>,
+}
+
+impl FurnishingStats {
+    pub fn tile(&self, tile: Furnishing) -> Option<&TileStats> {
+        self.tiles.iter().find(|t| t.tile == tile)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct TileStats {
+    pub tile: Furnishing,
+    /// Eligible player-games (the tile was in the game's set).
+    pub player_games: u64,
+    /// Eligible player-games in which the tile was built.
+    pub built: u64,
+    /// `built` of `player_games`.
+    pub build_rate: Rate,
+    pub win_rate_built: Rate,
+    pub win_rate_not_built: Rate,
+    /// Within-player-count difference of win rates, weighted by builders (see the module).
+    pub win_rate_difference: Option<f64>,
+    pub mean_score_built: Option<f64>,
+    pub mean_score_not_built: Option<f64>,
+    /// Within-player-count difference of mean scores, weighted by builders.
+    pub mean_score_difference: Option<f64>,
+    pub mean_round_built: Option<f64>,
+    /// Rounds in ascending order; only rounds in which the tile was built.
+    pub by_round: Vec<RoundWinRate>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct RoundWinRate {
+    pub round: u8,
+    pub win_rate: Rate,
+}
+
+/// Counts and sums of one group of player-games.
+#[derive(Clone, Copy, Debug, Default)]
+struct Sums {
+    n: u64,
+    wins: u64,
+    score: i64,
+}
+
+pub(crate) fn compute(t: &Tables, sel: &Selection, min_sample: u64) -> PolarsResult<FurnishingStats> {
+    // Player-games by (player count, full set).
+    let pg = sel.player_games(t)?;
+    let player_games = pg.height() as u64;
+    let by_pc = pg
+        .lazy()
+        .group_by([(col("pc") * lit(2i32) + col("full").cast(DataType::Int32)).alias("key")])
+        .agg([len().alias("n"), col("winner").sum().alias("wins"), col("total").sum().alias("score")])
+        .collect()?;
+    // (player count, full) -> sums
+    let mut groups: BTreeMap<(u8, bool), Sums> = BTreeMap::new();
+    for ((key, n), (wins, score)) in
+        i64s(&by_pc, "key")?.into_iter().zip(i64s(&by_pc, "n")?).zip(i64s(&by_pc, "wins")?.into_iter().zip(i64s(&by_pc, "score")?))
+    {
+        let Some(key) = key else { continue };
+        let Some(pc) = small(Some(key / 2)) else { continue };
+        groups.insert((pc, key % 2 == 1), Sums { n: count(n), wins: count(wins), score: score.unwrap_or(0) });
+    }
+
+    // One group per (tile, round, player count).
+    let facts = sel.facts(&t.tiles)?;
+    let agg = facts
+        .lazy()
+        .group_by([col("key")])
+        .agg([len().alias("n"), col("winner").sum().alias("wins"), col("total").sum().alias("score")])
+        .collect()?;
+    // tile -> player count -> (built sums, sum of rounds)
+    let mut built: BTreeMap<i64, BTreeMap<u8, (Sums, i64)>> = BTreeMap::new();
+    // tile -> round -> (built, wins)
+    let mut rounds: BTreeMap<i64, BTreeMap<u8, (u64, u64)>> = BTreeMap::new();
+    {
+        let key = i64s(&agg, "key")?;
+        let n = i64s(&agg, "n")?;
+        let wins = i64s(&agg, "wins")?;
+        let score = i64s(&agg, "score")?;
+        let (per_pc, per_round) = (i64::from(TILE_PC), i64::from(TILE_ROUND));
+        for i in 0..key.len() {
+            let Some(k) = key[i] else { continue };
+            let tile = k / per_pc / per_round;
+            let (Some(round), Some(pc)) = (small(Some(k / per_pc % per_round)), small(Some(k % per_pc))) else { continue };
+            let (n, wins, score) = (count(n[i]), count(wins[i]), score[i].unwrap_or(0));
+            let e = built.entry(tile).or_default().entry(pc).or_default();
+            e.0.n += n;
+            e.0.wins += wins;
+            e.0.score += score;
+            e.1 += i64::from(round) * n as i64;
+            let r = rounds.entry(tile).or_default().entry(round).or_default();
+            r.0 += n;
+            r.1 += wins;
+        }
+    }
+
+    let empty = BTreeMap::new();
+    let tiles = Furnishing::all()
+        .map(|tile| {
+            let key = tile as i64;
+            let built = built.get(&key).unwrap_or(&empty);
+            // Eligible sums per player count.
+            let mut eligible: BTreeMap<u8, Sums> = BTreeMap::new();
+            for (&(pc, is_full), s) in &groups {
+                if is_full || tile.card().intro {
+                    let e = eligible.entry(pc).or_default();
+                    e.n += s.n;
+                    e.wins += s.wins;
+                    e.score += s.score;
+                }
+            }
+            let mut all_b = Sums::default();
+            let mut all_e = Sums::default();
+            let mut round_sum = 0i64;
+            let (mut win_d, mut score_d, mut weight) = (0.0, 0.0, 0u64);
+            for (pc, e) in &eligible {
+                all_e.n += e.n;
+                all_e.wins += e.wins;
+                all_e.score += e.score;
+                let Some((b, r)) = built.get(pc) else { continue };
+                all_b.n += b.n;
+                all_b.wins += b.wins;
+                all_b.score += b.score;
+                round_sum += r;
+                let not_n = e.n.saturating_sub(b.n);
+                if b.n > 0 && not_n > 0 {
+                    let not_wins = e.wins.saturating_sub(b.wins) as f64;
+                    let not_score = (e.score - b.score) as f64;
+                    win_d += b.n as f64 * (b.wins as f64 / b.n as f64 - not_wins / not_n as f64);
+                    score_d += b.n as f64 * (b.score as f64 / b.n as f64 - not_score / not_n as f64);
+                    weight += b.n;
+                }
+            }
+            let not_n = all_e.n.saturating_sub(all_b.n);
+            let by_round = rounds
+                .get(&key)
+                .map(|m| m.iter().map(|(&round, &(n, wins))| RoundWinRate { round, win_rate: Rate::new(wins, n, min_sample) }).collect())
+                .unwrap_or_default();
+            TileStats {
+                tile,
+                player_games: all_e.n,
+                built: all_b.n,
+                build_rate: Rate::new(all_b.n, all_e.n, min_sample),
+                win_rate_built: Rate::new(all_b.wins, all_b.n, min_sample),
+                win_rate_not_built: Rate::new(all_e.wins.saturating_sub(all_b.wins), not_n, min_sample),
+                win_rate_difference: mean(win_d, weight),
+                mean_score_built: mean(all_b.score as f64, all_b.n),
+                mean_score_not_built: mean((all_e.score - all_b.score) as f64, not_n),
+                mean_score_difference: mean(score_d, weight),
+                mean_round_built: mean(round_sum as f64, all_b.n),
+                by_round,
+            }
+        })
+        .collect();
+    Ok(FurnishingStats { player_games, tiles })
+}

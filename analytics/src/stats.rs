@@ -1,0 +1,210 @@
+//! [`Stats`]: the corpus as frames, kept fresh as games arrive, with cached query results.
+//!
+//! # Freshness
+//!
+//! - **Appending is eager and cheap.** [`Stats::add_games`] validates a batch, translates it
+//!   into rows of the four frames and stacks them onto each frame's small tail (see
+//!   `frames::Table`): the cost is proportional to the batch, plus an occasional merge of the
+//!   tail into the main block whose cost, spread over the rows appended, is a small constant.
+//!   No statistic is computed at append time.
+//! - **Statistics are computed lazily and cached per query.** Each query method (one per metric
+//!   family) looks its filter up in that family's cache; on a miss it computes the statistic
+//!   from the frames with polars and stores the result. Every append bumps the
+//!   [`Stats::generation`] and clears all caches, so an answer never mixes data from before and
+//!   after an append. A cache holds at most [`CACHE_CAPACITY`] filters per family; when full it
+//!   is emptied (simple, and filters are few in practice).
+//! - Queries take `&self` (the caches sit behind a mutex), appends `&mut self`: a service keeps
+//!   a `Stats` behind a read-write lock, answers queries under the read lock and appends under
+//!   the write lock. Results are shared as `Arc`s and stay valid after later appends.
+
+use std::collections::HashMap;
+use std::hash::Hash;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use crate::error::AnalyticsError;
+use crate::filter::StatsFilter;
+use crate::frames::Tables;
+use crate::furnishings::{self, FurnishingStats};
+use crate::general::{self, ScoreStats, SeatStats, SpaceUseStats};
+use crate::input::Corpus;
+use crate::weapons::{self, WeaponStats};
+
+/// Filters remembered per metric family before the cache is emptied.
+pub const CACHE_CAPACITY: usize = 256;
+
+/// The histogram bucket width used by [`Stats::all`].
+pub const DEFAULT_BUCKET_WIDTH: u32 = 10;
+
+/// Every metric family for one filter.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AllStats {
+    pub furnishings: Arc<FurnishingStats>,
+    pub weapons: Arc<WeaponStats>,
+    pub seats: Arc<SeatStats>,
+    pub scores: Arc<ScoreStats>,
+    pub spaces: Arc<SpaceUseStats>,
+}
+
+#[derive(Debug, Default)]
+struct Cache {
+    furnishings: HashMap<StatsFilter, Arc<FurnishingStats>>,
+    weapons: HashMap<StatsFilter, Arc<WeaponStats>>,
+    seats: HashMap<StatsFilter, Arc<SeatStats>>,
+    scores: HashMap<(StatsFilter, u32), Arc<ScoreStats>>,
+    spaces: HashMap<StatsFilter, Arc<SpaceUseStats>>,
+}
+
+impl Cache {
+    fn clear(&mut self) {
+        *self = Cache::default();
+    }
+}
+
+/// Strategy statistics over a growing corpus of complete games.
+#[derive(Debug)]
+pub struct Stats {
+    tables: Tables,
+    generation: u64,
+    cache: Mutex<Cache>,
+}
+
+impl Stats {
+    /// No games yet.
+    pub fn new() -> Result<Stats, AnalyticsError> {
+        Ok(Stats { tables: Tables::new()?, generation: 0, cache: Mutex::new(Cache::default()) })
+    }
+
+    /// The statistics of a corpus (validated as in [`Corpus::validate`]).
+    pub fn from_corpus(corpus: &Corpus) -> Result<Stats, AnalyticsError> {
+        let mut stats = Stats::new()?;
+        stats.add_games(corpus)?;
+        Ok(stats)
+    }
+
+    /// Adds a batch of whole games (none of which may have been added before) and invalidates
+    /// every cached result. On error nothing is added.
+    pub fn add_games(&mut self, corpus: &Corpus) -> Result<(), AnalyticsError> {
+        self.tables.append(corpus)?;
+        self.generation += 1;
+        self.lock().clear();
+        Ok(())
+    }
+
+    /// Number of successful appends so far (changes whenever results may change).
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    pub fn games(&self) -> usize {
+        self.tables.games()
+    }
+
+    pub fn player_games(&self) -> usize {
+        self.tables.player_games()
+    }
+
+    /// Estimated heap size of the frames holding the corpus.
+    pub fn estimated_bytes(&self) -> usize {
+        self.tables.estimated_bytes()
+    }
+
+    /// Forgets every cached result (the next queries recompute).
+    pub fn clear_cache(&self) {
+        self.lock().clear();
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Cache> {
+        // A panic while holding the lock cannot leave a cache half-written (inserts are single
+        // map operations), so a poisoned cache is still usable.
+        self.cache.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn cached<K, V>(
+        &self,
+        map: fn(&mut Cache) -> &mut HashMap<K, Arc<V>>,
+        key: K,
+        compute: impl FnOnce() -> Result<V, AnalyticsError>,
+    ) -> Result<Arc<V>, AnalyticsError>
+    where
+        K: Hash + Eq,
+    {
+        if let Some(hit) = map(&mut self.lock()).get(&key) {
+            return Ok(Arc::clone(hit));
+        }
+        // Computed without the lock: concurrent queries do not wait for each other.
+        let value = Arc::new(compute()?);
+        let mut cache = self.lock();
+        let m = map(&mut cache);
+        if m.len() >= CACHE_CAPACITY {
+            m.clear();
+        }
+        m.insert(key, Arc::clone(&value));
+        Ok(value)
+    }
+
+    /// Per furnishing tile ([`crate::furnishings`]).
+    pub fn furnishings(&self, filter: &StatsFilter) -> Result<Arc<FurnishingStats>, AnalyticsError> {
+        self.cached(|c| &mut c.furnishings, filter.clone(), || self.compute_furnishings(filter))
+    }
+
+    /// Weapon classes, strengths, expeditions and loot ([`crate::weapons`]).
+    pub fn weapons(&self, filter: &StatsFilter) -> Result<Arc<WeaponStats>, AnalyticsError> {
+        self.cached(|c| &mut c.weapons, filter.clone(), || self.compute_weapons(filter))
+    }
+
+    /// Win rate by seat and first-player advantage ([`crate::general`]).
+    pub fn seats(&self, filter: &StatsFilter) -> Result<Arc<SeatStats>, AnalyticsError> {
+        self.cached(|c| &mut c.seats, filter.clone(), || self.compute_seats(filter))
+    }
+
+    /// Score quantiles and histogram with buckets of `bucket_width` points (0 counts as 1).
+    pub fn scores(&self, filter: &StatsFilter, bucket_width: u32) -> Result<Arc<ScoreStats>, AnalyticsError> {
+        self.cached(|c| &mut c.scores, (filter.clone(), bucket_width), || self.compute_scores(filter, bucket_width))
+    }
+
+    /// Action-space use by round ([`crate::general`]).
+    pub fn spaces(&self, filter: &StatsFilter) -> Result<Arc<SpaceUseStats>, AnalyticsError> {
+        self.cached(|c| &mut c.spaces, filter.clone(), || self.compute_spaces(filter))
+    }
+
+    /// Every family (histogram width [`DEFAULT_BUCKET_WIDTH`]), through the caches.
+    pub fn all(&self, filter: &StatsFilter) -> Result<AllStats, AnalyticsError> {
+        Ok(AllStats {
+            furnishings: self.furnishings(filter)?,
+            weapons: self.weapons(filter)?,
+            seats: self.seats(filter)?,
+            scores: self.scores(filter, DEFAULT_BUCKET_WIDTH)?,
+            spaces: self.spaces(filter)?,
+        })
+    }
+
+    /// [`Stats::furnishings`] without the cache.
+    pub fn compute_furnishings(&self, filter: &StatsFilter) -> Result<FurnishingStats, AnalyticsError> {
+        let sel = self.tables.select(filter)?;
+        Ok(furnishings::compute(&self.tables, &sel, filter.min_sample)?)
+    }
+
+    /// [`Stats::weapons`] without the cache.
+    pub fn compute_weapons(&self, filter: &StatsFilter) -> Result<WeaponStats, AnalyticsError> {
+        let sel = self.tables.select(filter)?;
+        Ok(weapons::compute(&self.tables, &sel, filter.min_sample)?)
+    }
+
+    /// [`Stats::seats`] without the cache.
+    pub fn compute_seats(&self, filter: &StatsFilter) -> Result<SeatStats, AnalyticsError> {
+        let sel = self.tables.select(filter)?;
+        Ok(general::seats(&self.tables, &sel, filter.min_sample)?)
+    }
+
+    /// [`Stats::scores`] without the cache.
+    pub fn compute_scores(&self, filter: &StatsFilter, bucket_width: u32) -> Result<ScoreStats, AnalyticsError> {
+        let sel = self.tables.select(filter)?;
+        Ok(general::scores(&self.tables, &sel, bucket_width)?)
+    }
+
+    /// [`Stats::spaces`] without the cache.
+    pub fn compute_spaces(&self, filter: &StatsFilter) -> Result<SpaceUseStats, AnalyticsError> {
+        let sel = self.tables.select(filter)?;
+        Ok(general::spaces(&self.tables, &sel)?)
+    }
+}
