@@ -44,6 +44,13 @@ enum Command {
         #[arg(long)]
         at: Option<usize>,
     },
+    /// Replay logs and store them (valid and invalid) in the game database; re-imported games
+    /// are duplicates and change nothing.
+    Import(crate::import::ImportArgs),
+    /// Replay every stored game with the current engine and report changed outcomes.
+    Reverify(crate::import::ReverifyArgs),
+    /// Write complete logs of games played by bots (the same arguments give the same bytes).
+    Simulate(crate::simulate::SimulateArgs),
 }
 
 pub const EXIT_OK: i32 = 0;
@@ -52,6 +59,16 @@ pub const EXIT_USAGE: i32 = 2;
 
 /// Runs the command line `args` (program name first) against the given streams.
 pub fn run(args: Vec<OsString>, stdin: &mut dyn Read, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+    run_with(args, stdin, out, err, false)
+}
+
+/// [`run`] for the `chronicle` binary: long commands (`simulate`) may also draw a progress bar
+/// on the process's standard error when it is a terminal.
+pub fn run_interactive(args: Vec<OsString>, stdin: &mut dyn Read, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+    run_with(args, stdin, out, err, true)
+}
+
+fn run_with(args: Vec<OsString>, stdin: &mut dyn Read, out: &mut dyn Write, err: &mut dyn Write, progress: bool) -> i32 {
     let cli = match Cli::try_parse_from(args) {
         Ok(c) => c,
         Err(e) => {
@@ -66,6 +83,9 @@ pub fn run(args: Vec<OsString>, stdin: &mut dyn Read, out: &mut dyn Write, err: 
             replay(&paths, Mode { json, summary, parse_only }, stdin, out)
         }
         Command::State { json, file, at } => state(&file, at, json, stdin, out),
+        Command::Import(args) => crate::import::import_command(args, stdin, out, err, progress),
+        Command::Reverify(args) => crate::import::reverify_command(args, out, err, progress),
+        Command::Simulate(args) => crate::simulate::simulate_command(args, out, err, progress),
     };
     match result {
         Ok(code) => code,

@@ -5,6 +5,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// One log to check, with the name it is reported under.
+#[derive(Clone, Debug)]
 pub struct LogInput {
     pub name: String,
     pub bytes: Vec<u8>,
@@ -55,7 +56,7 @@ fn read_file(path: &Path, out: &mut Vec<LogInput>) -> Result<(), String> {
 }
 
 /// Runs `f` over every input on all cores, returning the results in input order.
-pub fn par_map<T: Send>(inputs: &[LogInput], f: impl Fn(&LogInput) -> T + Sync) -> Vec<T> {
+pub fn par_map<I: Sync, T: Send>(inputs: &[I], f: impl Fn(&I) -> T + Sync) -> Vec<T> {
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::Mutex;
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(inputs.len().max(1));

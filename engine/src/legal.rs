@@ -110,17 +110,23 @@ fn trial_copy(game: &Game) -> Game {
 }
 
 /// The entry, or the entry with a conversion that makes room for gained animals, if legal.
-fn verified(game: &Game, mut entry: Entry) -> Option<Entry> {
+fn verified(game: &Game, entry: Entry) -> Option<Entry> {
+    verified_outcome(game, entry).map(|(e, _)| e)
+}
+
+/// [`verified`], with the state after the entry (so that callers need not apply it again).
+fn verified_outcome(game: &Game, mut entry: Entry) -> Option<(Entry, Game)> {
     let mut g = trial_copy(game);
     match g.play_entry(&entry) {
-        Ok(()) => Some(entry),
+        Ok(()) => Some((entry, g)),
         Err(e) if e.code == crate::ErrorCode::AnimalsUnhoused => {
             let p = entry.player() as usize;
             let fix = make_room(g.player(p))?;
             if let Entry::Place { actions, .. } | Entry::Feed { actions, .. } | Entry::Free { actions, .. } = &mut entry {
                 actions.push(fix);
             }
-            is_legal(game, &entry).then_some(entry)
+            let mut g = trial_copy(game);
+            g.play_entry(&entry).is_ok().then_some((entry, g))
         }
         Err(_) => None,
     }
@@ -151,8 +157,9 @@ pub fn make_room(p: &crate::game::Player) -> Option<Action> {
     (!convert.is_empty()).then(|| Action::Convert { goods: convert.iter().collect() })
 }
 
-/// Dwarf choices: the one in order, and one out-of-order dwarf per other strength (1 ruby).
-fn dwarf_choices(game: &Game, p: usize) -> Vec<(Option<u32>, bool)> {
+/// Dwarf choices, as the `(dwarf, ruby)` fields of a `place` entry: the one in order, and one
+/// out-of-order dwarf per other strength (1 ruby).
+pub fn dwarf_choices(game: &Game, p: usize) -> Vec<(Option<u32>, bool)> {
     let player = game.player(p);
     let key = |w: Option<u8>| w.map_or(0, u32::from);
     let mut out = vec![(None, false)];
@@ -184,21 +191,70 @@ pub fn places(game: &Game, p: usize, limits: &Limits, chooser: &mut dyn Chooser)
 
 /// Legal `place` entries of player `p` on one space.
 pub fn space_places(game: &Game, p: usize, space: ActionSpace, limits: &Limits, chooser: &mut dyn Chooser) -> Vec<Entry> {
+    space_outcomes(game, p, space, limits, chooser).into_iter().map(|(e, _)| e).collect()
+}
+
+/// [`space_places`], each entry with the state after it.
+pub fn space_outcomes(
+    game: &Game,
+    p: usize,
+    space: ActionSpace,
+    limits: &Limits,
+    chooser: &mut dyn Chooser,
+) -> Vec<(Entry, Game)> {
     let mut out = Vec::new();
-    for (dwarf, ruby) in dwarf_choices(game, p) {
-        let mut g = trial_copy(game);
-        let Ok((d, _)) = placement::begin(&mut g, p, space, dwarf, ruby) else { continue };
-        placement::give_fixed_goods(&mut g, p, space);
-        for actions in action_lists(&g, p, d, space, limits, chooser, 0) {
-            let entry = Entry::Place { player: p as u32, space, dwarf, ruby, actions };
-            if let Some(e) = verified(game, entry) {
-                out.push(e);
-                if out.len() >= limits.per_space {
-                    return out;
-                }
-            }
+    for choice in dwarf_choices(game, p) {
+        let left = limits.per_space - out.len().min(limits.per_space);
+        out.extend(dwarf_outcomes(game, p, space, choice, limits, left, chooser));
+        if out.len() >= limits.per_space {
+            break;
         }
     }
+    out
+}
+
+/// Legal `place` entries of player `p` on one space with one dwarf choice (an item of
+/// [`dwarf_choices`]), each with the state after it.
+pub fn dwarf_places(
+    game: &Game,
+    p: usize,
+    space: ActionSpace,
+    choice: (Option<u32>, bool),
+    limits: &Limits,
+    chooser: &mut dyn Chooser,
+) -> Vec<(Entry, Game)> {
+    dwarf_outcomes(game, p, space, choice, limits, limits.per_space, chooser)
+}
+
+fn dwarf_outcomes(
+    game: &Game,
+    p: usize,
+    space: ActionSpace,
+    (dwarf, ruby): (Option<u32>, bool),
+    limits: &Limits,
+    most: usize,
+    chooser: &mut dyn Chooser,
+) -> Vec<(Entry, Game)> {
+    let mut out = Vec::new();
+    if most == 0 {
+        return out;
+    }
+    let mut g = trial_copy(game);
+    let Ok((d, _)) = placement::begin(&mut g, p, space, dwarf, ruby) else { return out };
+    placement::give_fixed_goods(&mut g, p, space);
+    // The last action of each list is not tried on its own: verifying the whole entry does it.
+    let mut accept = |actions: Vec<Action>| {
+        let entry = Entry::Place { player: p as u32, space, dwarf, ruby, actions };
+        match verified_outcome(game, entry) {
+            Some(outcome) => {
+                out.push(outcome);
+                true
+            }
+            None => false,
+        }
+    };
+    let mut walk = Walk { p, d, space, limits, depth: 0, check_last: false, most, accepted: 0 };
+    walk.action_lists(&g, chooser, &mut accept);
     out
 }
 
@@ -226,79 +282,83 @@ fn part_sequences(space: ActionSpace, flow: &Flow) -> Vec<Vec<usize>> {
     out
 }
 
-/// Action lists for dwarf `d` on `space`, in the state `g` after the dwarf was placed.
-fn action_lists(
-    g: &Game,
+/// One search for the action lists of dwarf `d` of player `p` on `space`.
+struct Walk<'a> {
     p: usize,
     d: usize,
     space: ActionSpace,
-    limits: &Limits,
-    chooser: &mut dyn Chooser,
+    limits: &'a Limits,
+    /// Imitation nesting (at most 2).
     depth: usize,
-) -> Vec<Vec<Action>> {
-    let player = g.player(p);
-    let flow = placement::flow(space, player.owns(Furnishing::GuestRoom), player.dwarfs[d].weapon.is_some());
-    let mut sequences = part_sequences(space, &flow);
-    let picks = chooser.choose(sequences.len(), sequences.len());
-    let picked: Vec<Vec<usize>> = picks.into_iter().map(|i| std::mem::take(&mut sequences[i])).collect();
-    let mut out = Vec::new();
-    for seq in picked {
-        let cap = if seq.len() <= 1 { limits.options_alone } else { limits.options_per_part };
-        extend(g, p, d, space, &flow, &seq, Vec::new(), cap, limits, chooser, depth, &mut out);
-        if out.len() >= limits.per_space {
-            break;
-        }
-    }
-    out
+    /// Whether the last action of a list is run before the list is handed on (else the
+    /// receiver verifies the whole entry, which runs it anyway).
+    check_last: bool,
+    /// Lists to accept before stopping.
+    most: usize,
+    accepted: usize,
 }
 
-#[allow(clippy::too_many_arguments)]
-fn extend(
-    g: &Game,
-    p: usize,
-    d: usize,
-    space: ActionSpace,
-    flow: &Flow,
-    seq: &[usize],
-    done: Vec<Action>,
-    cap: usize,
-    limits: &Limits,
-    chooser: &mut dyn Chooser,
-    depth: usize,
-    out: &mut Vec<Vec<Action>>,
-) {
-    let Some((&k, rest)) = seq.split_first() else {
-        out.push(done);
-        return;
-    };
-    let part = flow.parts[k].0;
-    let options = part_options(g, p, d, space, part, limits, chooser, depth);
-    for i in chooser.choose(options.len(), cap) {
-        let action = &options[i];
-        let mut next = g.clone();
-        if placement::run_action(&mut next, p, d, space, part, action).is_err() {
-            continue;
-        }
-        let mut done = done.clone();
-        done.push(action.clone());
-        extend(&next, p, d, space, flow, rest, done, cap, limits, chooser, depth, out);
-        if out.len() >= limits.per_space {
-            return;
-        }
-    }
-}
-
-fn adjacent_pairs(ring: bool) -> Vec<(Coord, Coord)> {
-    let cells: Vec<Coord> = Coord::all().filter(|c| ring || c.is_inner()).collect();
-    let mut out = Vec::new();
-    for &a in &cells {
-        for b in a.neighbours() {
-            if a < b && (ring || b.is_inner()) {
-                out.push((a, b));
+impl Walk<'_> {
+    /// Hands every action list for the dwarf, in the state `g` after it was placed, to
+    /// `accept`, which says whether the list counts (towards [`Walk::most`]).
+    fn action_lists(&mut self, g: &Game, chooser: &mut dyn Chooser, accept: &mut dyn FnMut(Vec<Action>) -> bool) {
+        let player = g.player(self.p);
+        let flow =
+            placement::flow(self.space, player.owns(Furnishing::GuestRoom), player.dwarfs[self.d].weapon.is_some());
+        let mut sequences = part_sequences(self.space, &flow);
+        let picks = chooser.choose(sequences.len(), sequences.len());
+        let picked: Vec<Vec<usize>> = picks.into_iter().map(|i| std::mem::take(&mut sequences[i])).collect();
+        for seq in picked {
+            let cap = if seq.len() <= 1 { self.limits.options_alone } else { self.limits.options_per_part };
+            self.extend(g, &flow, &seq, Vec::new(), cap, chooser, accept);
+            if self.accepted >= self.most {
+                break;
             }
         }
     }
-    out
+
+    #[allow(clippy::too_many_arguments)]
+    fn extend(
+        &mut self,
+        g: &Game,
+        flow: &Flow,
+        seq: &[usize],
+        done: Vec<Action>,
+        cap: usize,
+        chooser: &mut dyn Chooser,
+        accept: &mut dyn FnMut(Vec<Action>) -> bool,
+    ) {
+        let Some((&k, rest)) = seq.split_first() else {
+            self.accepted += usize::from(accept(done));
+            return;
+        };
+        let part = flow.parts[k].0;
+        let options = part_options(g, self.p, self.d, self.space, part, self.limits, chooser, self.depth);
+        for i in chooser.choose(options.len(), cap) {
+            let action = &options[i];
+            let mut done = done.clone();
+            done.push(action.clone());
+            if rest.is_empty() && !self.check_last {
+                self.accepted += usize::from(accept(done));
+            } else {
+                let mut next = g.clone();
+                if placement::run_action(&mut next, self.p, self.d, self.space, part, action).is_err() {
+                    continue;
+                }
+                self.extend(&next, flow, rest, done, cap, chooser, accept);
+            }
+            if self.accepted >= self.most {
+                return;
+            }
+        }
+    }
+}
+
+/// Orthogonally adjacent pairs `(a, b)` with `a < b`, on the board (and its ring if `ring`).
+fn adjacent_pairs(ring: bool) -> impl Iterator<Item = (Coord, Coord)> {
+    Coord::all()
+        .filter(move |c| ring || c.is_inner())
+        .flat_map(move |a| a.neighbours().filter(move |&b| a < b && (ring || b.is_inner())).map(move |b| (a, b)))
 }
 
 fn twin_kinds(t: Twin) -> Vec<[TileKind; 2]> {
@@ -314,13 +374,22 @@ fn twins(g: &Game, p: usize, allowed: &[Twin]) -> Vec<Action> {
     let player = g.player(p);
     let office = player.owns(Furnishing::OfficeRoom);
     let mut out = Vec::new();
+    // `place_twin` changes the player only when it succeeds, so one copy serves until then.
+    let mut trial = player.clone();
     for (a, b) in adjacent_pairs(office) {
+        // Cheap necessary conditions first (A.4): two empty cells of the twin's terrain.
+        if player.board.tile(a).is_some() || player.board.tile(b).is_some() || a.is_forest() != b.is_forest() {
+            continue;
+        }
         for &t in allowed {
+            if (t == Twin::MeadowField) != a.is_forest() {
+                continue;
+            }
             for kinds in twin_kinds(t) {
                 let cells = [raw(a), raw(b)];
-                let mut trial = player.clone();
                 if tiles::place_twin(&mut trial, cells, kinds, &[t]).is_ok() {
                     out.push(Action::Twin { cells, kinds });
+                    trial.clone_from(player);
                 }
             }
         }
@@ -375,7 +444,6 @@ fn part_options(
             .map(|c| Action::Fence { cells: vec![raw(c)] })
             .collect(),
         Part::LargePasture => adjacent_pairs(true)
-            .into_iter()
             .filter(|&(a, b)| player.board.tile(a) == Some(Tile::Meadow) && player.board.tile(b) == Some(Tile::Meadow))
             .map(|(a, b)| Action::Fence { cells: vec![raw(a), raw(b)] })
             .collect(),
@@ -430,6 +498,11 @@ fn furnish_options(g: &Game, p: usize, kind: Furnish) -> Vec<Action> {
         _ => false,
     });
     let mut out = Vec::new();
+    // One copy of the game for all trials: a failed `furnish` changes nothing (its checks and
+    // its all-or-nothing payment come first), and a successful one changes only player `p`'s
+    // own state (board, supply, tiles built, promised goods; facts are not recorded on trial
+    // copies), which is put back afterwards.
+    let mut trial = trial_copy(g);
     for tile in Furnishing::all() {
         if kind == Furnish::DwellingOnly && !tile.is_dwelling() {
             continue;
@@ -438,9 +511,9 @@ fn furnish_options(g: &Game, p: usize, kind: Furnish) -> Vec<Action> {
             continue;
         }
         for &c in &cells {
-            let mut trial = g.clone();
             if crate::rules::furnish::furnish(&mut trial, p, tile, raw(c), None, kind).is_ok() {
                 out.push(Action::Furnish { tile, at: raw(c), pay: None });
+                trial.players[p].clone_from(player);
                 break; // one cell per tile: cells of the same kind are alike for the rules
             }
         }
@@ -501,7 +574,7 @@ fn loot_with_params(g: &Game, p: usize, item: LootItem) -> Option<Loot> {
             Loot { cells: Some(vec![raw(c)]), ..base }
         }
         LootItem::LootLargePasture => {
-            let (a, b) = adjacent_pairs(true).into_iter().find(|&(a, b)| {
+            let (a, b) = adjacent_pairs(true).find(|&(a, b)| {
                 player.board.tile(a) == Some(Tile::Meadow) && player.board.tile(b) == Some(Tile::Meadow)
             })?;
             Loot { cells: Some(vec![raw(a), raw(b)]), ..base }
@@ -592,9 +665,12 @@ fn imitate_options(
             continue;
         }
         placement::give_fixed_goods(&mut paid, p, target);
-        for actions in action_lists(&paid, p, d, target, limits, chooser, depth + 1) {
+        let mut walk =
+            Walk { p, d, space: target, limits, depth: depth + 1, check_last: true, most: limits.per_space, accepted: 0 };
+        walk.action_lists(&paid, chooser, &mut |actions| {
             out.push(Action::Imitate { space: target, actions });
-        }
+            true
+        });
     }
     out
 }

@@ -15,6 +15,7 @@
 
 pub mod action_space;
 pub mod board;
+pub mod bots;
 pub mod error;
 pub mod events;
 pub mod furnishing;

@@ -1,0 +1,626 @@
+// The SQL shared by both stores. This file is `include!`d by `pg.rs` and `sqlite.rs`, each of
+// which defines `Db` (the sqlx database type), `BEGIN` (the statement that starts a write
+// transaction), `MAX_BINDS` (bind parameters per statement) and `UPLOADED_AT` (the
+// `uploaded_at` column as UTC text) first; the code below is compiled once per backend.
+
+use std::collections::{BTreeMap, HashMap};
+
+use sqlx::query_builder::Separated;
+use sqlx::{Pool, QueryBuilder, Row};
+
+use crate::facts::{
+    parse_status, status_str, ErrorRow, ExpeditionRow, FurnishingRow, GameRecord, MetaRow, Outcome, PlacementRow,
+    PlayerRow, WeaponRow,
+};
+use crate::store::{db_error, is_fatal, CompressedLog, Inserted, NewGame, StoreError, StoredGame, StoredLog};
+use chronicle_engine::ScoreBreakdown;
+
+type Conn = <Db as sqlx::Database>::Connection;
+type DbRow = <Db as sqlx::Database>::Row;
+
+/// The verdict columns of `games`: everything `chronicle reverify` rewrites.
+const VERDICT_COLUMNS: [&str; 13] = [
+    "engine_version",
+    "player_count",
+    "furnishing_set",
+    "status",
+    "round_reached",
+    "entries_applied",
+    "error_entry",
+    "error_player",
+    "error_code",
+    "error_message",
+    "meta_id",
+    "tournament",
+    "played_at",
+];
+
+/// The score-pad rows of `game_players`, in `ScoreBreakdown` order, total last.
+const SCORE_COLUMNS: [&str; 11] = [
+    "farm_animals_and_dogs",
+    "missing_farm_animal_types",
+    "grain",
+    "vegetables",
+    "rubies",
+    "dwarfs",
+    "unused_spaces",
+    "tiles_pastures_mines",
+    "bonus_parlors_storages_chambers",
+    "gold_and_begging",
+    "total",
+];
+
+/// The tables holding one game's players and facts, children first.
+const CHILD_TABLES: [&str; 6] =
+    ["game_expedition_loot", "game_expeditions", "game_weapons", "game_furnishings", "game_placements", "game_players"];
+
+fn score_values(s: &Option<ScoreBreakdown>) -> [Option<i64>; 11] {
+    match s {
+        None => [None; 11],
+        Some(s) => [
+            Some(s.farm_animals_and_dogs),
+            Some(s.missing_farm_animal_types),
+            Some(s.grain),
+            Some(s.vegetables),
+            Some(s.rubies),
+            Some(s.dwarfs),
+            Some(s.unused_spaces),
+            Some(s.tiles_pastures_mines),
+            Some(s.bonus_parlors_storages_chambers),
+            Some(s.gold_and_begging),
+            Some(s.total),
+        ],
+    }
+}
+
+/// A score from its 11 columns; `None` unless all are set.
+fn score_from(row: &DbRow) -> Result<Option<ScoreBreakdown>, sqlx::Error> {
+    let mut v = [0i64; 11];
+    for (slot, col) in v.iter_mut().zip(SCORE_COLUMNS) {
+        match row.try_get::<Option<i64>, _>(col)? {
+            Some(x) => *slot = x,
+            None => return Ok(None),
+        }
+    }
+    Ok(Some(ScoreBreakdown {
+        farm_animals_and_dogs: v[0],
+        missing_farm_animal_types: v[1],
+        grain: v[2],
+        vegetables: v[3],
+        rubies: v[4],
+        dwarfs: v[5],
+        unused_spaces: v[6],
+        tiles_pastures_mines: v[7],
+        bonus_parlors_storages_chambers: v[8],
+        gold_and_begging: v[9],
+        total: v[10],
+    }))
+}
+
+/// Binds the verdict columns of a record, in `VERDICT_COLUMNS` order.
+fn push_verdict<'a>(b: &mut Separated<'_, 'a, Db, &'static str>, r: &'a GameRecord) {
+    let error = r.error.as_ref();
+    b.push_bind(r.engine_version.as_str())
+        .push_bind(r.player_count)
+        .push_bind(r.furnishing_set.as_deref())
+        .push_bind(status_str(r.status))
+        .push_bind(r.round_reached)
+        .push_bind(r.entries_applied)
+        .push_bind(error.and_then(|e| e.entry))
+        .push_bind(error.and_then(|e| e.player))
+        .push_bind(error.map(|e| e.code.as_str()))
+        .push_bind(error.map(|e| e.message.as_str()))
+        .push_bind(r.meta.id.as_deref())
+        .push_bind(r.meta.tournament.as_deref())
+        .push_bind(r.meta.played_at.as_deref());
+}
+
+/// Inserts rows with multi-row `INSERT … VALUES`, as few statements as the bind limit allows.
+async fn insert_rows<'a, T: Sync>(
+    conn: &mut Conn,
+    head: &str,
+    cols: usize,
+    rows: &'a [T],
+    push: impl Fn(&mut Separated<'_, 'a, Db, &'static str>, &'a T) + Send + Sync,
+) -> Result<(), sqlx::Error> {
+    for chunk in rows.chunks((MAX_BINDS / cols).max(1)) {
+        let mut qb: QueryBuilder<'a, Db> = QueryBuilder::new(head);
+        qb.push(" ");
+        qb.push_values(chunk, |mut b, row| push(&mut b, row));
+        qb.build().persistent(false).execute(&mut *conn).await?;
+    }
+    Ok(())
+}
+
+/// Column-oriented rows of one table, written by the backend's `bulk_insert` (PostgreSQL:
+/// one `INSERT … SELECT * FROM UNNEST(arrays)` per table; SQLite: multi-row `VALUES`).
+struct Table<'a> {
+    name: &'static str,
+    rows: usize,
+    columns: Vec<(&'static str, Column<'a>)>,
+}
+
+enum Column<'a> {
+    I16(Vec<Option<i16>>),
+    I32(Vec<Option<i32>>),
+    I64(Vec<Option<i64>>),
+    Text(Vec<Option<&'a str>>),
+    Bool(Vec<bool>),
+}
+
+impl<'a> Table<'a> {
+    fn new<T>(name: &'static str, rows: &[T], columns: Vec<(&'static str, Column<'a>)>) -> Table<'a> {
+        Table { name, rows: rows.len(), columns }
+    }
+
+    fn head(&self) -> String {
+        let names: Vec<&str> = self.columns.iter().map(|(n, _)| *n).collect();
+        format!("INSERT INTO {} ({})", self.name, names.join(", "))
+    }
+}
+
+fn i16s<T>(rows: &[T], f: impl Fn(&T) -> Option<i16>) -> Column<'static> {
+    Column::I16(rows.iter().map(f).collect())
+}
+
+fn i32s<T>(rows: &[T], f: impl Fn(&T) -> Option<i32>) -> Column<'static> {
+    Column::I32(rows.iter().map(f).collect())
+}
+
+fn i64s<T>(rows: &[T], f: impl Fn(&T) -> Option<i64>) -> Column<'static> {
+    Column::I64(rows.iter().map(f).collect())
+}
+
+fn texts<'a, T>(rows: &[T], f: impl Fn(&T) -> Option<&'a str>) -> Column<'a> {
+    Column::Text(rows.iter().map(f).collect())
+}
+
+/// Writes the players and facts of games whose `games` row exists (and has no children).
+async fn insert_children(conn: &mut Conn, games: &[(i64, &GameRecord)]) -> Result<(), sqlx::Error> {
+    let players: Vec<(i64, &PlayerRow, [Option<i64>; 11])> =
+        games.iter().flat_map(|&(id, r)| r.players.iter().map(move |p| (id, p, score_values(&p.score)))).collect();
+    let mut columns = vec![
+        ("game_id", i64s(&players, |x| Some(x.0))),
+        ("seat", i16s(&players, |x| Some(x.1.seat))),
+        ("name", texts(&players, |x| Some(x.1.name.as_str()))),
+    ];
+    for (i, name) in SCORE_COLUMNS.iter().enumerate() {
+        columns.push((name, i64s(&players, |x| x.2[i])));
+    }
+    columns.push(("rank", i16s(&players, |x| x.1.rank)));
+    columns.push(("winner", Column::Bool(players.iter().map(|x| x.1.winner).collect())));
+    bulk_insert(conn, Table::new("game_players", &players, columns)).await?;
+
+    let placements: Vec<(i64, &PlacementRow)> =
+        games.iter().flat_map(|&(id, r)| r.placements.iter().map(move |x| (id, x))).collect();
+    let columns = vec![
+        ("game_id", i64s(&placements, |x| Some(x.0))),
+        ("seq", i32s(&placements, |x| Some(x.1.seq))),
+        ("player", i16s(&placements, |x| Some(x.1.player))),
+        ("round", i16s(&placements, |x| Some(x.1.round))),
+        ("space", texts(&placements, |x| Some(x.1.space.as_str()))),
+        ("dwarf", i16s(&placements, |x| Some(x.1.dwarf))),
+        ("imitated", texts(&placements, |x| x.1.imitated.as_deref())),
+    ];
+    bulk_insert(conn, Table::new("game_placements", &placements, columns)).await?;
+
+    let furnishings: Vec<(i64, &FurnishingRow)> =
+        games.iter().flat_map(|&(id, r)| r.furnishings.iter().map(move |x| (id, x))).collect();
+    let columns = vec![
+        ("game_id", i64s(&furnishings, |x| Some(x.0))),
+        ("seq", i32s(&furnishings, |x| Some(x.1.seq))),
+        ("player", i16s(&furnishings, |x| Some(x.1.player))),
+        ("round", i16s(&furnishings, |x| Some(x.1.round))),
+        ("tile", texts(&furnishings, |x| Some(x.1.tile.as_str()))),
+        ("cell_row", i16s(&furnishings, |x| Some(x.1.row))),
+        ("cell_col", i16s(&furnishings, |x| Some(x.1.col))),
+        ("via", texts(&furnishings, |x| Some(x.1.via.as_str()))),
+        ("space", texts(&furnishings, |x| x.1.space.as_deref())),
+    ];
+    bulk_insert(conn, Table::new("game_furnishings", &furnishings, columns)).await?;
+
+    let weapons: Vec<(i64, &WeaponRow)> =
+        games.iter().flat_map(|&(id, r)| r.weapons.iter().map(move |x| (id, x))).collect();
+    let columns = vec![
+        ("game_id", i64s(&weapons, |x| Some(x.0))),
+        ("player", i16s(&weapons, |x| Some(x.1.player))),
+        ("dwarf", i16s(&weapons, |x| Some(x.1.dwarf))),
+        ("round_forged", i16s(&weapons, |x| x.1.round_forged)),
+        ("strength_forged", i16s(&weapons, |x| x.1.strength_forged)),
+        ("final_strength", i16s(&weapons, |x| x.1.final_strength)),
+        ("expeditions", i32s(&weapons, |x| Some(x.1.expeditions))),
+    ];
+    bulk_insert(conn, Table::new("game_weapons", &weapons, columns)).await?;
+
+    let expeditions: Vec<(i64, &ExpeditionRow)> =
+        games.iter().flat_map(|&(id, r)| r.expeditions.iter().map(move |x| (id, x))).collect();
+    let columns = vec![
+        ("game_id", i64s(&expeditions, |x| Some(x.0))),
+        ("seq", i32s(&expeditions, |x| Some(x.1.seq))),
+        ("player", i16s(&expeditions, |x| Some(x.1.player))),
+        ("dwarf", i16s(&expeditions, |x| Some(x.1.dwarf))),
+        ("round", i16s(&expeditions, |x| Some(x.1.round))),
+        ("level", i16s(&expeditions, |x| Some(x.1.level))),
+        ("strength", i16s(&expeditions, |x| Some(x.1.strength))),
+    ];
+    bulk_insert(conn, Table::new("game_expeditions", &expeditions, columns)).await?;
+
+    let loot: Vec<(i64, i32, i16, &str)> = expeditions
+        .iter()
+        .flat_map(|&(id, x)| {
+            x.loot
+                .iter()
+                .enumerate()
+                .map(move |(i, item)| (id, x.seq, i16::try_from(i).unwrap_or(i16::MAX), item.as_str()))
+        })
+        .collect();
+    let columns = vec![
+        ("game_id", i64s(&loot, |x| Some(x.0))),
+        ("expedition", i32s(&loot, |x| Some(x.1))),
+        ("idx", i16s(&loot, |x| Some(x.2))),
+        ("item", texts(&loot, |x| Some(x.3))),
+    ];
+    bulk_insert(conn, Table::new("game_expedition_loot", &loot, columns)).await?;
+    Ok(())
+}
+
+/// Pushes `(a, b, …)` for an `IN` list.
+fn push_in_list<'a, T>(qb: &mut QueryBuilder<'a, Db>, values: &[T])
+where
+    T: sqlx::Encode<'a, Db> + sqlx::Type<Db> + Copy + Send + 'a,
+{
+    qb.push("(");
+    let mut s = qb.separated(", ");
+    for v in values {
+        s.push_bind(*v);
+    }
+    s.push_unseparated(")");
+}
+
+/// The ids of the games stored under these keys.
+async fn select_known(conn: &mut Conn, keys: &[&str]) -> Result<HashMap<String, i64>, sqlx::Error> {
+    let mut known = HashMap::new();
+    for chunk in keys.chunks(MAX_BINDS) {
+        let mut qb: QueryBuilder<'_, Db> = QueryBuilder::new("SELECT id, log_sha256 FROM games WHERE log_sha256 IN ");
+        push_in_list(&mut qb, chunk);
+        for row in qb.build().persistent(false).fetch_all(&mut *conn).await? {
+            known.insert(row.try_get("log_sha256")?, row.try_get("id")?);
+        }
+    }
+    Ok(known)
+}
+
+async fn known_games(pool: &Pool<Db>, keys: &[String]) -> Result<HashMap<String, i64>, StoreError> {
+    if keys.is_empty() {
+        return Ok(HashMap::new());
+    }
+    let fail = |e| db_error("looking up stored games", e);
+    let mut conn = pool.acquire().await.map_err(fail)?;
+    let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+    select_known(&mut conn, &keys).await.map_err(fail)
+}
+
+/// Stores a batch in one transaction: the games not stored yet, with their logs, players and
+/// facts. Keys must be distinct within the batch.
+async fn insert_batch(pool: &Pool<Db>, games: &[&NewGame]) -> Result<Vec<Inserted>, sqlx::Error> {
+    let mut tx = pool.begin_with(BEGIN).await?;
+    let mut new: HashMap<String, i64> = HashMap::new();
+    let head = format!("INSERT INTO games (log_sha256, format, uploader, {}) ", VERDICT_COLUMNS.join(", "));
+    for chunk in games.chunks(MAX_BINDS / (3 + VERDICT_COLUMNS.len())) {
+        let mut qb: QueryBuilder<'_, Db> = QueryBuilder::new(&head);
+        qb.push_values(chunk, |mut b, g| {
+            b.push_bind(g.sha256.as_str()).push_bind(g.format.as_deref()).push_bind(g.uploader.as_deref());
+            push_verdict(&mut b, &g.record);
+        });
+        qb.push(" ON CONFLICT (log_sha256) DO NOTHING RETURNING id, log_sha256");
+        for row in qb.build().persistent(false).fetch_all(&mut *tx).await? {
+            new.insert(row.try_get("log_sha256")?, row.try_get("id")?);
+        }
+    }
+    let known: Vec<&str> = games.iter().map(|g| g.sha256.as_str()).filter(|s| !new.contains_key(*s)).collect();
+    let existing = select_known(&mut tx, &known).await?;
+    let stored: Vec<(i64, &NewGame)> = games.iter().filter_map(|g| new.get(&g.sha256).map(|&id| (id, *g))).collect();
+    insert_rows(&mut tx, "INSERT INTO game_logs (game_id, encoding, size, data)", 4, &stored, |b, (id, g)| {
+        b.push_bind(*id).push_bind(g.log.encoding.as_str()).push_bind(g.log.size).push_bind(g.log.data.as_slice());
+    })
+    .await?;
+    let records: Vec<(i64, &GameRecord)> = stored.iter().map(|(id, g)| (*id, &g.record)).collect();
+    insert_children(&mut tx, &records).await?;
+    tx.commit().await?;
+    Ok(games
+        .iter()
+        .map(|g| match (new.get(&g.sha256), existing.get(&g.sha256)) {
+            (Some(&id), _) => Inserted::New(id),
+            (None, Some(&id)) => Inserted::Duplicate(id),
+            (None, None) => Inserted::Failed("neither inserted nor found (removed concurrently?)".into()),
+        })
+        .collect())
+}
+
+/// `Store::insert_games`: the batch in one transaction; when that fails on a game's data, each
+/// game alone, so that one bad game does not keep the others out.
+async fn insert_games(pool: &Pool<Db>, games: &[NewGame]) -> Result<Vec<Inserted>, StoreError> {
+    // The first occurrence of a key in the batch is stored; later ones are its duplicates.
+    let mut first: HashMap<&str, usize> = HashMap::new();
+    let mut unique: Vec<&NewGame> = Vec::new();
+    let slots: Vec<usize> = games
+        .iter()
+        .map(|g| {
+            *first.entry(g.sha256.as_str()).or_insert_with(|| {
+                unique.push(g);
+                unique.len() - 1
+            })
+        })
+        .collect();
+    let results = match insert_batch(pool, &unique).await {
+        Ok(r) => r,
+        Err(e) if is_fatal(&e) => return Err(db_error("storing games", e)),
+        Err(_) => {
+            let mut results = Vec::with_capacity(unique.len());
+            for g in &unique {
+                match insert_batch(pool, &[g]).await {
+                    Ok(mut r) => results.push(r.pop().unwrap_or(Inserted::Failed("no result".into()))),
+                    Err(e) if is_fatal(&e) => return Err(db_error("storing games", e)),
+                    Err(e) => results.push(Inserted::Failed(e.to_string())),
+                }
+            }
+            results
+        }
+    };
+    let mut seen = vec![false; unique.len()];
+    Ok(slots
+        .into_iter()
+        .map(|slot| {
+            let r = results.get(slot).cloned().unwrap_or(Inserted::Failed("no result".into()));
+            if std::mem::replace(&mut seen[slot], true) {
+                match r {
+                    Inserted::New(id) | Inserted::Duplicate(id) => Inserted::Duplicate(id),
+                    failed => failed,
+                }
+            } else {
+                r
+            }
+        })
+        .collect())
+}
+
+async fn logs_after(pool: &Pool<Db>, after: i64, limit: i64) -> Result<Vec<StoredLog>, StoreError> {
+    let rows = sqlx::query(
+        "SELECT g.id, g.log_sha256, l.encoding, l.size, l.data FROM games g JOIN game_logs l ON l.game_id = g.id \
+         WHERE g.id > $1 ORDER BY g.id LIMIT $2",
+    )
+    .bind(after)
+    .bind(limit)
+    .fetch_all(pool)
+    .await
+    .map_err(|e| db_error("reading logs", e))?;
+    rows.iter()
+        .map(|row| {
+            Ok(StoredLog {
+                id: row.try_get("id")?,
+                sha256: row.try_get("log_sha256")?,
+                log: CompressedLog {
+                    encoding: row.try_get("encoding")?,
+                    size: row.try_get("size")?,
+                    data: row.try_get("data")?,
+                },
+            })
+        })
+        .collect::<Result<_, sqlx::Error>>()
+        .map_err(|e| db_error("reading logs", e))
+}
+
+async fn outcomes(pool: &Pool<Db>, ids: &[i64]) -> Result<BTreeMap<i64, Outcome>, StoreError> {
+    let mut out = BTreeMap::new();
+    let fail = |e| db_error("reading outcomes", e);
+    for chunk in ids.chunks(MAX_BINDS) {
+        let mut qb: QueryBuilder<'_, Db> = QueryBuilder::new("SELECT id, status, error_code FROM games WHERE id IN ");
+        push_in_list(&mut qb, chunk);
+        for row in qb.build().persistent(false).fetch_all(pool).await.map_err(fail)? {
+            let o = Outcome {
+                status: row.try_get("status").map_err(fail)?,
+                error_code: row.try_get("error_code").map_err(fail)?,
+                scores: Vec::new(),
+                winners: Vec::new(),
+            };
+            out.insert(row.try_get::<i64, _>("id").map_err(fail)?, o);
+        }
+        let mut qb: QueryBuilder<'_, Db> = QueryBuilder::new(format!(
+            "SELECT game_id, seat, winner, {} FROM game_players WHERE game_id IN ",
+            SCORE_COLUMNS.join(", ")
+        ));
+        push_in_list(&mut qb, chunk);
+        qb.push(" ORDER BY game_id, seat");
+        for row in qb.build().persistent(false).fetch_all(pool).await.map_err(fail)? {
+            let id: i64 = row.try_get("game_id").map_err(fail)?;
+            let seat: i16 = row.try_get("seat").map_err(fail)?;
+            let winner: bool = row.try_get("winner").map_err(fail)?;
+            let score = score_from(&row).map_err(fail)?;
+            if let Some(o) = out.get_mut(&id) {
+                o.scores.push(score);
+                if winner {
+                    o.winners.push(seat);
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+async fn replace_records(pool: &Pool<Db>, records: &[(i64, GameRecord)]) -> Result<(), StoreError> {
+    let fail = |e| db_error("rewriting games", e);
+    let mut tx = pool.begin_with(BEGIN).await.map_err(fail)?;
+    let set: Vec<String> = VERDICT_COLUMNS.iter().enumerate().map(|(i, c)| format!("{c} = ${}", i + 1)).collect();
+    let update = format!("UPDATE games SET {} WHERE id = ${}", set.join(", "), VERDICT_COLUMNS.len() + 1);
+    for (id, r) in records {
+        let e = r.error.as_ref();
+        sqlx::query(&update)
+            .bind(r.engine_version.as_str())
+            .bind(r.player_count)
+            .bind(r.furnishing_set.as_deref())
+            .bind(status_str(r.status))
+            .bind(r.round_reached)
+            .bind(r.entries_applied)
+            .bind(e.and_then(|e| e.entry))
+            .bind(e.and_then(|e| e.player))
+            .bind(e.map(|e| e.code.as_str()))
+            .bind(e.map(|e| e.message.as_str()))
+            .bind(r.meta.id.as_deref())
+            .bind(r.meta.tournament.as_deref())
+            .bind(r.meta.played_at.as_deref())
+            .bind(*id)
+            .execute(&mut *tx)
+            .await
+            .map_err(fail)?;
+    }
+    let ids: Vec<i64> = records.iter().map(|(id, _)| *id).collect();
+    for table in CHILD_TABLES {
+        for chunk in ids.chunks(MAX_BINDS) {
+            let mut qb: QueryBuilder<'_, Db> = QueryBuilder::new(format!("DELETE FROM {table} WHERE game_id IN "));
+            push_in_list(&mut qb, chunk);
+            qb.build().persistent(false).execute(&mut *tx).await.map_err(fail)?;
+        }
+    }
+    let refs: Vec<(i64, &GameRecord)> = records.iter().map(|(id, r)| (*id, r)).collect();
+    insert_children(&mut tx, &refs).await.map_err(fail)?;
+    tx.commit().await.map_err(fail)
+}
+
+async fn game_id(pool: &Pool<Db>, sha256: &str) -> Result<Option<i64>, StoreError> {
+    sqlx::query_scalar("SELECT id FROM games WHERE log_sha256 = $1")
+        .bind(sha256)
+        .fetch_optional(pool)
+        .await
+        .map_err(|e| db_error("finding a game", e))
+}
+
+async fn game_count(pool: &Pool<Db>) -> Result<i64, StoreError> {
+    sqlx::query_scalar("SELECT COUNT(*) FROM games").fetch_one(pool).await.map_err(|e| db_error("counting games", e))
+}
+
+async fn fetch_rows(pool: &Pool<Db>, sql: &str, id: i64) -> Result<Vec<DbRow>, sqlx::Error> {
+    sqlx::query(sql).bind(id).fetch_all(pool).await
+}
+
+async fn game(pool: &Pool<Db>, id: i64) -> Result<Option<StoredGame>, StoreError> {
+    let fail = |e| db_error("reading a game", e);
+    let sql = format!(
+        "SELECT g.log_sha256, g.format, g.uploader, {UPLOADED_AT} AS uploaded_at, {}, \
+         l.encoding, l.size, l.data FROM games g JOIN game_logs l ON l.game_id = g.id WHERE g.id = $1",
+        VERDICT_COLUMNS.map(|c| format!("g.{c}")).join(", ")
+    );
+    let Some(row) = sqlx::query(&sql).bind(id).fetch_optional(pool).await.map_err(fail)? else {
+        return Ok(None);
+    };
+    let status: String = row.try_get("status").map_err(fail)?;
+    let status = parse_status(&status).ok_or_else(|| StoreError(format!("game {id}: unknown status `{status}`")))?;
+    let error = match row.try_get::<Option<String>, _>("error_code").map_err(fail)? {
+        None => None,
+        Some(code) => Some(ErrorRow {
+            entry: row.try_get("error_entry").map_err(fail)?,
+            player: row.try_get("error_player").map_err(fail)?,
+            code,
+            message: row.try_get::<Option<String>, _>("error_message").map_err(fail)?.unwrap_or_default(),
+        }),
+    };
+    let mut record = GameRecord {
+        engine_version: row.try_get("engine_version").map_err(fail)?,
+        status,
+        round_reached: row.try_get("round_reached").map_err(fail)?,
+        entries_applied: row.try_get("entries_applied").map_err(fail)?,
+        player_count: row.try_get("player_count").map_err(fail)?,
+        furnishing_set: row.try_get("furnishing_set").map_err(fail)?,
+        error,
+        meta: MetaRow {
+            id: row.try_get("meta_id").map_err(fail)?,
+            tournament: row.try_get("tournament").map_err(fail)?,
+            played_at: row.try_get("played_at").map_err(fail)?,
+        },
+        players: Vec::new(),
+        placements: Vec::new(),
+        furnishings: Vec::new(),
+        weapons: Vec::new(),
+        expeditions: Vec::new(),
+    };
+    let players_sql = format!(
+        "SELECT seat, name, {}, rank, winner FROM game_players WHERE game_id = $1 ORDER BY seat",
+        SCORE_COLUMNS.join(", ")
+    );
+    for r in fetch_rows(pool, &players_sql, id).await.map_err(fail)? {
+        record.players.push(PlayerRow {
+            seat: r.try_get("seat").map_err(fail)?,
+            name: r.try_get("name").map_err(fail)?,
+            score: score_from(&r).map_err(fail)?,
+            rank: r.try_get("rank").map_err(fail)?,
+            winner: r.try_get("winner").map_err(fail)?,
+        });
+    }
+    let sql = "SELECT seq, player, round, space, dwarf, imitated FROM game_placements WHERE game_id = $1 ORDER BY seq";
+    for r in fetch_rows(pool, sql, id).await.map_err(fail)? {
+        record.placements.push(PlacementRow {
+            seq: r.try_get("seq").map_err(fail)?,
+            player: r.try_get("player").map_err(fail)?,
+            round: r.try_get("round").map_err(fail)?,
+            space: r.try_get("space").map_err(fail)?,
+            dwarf: r.try_get("dwarf").map_err(fail)?,
+            imitated: r.try_get("imitated").map_err(fail)?,
+        });
+    }
+    let sql = "SELECT seq, player, round, tile, cell_row, cell_col, via, space FROM game_furnishings \
+               WHERE game_id = $1 ORDER BY seq";
+    for r in fetch_rows(pool, sql, id).await.map_err(fail)? {
+        record.furnishings.push(FurnishingRow {
+            seq: r.try_get("seq").map_err(fail)?,
+            player: r.try_get("player").map_err(fail)?,
+            round: r.try_get("round").map_err(fail)?,
+            tile: r.try_get("tile").map_err(fail)?,
+            row: r.try_get("cell_row").map_err(fail)?,
+            col: r.try_get("cell_col").map_err(fail)?,
+            via: r.try_get("via").map_err(fail)?,
+            space: r.try_get("space").map_err(fail)?,
+        });
+    }
+    let sql = "SELECT player, dwarf, round_forged, strength_forged, final_strength, expeditions FROM game_weapons \
+               WHERE game_id = $1 ORDER BY player, dwarf";
+    for r in fetch_rows(pool, sql, id).await.map_err(fail)? {
+        record.weapons.push(WeaponRow {
+            player: r.try_get("player").map_err(fail)?,
+            dwarf: r.try_get("dwarf").map_err(fail)?,
+            round_forged: r.try_get("round_forged").map_err(fail)?,
+            strength_forged: r.try_get("strength_forged").map_err(fail)?,
+            final_strength: r.try_get("final_strength").map_err(fail)?,
+            expeditions: r.try_get("expeditions").map_err(fail)?,
+        });
+    }
+    let mut loot: BTreeMap<i32, Vec<String>> = BTreeMap::new();
+    let sql = "SELECT expedition, item FROM game_expedition_loot WHERE game_id = $1 ORDER BY expedition, idx";
+    for r in fetch_rows(pool, sql, id).await.map_err(fail)? {
+        loot.entry(r.try_get("expedition").map_err(fail)?).or_default().push(r.try_get("item").map_err(fail)?);
+    }
+    let sql = "SELECT seq, player, dwarf, round, level, strength FROM game_expeditions WHERE game_id = $1 ORDER BY seq";
+    for r in fetch_rows(pool, sql, id).await.map_err(fail)? {
+        let seq: i32 = r.try_get("seq").map_err(fail)?;
+        record.expeditions.push(ExpeditionRow {
+            seq,
+            player: r.try_get("player").map_err(fail)?,
+            dwarf: r.try_get("dwarf").map_err(fail)?,
+            round: r.try_get("round").map_err(fail)?,
+            level: r.try_get("level").map_err(fail)?,
+            strength: r.try_get("strength").map_err(fail)?,
+            loot: loot.remove(&seq).unwrap_or_default(),
+        });
+    }
+    Ok(Some(StoredGame {
+        id,
+        sha256: row.try_get("log_sha256").map_err(fail)?,
+        format: row.try_get("format").map_err(fail)?,
+        uploader: row.try_get("uploader").map_err(fail)?,
+        uploaded_at: row.try_get("uploaded_at").map_err(fail)?,
+        log: CompressedLog {
+            encoding: row.try_get("encoding").map_err(fail)?,
+            size: row.try_get("size").map_err(fail)?,
+            data: row.try_get("data").map_err(fail)?,
+        },
+        record,
+    }))
+}

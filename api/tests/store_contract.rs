@@ -1,0 +1,768 @@
+//! The store contract: one suite, run against both stores (`sqlite::*` and `postgres::*` per
+//! test). Every test gets its own database: an SQLite file in a fresh directory, or a PostgreSQL
+//! database with a random name created on the server at `CHRONICLE_TEST_POSTGRES_URL` (default
+//! `postgres://postgres@127.0.0.1:5432/test`) and dropped afterwards.
+//!
+//! When PostgreSQL is unreachable the PostgreSQL half is skipped with a message on standard
+//! error, unless `CI` is set: then it fails.
+
+use std::collections::BTreeMap;
+use std::ffi::OsString;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use serde_json::Value;
+
+use chronicle_api::canonical::identify;
+use chronicle_api::facts::GameRecord;
+use chronicle_api::import::{import, prepare, reverify, ImportSummary};
+use chronicle_api::inputs::LogInput;
+use chronicle_api::store::{Inserted, NewGame, PgStore, SqliteStore, Store};
+use chronicle_engine::events::{Event, Via};
+use chronicle_engine::Status;
+use indicatif::ProgressBar;
+
+// ---------------------------------------------------------------------------------------------
+// Harness
+
+const DEFAULT_PG: &str = "postgres://postgres@127.0.0.1:5432/test";
+
+fn pg_base_url() -> String {
+    std::env::var("CHRONICLE_TEST_POSTGRES_URL").ok().filter(|u| !u.is_empty()).unwrap_or_else(|| DEFAULT_PG.into())
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread().enable_all().build().expect("tokio runtime")
+}
+
+fn unique_name(prefix: &str) -> String {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+    format!("{prefix}_{}_{}_{}", std::process::id(), nanos % 1_000_000_000_000, N.fetch_add(1, Ordering::Relaxed))
+}
+
+/// `base` with its database name replaced.
+fn with_database(base: &str, name: &str) -> String {
+    let (url, query) = match base.split_once('?') {
+        Some((u, q)) => (u, format!("?{q}")),
+        None => (base, String::new()),
+    };
+    let authority_start = url.find("://").map_or(0, |i| i + 3);
+    let root = match url[authority_start..].find('/') {
+        Some(i) => &url[..authority_start + i],
+        None => url,
+    };
+    format!("{root}/{name}{query}")
+}
+
+/// Whether the PostgreSQL half runs: yes when the server answers; when it does not, a loud skip
+/// (or, under CI, a failure).
+fn postgres_available() -> bool {
+    use sqlx::Connection;
+    let base = pg_base_url();
+    let reachable = runtime()
+        .block_on(async { tokio::time::timeout(Duration::from_secs(5), sqlx::PgConnection::connect(&base)).await });
+    let error = match reachable {
+        Ok(Ok(_)) => return true,
+        Ok(Err(e)) => e.to_string(),
+        Err(_) => "timed out".to_owned(),
+    };
+    if std::env::var_os("CI").is_some() {
+        panic!("PostgreSQL at {base} is unreachable ({error}) and CI is set: the PostgreSQL contract tests must run");
+    }
+    let _ = writeln!(
+        std::io::stderr(),
+        "\n*** SKIPPING the PostgreSQL store contract test: {base} is unreachable ({error}).\n\
+         *** Start PostgreSQL or set CHRONICLE_TEST_POSTGRES_URL; under CI this is a failure. ***\n"
+    );
+    false
+}
+
+/// A scratch PostgreSQL database, dropped when this guard goes.
+struct PgScratch {
+    name: String,
+    url: String,
+}
+
+impl PgScratch {
+    fn create() -> PgScratch {
+        use sqlx::{Connection, Executor};
+        let name = unique_name("chronicle_test");
+        let base = pg_base_url();
+        runtime().block_on(async {
+            let mut admin = sqlx::PgConnection::connect(&base).await.expect("connect to PostgreSQL");
+            admin.execute(format!("CREATE DATABASE {name}").as_str()).await.expect("create scratch database");
+        });
+        PgScratch { url: with_database(&base, &name), name }
+    }
+}
+
+impl Drop for PgScratch {
+    fn drop(&mut self) {
+        let name = self.name.clone();
+        // On a thread of its own: this may run while a panic unwinds out of another runtime.
+        let _ = std::thread::spawn(move || {
+            use sqlx::{Connection, Executor};
+            runtime().block_on(async {
+                if let Ok(mut admin) = sqlx::PgConnection::connect(&pg_base_url()).await {
+                    let _ = admin.execute(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)").as_str()).await;
+                }
+            })
+        })
+        .join();
+    }
+}
+
+/// A scratch directory, removed when this guard goes.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new() -> TempDir {
+        let dir = std::env::temp_dir().join(unique_name("chronicle-store-test"));
+        std::fs::create_dir_all(&dir).expect("create temp dir");
+        TempDir(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// What the tests need beyond the `Store` interface: plain SQL (to tamper, to count) and the
+/// URL the `chronicle` binary is given.
+trait TestStore: Store {
+    fn url(&self) -> &str;
+    async fn exec(&self, sql: &str);
+    async fn count(&self, sql: &str) -> i64;
+}
+
+struct Pg {
+    store: PgStore,
+    url: String,
+}
+
+struct Lite {
+    store: SqliteStore,
+    url: String,
+}
+
+macro_rules! delegate_store {
+    ($t:ty) => {
+        impl Store for $t {
+            fn backend(&self) -> &'static str {
+                self.store.backend()
+            }
+            async fn insert_games(&self, games: &[NewGame]) -> Result<Vec<Inserted>, chronicle_api::store::StoreError> {
+                self.store.insert_games(games).await
+            }
+            async fn known_games(
+                &self,
+                sha256s: &[String],
+            ) -> Result<std::collections::HashMap<String, i64>, chronicle_api::store::StoreError> {
+                self.store.known_games(sha256s).await
+            }
+            async fn logs_after(
+                &self,
+                after: i64,
+                limit: i64,
+            ) -> Result<Vec<chronicle_api::store::StoredLog>, chronicle_api::store::StoreError> {
+                self.store.logs_after(after, limit).await
+            }
+            async fn outcomes(
+                &self,
+                ids: &[i64],
+            ) -> Result<BTreeMap<i64, chronicle_api::facts::Outcome>, chronicle_api::store::StoreError> {
+                self.store.outcomes(ids).await
+            }
+            async fn replace_records(
+                &self,
+                records: &[(i64, GameRecord)],
+            ) -> Result<(), chronicle_api::store::StoreError> {
+                self.store.replace_records(records).await
+            }
+            async fn game_id(&self, sha256: &str) -> Result<Option<i64>, chronicle_api::store::StoreError> {
+                self.store.game_id(sha256).await
+            }
+            async fn game(
+                &self,
+                id: i64,
+            ) -> Result<Option<chronicle_api::store::StoredGame>, chronicle_api::store::StoreError> {
+                self.store.game(id).await
+            }
+            async fn game_count(&self) -> Result<i64, chronicle_api::store::StoreError> {
+                self.store.game_count().await
+            }
+        }
+    };
+}
+
+delegate_store!(Pg);
+delegate_store!(Lite);
+
+impl TestStore for Pg {
+    fn url(&self) -> &str {
+        &self.url
+    }
+    async fn exec(&self, sql: &str) {
+        sqlx::raw_sql(sql).execute(self.store.pool()).await.unwrap_or_else(|e| panic!("{sql}: {e}"));
+    }
+    async fn count(&self, sql: &str) -> i64 {
+        sqlx::query_scalar(sql).fetch_one(self.store.pool()).await.unwrap_or_else(|e| panic!("{sql}: {e}"))
+    }
+}
+
+impl TestStore for Lite {
+    fn url(&self) -> &str {
+        &self.url
+    }
+    async fn exec(&self, sql: &str) {
+        sqlx::raw_sql(sql).execute(self.store.pool()).await.unwrap_or_else(|e| panic!("{sql}: {e}"));
+    }
+    async fn count(&self, sql: &str) -> i64 {
+        sqlx::query_scalar(sql).fetch_one(self.store.pool()).await.unwrap_or_else(|e| panic!("{sql}: {e}"))
+    }
+}
+
+/// Runs one contract check against both stores: `name::sqlite` and `name::postgres`.
+macro_rules! contract {
+    ($($name:ident),* $(,)?) => {$(
+        mod $name {
+            #[test]
+            fn sqlite() {
+                let dir = super::TempDir::new();
+                let path = dir.0.join("sub/dir/chronicle.db");
+                let url = format!("sqlite://{}", path.display());
+                super::runtime().block_on(async {
+                    let store = chronicle_api::store::SqliteStore::open(&path).await.expect("open SQLite store");
+                    let s = super::Lite { store, url };
+                    super::$name(&s).await;
+                    s.store.close().await;
+                });
+            }
+
+            #[test]
+            fn postgres() {
+                if !super::postgres_available() {
+                    return;
+                }
+                let db = super::PgScratch::create();
+                let url = db.url.clone();
+                super::runtime().block_on(async {
+                    let store = chronicle_api::store::PgStore::open(&url).await.expect("open PostgreSQL store");
+                    let s = super::Pg { store, url };
+                    super::$name(&s).await;
+                    s.store.close().await;
+                });
+                drop(db);
+            }
+        }
+    )*};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fixtures
+
+fn fixtures_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/games")
+}
+
+/// Every golden log (not the `.expect.json` sidecars), by name.
+fn fixture_logs() -> Vec<LogInput> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(fixtures_dir())
+        .expect("fixtures dir")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            name.ends_with(".json") && !name.ends_with(".expect.json")
+        })
+        .collect();
+    paths.sort();
+    assert!(paths.len() > 40, "golden fixtures missing from {}", fixtures_dir().display());
+    paths
+        .into_iter()
+        .map(|p| LogInput { name: p.display().to_string(), bytes: std::fs::read(&p).expect("read fixture") })
+        .collect()
+}
+
+fn fixture(name: &str) -> LogInput {
+    let path = fixtures_dir().join(name);
+    LogInput { name: name.into(), bytes: std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())) }
+}
+
+fn input(name: &str, bytes: impl Into<Vec<u8>>) -> LogInput {
+    LogInput { name: name.into(), bytes: bytes.into() }
+}
+
+/// `log` with `meta.id` set, as compact JSON (a distinct game for the dedupe key).
+fn variant(log: &[u8], id: &str) -> Vec<u8> {
+    let mut v: Value = serde_json::from_slice(log).expect("fixture is JSON");
+    v["meta"]["id"] = Value::String(id.into());
+    serde_json::to_vec(&v).expect("serialize")
+}
+
+fn quiet() -> ProgressBar {
+    ProgressBar::hidden()
+}
+
+/// Number of distinct dedupe keys among the inputs.
+fn distinct(inputs: &[LogInput]) -> usize {
+    inputs.iter().map(|i| identify(&i.bytes).sha256).collect::<std::collections::BTreeSet<_>>().len()
+}
+
+const TABLES: [&str; 8] = [
+    "games",
+    "game_logs",
+    "game_players",
+    "game_placements",
+    "game_furnishings",
+    "game_weapons",
+    "game_expeditions",
+    "game_expedition_loot",
+];
+
+async fn row_counts<S: TestStore>(s: &S) -> Vec<i64> {
+    let mut counts = Vec::new();
+    for t in TABLES {
+        counts.push(s.count(&format!("SELECT COUNT(*) FROM {t}")).await);
+    }
+    counts
+}
+
+/// Every stored game read back equals what the engine's replay of its log derives.
+async fn assert_stored_matches_replay<S: TestStore>(s: &S) {
+    let n = s.game_count().await.expect("count");
+    let mut checked = 0;
+    let mut after = 0;
+    loop {
+        let logs = s.logs_after(after, 100).await.expect("logs");
+        let Some(last) = logs.last() else { break };
+        after = last.id;
+        for l in &logs {
+            let stored = s.game(l.id).await.expect("read game").expect("game exists");
+            let bytes = stored.log.decompress().expect("log decompresses");
+            assert_eq!(stored.sha256, identify(&bytes).sha256, "game {}: dedupe key", l.id);
+            let derived = GameRecord::from_replay(&chronicle_engine::replay(&bytes));
+            assert_eq!(stored.record, derived, "game {}: stored record differs from the replay", l.id);
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, n);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The contract
+
+contract!(
+    import_stores_every_game_once,
+    reimport_is_a_duplicate_and_changes_nothing,
+    invalid_games_are_kept_with_their_error,
+    facts_match_the_engine_events,
+    reverify_corrects_and_reports_tampering,
+    a_failing_game_does_not_keep_its_batch_out,
+    kill_mid_import_leaves_only_whole_games,
+    cli_import_and_reverify,
+);
+
+async fn import_stores_every_game_once<S: TestStore>(s: &S) {
+    let logs = fixture_logs();
+    let total = logs.len();
+    let unique = distinct(&logs);
+    let invalid_unique: std::collections::BTreeSet<String> = logs
+        .iter()
+        .filter(|l| chronicle_engine::replay(&l.bytes).status == Status::Invalid)
+        .map(|l| identify(&l.bytes).sha256)
+        .collect();
+    let report = import(s, logs, Some("contract".into()), 7, &quiet()).await.expect("import");
+    let sum = report.summary;
+    assert_eq!(sum.imported + sum.invalid, unique, "{sum:?}");
+    assert_eq!(sum.invalid, invalid_unique.len(), "{sum:?}");
+    assert_eq!(sum.duplicates, total - unique, "{sum:?}");
+    assert_eq!(sum.failed, 0, "{:?}", report.failures);
+    assert_eq!(s.game_count().await.unwrap(), unique as i64);
+    assert!(report.ids.iter().all(Option::is_some));
+    assert_stored_matches_replay(s).await;
+    // Provenance.
+    let id = report.ids[0].unwrap_or_default();
+    let g = s.game(id).await.unwrap().unwrap();
+    assert_eq!(g.uploader.as_deref(), Some("contract"));
+    assert!(g.uploaded_at.starts_with("20") && g.uploaded_at.ends_with('Z'), "{}", g.uploaded_at);
+    let complete = s.game_id(&identify(&fixture("complete_5p.json").bytes).sha256).await.unwrap().unwrap();
+    let g = s.game(complete).await.unwrap().unwrap();
+    assert_eq!(g.format.as_deref(), Some("caverna-log/1"));
+    assert_eq!(g.record.status, Status::Complete);
+    assert_eq!(g.record.player_count, Some(5));
+    assert_eq!(g.record.meta.tournament.as_deref(), Some("Dwarf Con 2025"));
+    assert_eq!(g.log.decompress().unwrap(), fixture("complete_5p.json").bytes);
+    assert!((g.log.data.len() as i64) < g.log.size, "the log is stored compressed");
+}
+
+async fn reimport_is_a_duplicate_and_changes_nothing<S: TestStore>(s: &S) {
+    let log = fixture("complete_4p.json");
+    let first = import(s, vec![input("a", log.bytes.clone())], None, 10, &quiet()).await.unwrap();
+    assert_eq!(first.summary, ImportSummary { imported: 1, ..Default::default() });
+    let before = row_counts(s).await;
+    let uploaded = s.game(first.ids[0].unwrap()).await.unwrap().unwrap();
+
+    // The same bytes, the same JSON reformatted with other key order, and twice in one batch.
+    let mut v: Value = serde_json::from_slice(&log.bytes).unwrap();
+    let reordered = {
+        let obj = v.as_object_mut().unwrap();
+        let mut keys: Vec<String> = obj.keys().cloned().collect();
+        keys.reverse();
+        let mut out = serde_json::Map::new();
+        for k in keys {
+            out.insert(k.clone(), obj[&k].clone());
+        }
+        serde_json::to_vec_pretty(&Value::Object(out)).unwrap()
+    };
+    assert_ne!(reordered, log.bytes);
+    let again = vec![input("b", log.bytes.clone()), input("c", reordered.clone()), input("d", reordered)];
+    let second = import(s, again, Some("someone else".into()), 10, &quiet()).await.unwrap();
+    assert_eq!(second.summary, ImportSummary { duplicates: 3, ..Default::default() });
+    assert_eq!(second.ids, vec![first.ids[0]; 3]);
+    assert_eq!(row_counts(s).await, before, "a duplicate changed the database");
+    assert_eq!(s.game(first.ids[0].unwrap()).await.unwrap().unwrap(), uploaded, "a duplicate changed the game");
+
+    // Twice in one fresh batch: stored once.
+    let other = variant(&log.bytes, "twice");
+    let third = import(s, vec![input("e", other.clone()), input("f", other)], None, 10, &quiet()).await.unwrap();
+    assert_eq!(third.summary, ImportSummary { imported: 1, duplicates: 1, ..Default::default() });
+    assert_eq!(third.ids[0], third.ids[1]);
+    assert_eq!(s.game_count().await.unwrap(), 2);
+}
+
+async fn invalid_games_are_kept_with_their_error<S: TestStore>(s: &S) {
+    let mut logs: Vec<LogInput> = fixture_logs().into_iter().filter(|l| l.name.contains("/invalid_")).collect();
+    logs.push(input("not-json", "this is not a log"));
+    logs.push(input("empty", ""));
+    logs.push(input("wrong-format", r#"{"format": "caverna-log/9", "setup": {}, "entries": []}"#));
+    logs.push(input(
+        "nul-in-name",
+        r#"{"format": "caverna-log/1", "setup": {"players": [{"name": "A\u0000B"}], "seed": 1},
+           "entries": [{"type": "place", "player": 3, "space": "supplies"}]}"#,
+    ));
+    let expected: Vec<_> = logs.iter().map(|l| chronicle_engine::replay(&l.bytes)).collect();
+    assert!(expected.iter().all(|r| r.status == Status::Invalid));
+    let n = distinct(&logs);
+    let report = import(s, logs, None, 5, &quiet()).await.unwrap();
+    assert_eq!(report.summary.invalid, n, "{:?}", report.summary);
+    assert_eq!(report.summary.imported + report.summary.failed, 0, "{:?}", report.failures);
+    for (r, id) in expected.iter().zip(&report.ids) {
+        let g = s.game(id.unwrap()).await.unwrap().unwrap();
+        let e = r.error.as_ref().unwrap();
+        let stored = g.record.error.as_ref().expect("stored with its error");
+        assert_eq!(g.record.status, Status::Invalid);
+        assert_eq!(stored.code, e.code.as_str());
+        assert_eq!(stored.entry, e.entry.map(|i| i as i32));
+        assert_eq!(stored.player, e.player.map(|p| p as i64));
+        assert_eq!(stored.message, chronicle_api::facts::clean(&e.message));
+        assert!(g.record.players.iter().all(|p| p.score.is_none() && p.rank.is_none() && !p.winner));
+    }
+    let not_json = s.game_id(&identify(b"this is not a log").sha256).await.unwrap().unwrap();
+    let g = s.game(not_json).await.unwrap().unwrap();
+    assert_eq!(g.record.error.unwrap().code, "malformed_json");
+    assert_eq!(g.log.decompress().unwrap(), b"this is not a log");
+    assert_eq!(g.format, None);
+    assert_eq!(
+        s.count("SELECT COUNT(*) FROM games WHERE status = 'invalid' AND error_code IS NOT NULL").await,
+        n as i64
+    );
+    let nul = s.count("SELECT COUNT(*) FROM game_players WHERE name = 'A\u{FFFD}B'").await;
+    assert_eq!(nul, 1, "the NUL character is stored as U+FFFD");
+    // An invalid game keeps the facts of its legal entries.
+    let twin = fixture("invalid_loot_strength.json");
+    let r = chronicle_engine::replay(&twin.bytes);
+    let id = s.game_id(&identify(&twin.bytes).sha256).await.unwrap().unwrap();
+    let g = s.game(id).await.unwrap().unwrap();
+    let placed = r.game.as_ref().unwrap().events().iter().filter(|e| matches!(e, Event::Placed { .. })).count();
+    assert_eq!(g.record.placements.len(), placed);
+    assert!(placed > 0);
+}
+
+/// The stored facts against the engine's own events (not through `facts.rs`).
+async fn facts_match_the_engine_events<S: TestStore>(s: &S) {
+    let names = [
+        "complete_2p.json",
+        "complete_3p.json",
+        "complete_4p.json",
+        "complete_5p.json",
+        "complete_7p.json",
+        "complete_solo.json",
+    ];
+    let logs: Vec<LogInput> = names.iter().map(|n| fixture(n)).collect();
+    let report = import(s, logs.clone(), None, 2, &quiet()).await.unwrap();
+    assert_eq!(report.summary.imported, names.len());
+    let mut seen = [0usize; 4];
+    for (log, id) in logs.iter().zip(&report.ids) {
+        let r = chronicle_engine::replay(&log.bytes);
+        assert_eq!(r.status, Status::Complete, "{}", log.name);
+        let game = r.game.as_ref().unwrap();
+        let stored = s.game(id.unwrap()).await.unwrap().unwrap().record;
+        let (mut placements, mut furnishings, mut expeditions) =
+            (stored.placements.iter(), stored.furnishings.iter(), stored.expeditions.iter());
+        let mut forged: BTreeMap<(usize, usize), (u8, u8)> = BTreeMap::new();
+        for event in game.events() {
+            match event {
+                Event::Placed { player, round, space, dwarf, imitated } => {
+                    let row = placements.next().expect("a placement row per Placed event");
+                    assert_eq!((row.player as usize, row.round as u8, row.dwarf as usize), (*player, *round, *dwarf));
+                    assert_eq!(row.space, space.id());
+                    assert_eq!(row.imitated, imitated.map(|s| s.id()));
+                    seen[0] += 1;
+                }
+                Event::Furnished { player, round, tile, at, via } => {
+                    let row = furnishings.next().expect("a furnishing row per Furnished event");
+                    assert_eq!((row.player as usize, row.round as u8, row.tile.as_str()), (*player, *round, tile.id()));
+                    assert_eq!((row.row as i8, row.col as i8), (at.row, at.col));
+                    match via {
+                        Via::Space(space) => {
+                            assert_eq!((row.via.as_str(), row.space.clone()), ("space", Some(space.id())))
+                        }
+                        Via::Loot => assert_eq!((row.via.as_str(), row.space.as_deref()), ("loot", None)),
+                    }
+                    seen[1] += 1;
+                }
+                Event::Forged { player, round, dwarf, strength } => {
+                    forged.entry((*player, *dwarf)).or_insert((*round, *strength));
+                }
+                Event::Expedition { player, round, dwarf, level, strength, loot } => {
+                    let row = expeditions.next().expect("an expedition row per Expedition event");
+                    assert_eq!(
+                        (
+                            row.player as usize,
+                            row.round as u8,
+                            row.dwarf as usize,
+                            row.level as usize,
+                            row.strength as u8
+                        ),
+                        (*player, *round, *dwarf, *level, *strength)
+                    );
+                    let items: Vec<String> =
+                        loot.iter().map(|l| serde_json::to_value(l).unwrap().as_str().unwrap().to_owned()).collect();
+                    assert_eq!(row.loot, items);
+                    seen[2] += 1;
+                }
+            }
+        }
+        assert!(placements.next().is_none() && furnishings.next().is_none() && expeditions.next().is_none());
+        // Weapons: every armed dwarf, with its forging and final strength.
+        let armed: Vec<(usize, usize, u8)> = game
+            .players()
+            .iter()
+            .enumerate()
+            .flat_map(|(p, pl)| pl.dwarfs.iter().enumerate().filter_map(move |(d, dw)| dw.weapon.map(|w| (p, d, w))))
+            .collect();
+        assert_eq!(stored.weapons.len(), armed.len(), "{}", log.name);
+        for (w, (p, d, strength)) in stored.weapons.iter().zip(&armed) {
+            assert_eq!((w.player as usize, w.dwarf as usize, w.final_strength), (*p, *d, Some(i16::from(*strength))));
+            let (round, first) = forged[&(*p, *d)];
+            assert_eq!((w.round_forged, w.strength_forged), (Some(i16::from(round)), Some(i16::from(first))));
+            let trips = game
+                .events()
+                .iter()
+                .filter(|e| matches!(e, Event::Expedition { player, dwarf, .. } if (*player, *dwarf) == (*p, *d)))
+                .count();
+            assert_eq!(w.expeditions as usize, trips);
+            seen[3] += 1;
+        }
+        // Players: score rows, rank and winners as the replay says.
+        let scores = r.scores.as_ref().unwrap();
+        for (p, row) in stored.players.iter().enumerate() {
+            assert_eq!(row.name, scores[p].name);
+            assert_eq!(row.score, Some(scores[p].score));
+            assert_eq!(row.winner, r.winners.contains(&p));
+            let better = scores.iter().filter(|o| o.score.total > scores[p].score.total).count();
+            assert_eq!(row.rank, Some(better as i16 + 1));
+        }
+    }
+    // The golden games exercise every kind of fact.
+    assert!(seen.iter().all(|&n| n > 0), "placements, furnishings, expeditions, weapons seen: {seen:?}");
+    let five = s.game_id(&identify(&fixture("complete_5p.json").bytes).sha256).await.unwrap().unwrap();
+    assert_eq!(s.count(&format!("SELECT COUNT(*) FROM game_players WHERE game_id = {five}")).await, 5);
+}
+
+async fn reverify_corrects_and_reports_tampering<S: TestStore>(s: &S) {
+    let logs: Vec<LogInput> =
+        ["complete_3p.json", "complete_5p.json", "invalid_space_occupied.json", "valid_space_occupied.json"]
+            .iter()
+            .map(|n| fixture(n))
+            .collect();
+    let report = import(s, logs, None, 10, &quiet()).await.unwrap();
+    let ids: Vec<i64> = report.ids.iter().map(|i| i.unwrap()).collect();
+    let clean = reverify(s, 3, &quiet()).await.unwrap();
+    assert_eq!((clean.reverified, clean.changes.len(), clean.failures.len()), (4, 0, 0));
+
+    // Tamper: a status, a score, an error code, and some facts.
+    let (three, five, invalid, valid) = (ids[0], ids[1], ids[2], ids[3]);
+    s.exec(&format!("UPDATE games SET status = 'incomplete', engine_version = '0.0.0' WHERE id = {three}")).await;
+    s.exec(&format!("UPDATE game_players SET total = total + 100, grain = 99 WHERE game_id = {five} AND seat = 1"))
+        .await;
+    s.exec(&format!("UPDATE games SET error_code = 'space_taken' WHERE id = {invalid}")).await;
+    s.exec(&format!("DELETE FROM game_placements WHERE game_id = {valid}")).await;
+    s.exec(&format!("DELETE FROM game_expedition_loot WHERE game_id = {five}")).await;
+    s.exec(&format!("UPDATE game_weapons SET final_strength = 1 WHERE game_id = {five}")).await;
+
+    let fixed = reverify(s, 3, &quiet()).await.unwrap();
+    assert_eq!(fixed.reverified, 4);
+    let mut changed: Vec<i64> = fixed.changes.iter().map(|c| c.game).collect();
+    changed.sort();
+    let mut expected = vec![three, five, invalid];
+    expected.sort();
+    assert_eq!(changed, expected, "facts alone are not an outcome change");
+    let change = |id: i64| fixed.changes.iter().find(|c| c.game == id).unwrap();
+    let c3 = change(three);
+    assert_eq!((c3.before.status.as_str(), c3.after.status.as_str()), ("incomplete", "complete"));
+    assert_eq!(c3.before.scores, c3.after.scores);
+    let c5 = change(five);
+    assert_eq!(c5.before.scores[1].unwrap().total, c5.after.scores[1].unwrap().total + 100);
+    assert_eq!(c5.before.scores[1].unwrap().grain, 99);
+    assert_eq!(c5.before.scores[0], c5.after.scores[0]);
+    let ci = change(invalid);
+    assert_eq!(
+        (ci.before.error_code.as_deref(), ci.after.error_code.as_deref()),
+        (Some("space_taken"), Some("space_occupied"))
+    );
+    // Everything is as the replay says again, facts included.
+    assert_stored_matches_replay(s).await;
+    let again = reverify(s, 100, &quiet()).await.unwrap();
+    assert!(again.changes.is_empty());
+}
+
+async fn a_failing_game_does_not_keep_its_batch_out<S: TestStore>(s: &S) {
+    let good = prepare(&fixture("complete_2p.json").bytes, None);
+    let other = prepare(&variant(&fixture("complete_2p.json").bytes, "other"), None);
+    // A key the schema refuses: this game cannot be stored.
+    let mut bad = prepare(&variant(&fixture("complete_3p.json").bytes, "bad"), None);
+    bad.sha256 = "not a sha-256".into();
+    let results = s.insert_games(&[good.clone(), bad, other]).await.expect("no fatal error");
+    assert!(matches!(results[0], Inserted::New(_)), "{results:?}");
+    assert!(matches!(results[1], Inserted::Failed(ref why) if !why.is_empty()), "{results:?}");
+    assert!(matches!(results[2], Inserted::New(_)), "{results:?}");
+    assert_eq!(s.game_count().await.unwrap(), 2);
+    // The failed game left nothing behind.
+    assert_eq!(s.count("SELECT COUNT(*) FROM game_players").await, 4);
+    assert_eq!(s.count("SELECT COUNT(*) FROM game_logs").await, 2);
+}
+
+/// The real binary, killed while importing: only whole games are stored; a second run stores
+/// the rest, each game once.
+async fn kill_mid_import_leaves_only_whole_games<S: TestStore>(s: &S) {
+    const GAMES: usize = 300;
+    let dir = TempDir::new();
+    let base = fixture("complete_4p.json").bytes;
+    let expected = GameRecord::from_replay(&chronicle_engine::replay(&base));
+    let mut ndjson = Vec::new();
+    for i in 0..GAMES {
+        ndjson.extend(variant(&base, &format!("kill-{i}")));
+        ndjson.push(b'\n');
+    }
+    let file = dir.0.join("games.ndjson");
+    std::fs::write(&file, ndjson).unwrap();
+
+    let spawn = || {
+        std::process::Command::new(env!("CARGO_BIN_EXE_chronicle"))
+            .args(["import", "--json", "--batch", "5", "--database-url", s.url()])
+            .arg(&file)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("spawn chronicle")
+    };
+    let mut child = spawn();
+    let started = Instant::now();
+    while s.game_count().await.unwrap() < 20 {
+        assert!(started.elapsed() < Duration::from_secs(120), "the import stored nothing in 120 s");
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    child.kill().expect("kill");
+    let _ = child.wait();
+    let stored = s.game_count().await.unwrap();
+    assert!(stored > 0 && (stored as usize) < GAMES, "killed too late to test anything: {stored} of {GAMES} stored");
+
+    // Every stored game is whole: log, players, facts.
+    let whole = |table: &str, n: usize| {
+        format!("SELECT COUNT(*) FROM games g WHERE (SELECT COUNT(*) FROM {table} t WHERE t.game_id = g.id) <> {n}")
+    };
+    for (table, n) in [
+        ("game_logs", 1),
+        ("game_players", expected.players.len()),
+        ("game_placements", expected.placements.len()),
+        ("game_furnishings", expected.furnishings.len()),
+        ("game_weapons", expected.weapons.len()),
+        ("game_expeditions", expected.expeditions.len()),
+    ] {
+        assert_eq!(s.count(&whole(table, n)).await, 0, "a stored game lacks rows in {table}");
+    }
+    let loot: usize = expected.expeditions.iter().map(|e| e.loot.len()).sum();
+    assert_eq!(s.count(&whole("game_expedition_loot", loot)).await, 0);
+    assert_eq!(s.count("SELECT COUNT(*) FROM game_players").await, stored * expected.players.len() as i64);
+
+    // Run again: the rest is imported, what was stored is a duplicate.
+    let out = spawn().wait_with_output().expect("rerun");
+    assert!(out.status.success(), "rerun failed: {}", String::from_utf8_lossy(&out.stdout));
+    let summary: Value = serde_json::from_slice(&out.stdout).expect("JSON summary");
+    assert_eq!(summary["imported"], GAMES - stored as usize, "{summary}");
+    assert_eq!(summary["duplicates"], stored, "{summary}");
+    assert_eq!(summary["failed"], 0);
+    assert_eq!(s.game_count().await.unwrap(), GAMES as i64);
+    assert_eq!(s.count("SELECT COUNT(DISTINCT log_sha256) FROM games").await, GAMES as i64);
+    assert_eq!(s.count("SELECT COUNT(DISTINCT meta_id) FROM games").await, GAMES as i64);
+    assert_eq!(s.count(&whole("game_placements", expected.placements.len())).await, 0);
+}
+
+/// `chronicle import` / `reverify` through the CLI, in-process: flags, JSON shapes, exit codes.
+async fn cli_import_and_reverify<S: TestStore>(s: &S) {
+    let url = s.url().to_owned();
+    let dir = TempDir::new();
+    let bad = dir.0.join("bad.json");
+    std::fs::write(&bad, "{").unwrap();
+    let run = move |args: Vec<String>| {
+        // `cli::run` starts its own runtime: call it off this one.
+        std::thread::spawn(move || {
+            let mut out = Vec::new();
+            let mut err = Vec::new();
+            let args: Vec<OsString> = args.into_iter().map(OsString::from).collect();
+            let code = chronicle_api::cli::run(args, &mut std::io::empty(), &mut out, &mut err);
+            (code, String::from_utf8_lossy(&out).into_owned(), String::from_utf8_lossy(&err).into_owned())
+        })
+        .join()
+        .expect("cli thread")
+    };
+    let fixture = fixtures_dir().join("complete_3p.json").display().to_string();
+    let args = |extra: &[&str]| {
+        let mut v = vec!["chronicle".to_owned()];
+        v.extend(extra.iter().map(|s| s.to_string()));
+        v
+    };
+    let (code, out, err) =
+        run(args(&["import", "--json", "--database-url", &url, &fixture, &bad.display().to_string()]));
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v, serde_json::json!({"imported": 1, "duplicates": 0, "invalid": 1, "failed": 0}));
+    let (code, out, _) = run(args(&["import", "--database-url", &url, &fixture]));
+    assert_eq!(code, 0);
+    assert_eq!(out.trim(), "imported 0, duplicates 1, invalid 0 (stored with their error), failed 0");
+    let (code, out, _) = run(args(&["reverify", "--json", "--database-url", &url]));
+    assert_eq!(code, 0);
+    let v: Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v, serde_json::json!({"reverified": 2, "changed": 0, "failed": 0, "changes": []}));
+    s.exec("UPDATE game_players SET total = total - 1 WHERE seat = 0").await;
+    let (code, out, _) = run(args(&["reverify", "--database-url", &url]));
+    assert_eq!(code, 0);
+    assert!(out.contains(" -> complete") && out.ends_with("reverified 2, changed 1, failed 0\n"), "{out}");
+    // Usage errors: exit 2 with a message, nothing stored.
+    let (code, _, err) = run(args(&["import", "--database-url", "mysql://x/y", &fixture]));
+    assert_eq!(code, 2);
+    assert!(err.contains("unsupported database URL"), "{err}");
+    let (code, _, err) = run(args(&["import", "--database-url", &url, "/no/such/file.json"]));
+    assert_eq!(code, 2);
+    assert!(err.contains("/no/such/file.json"), "{err}");
+    assert_eq!(s.game_count().await.unwrap(), 2);
+}

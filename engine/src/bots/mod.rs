@@ -1,0 +1,353 @@
+//! Bots: players that decide from a [`Game`] with the legal-decision generator
+//! ([`crate::legal`]), and [`simulate_game`], which lets them play a complete game and writes it
+//! down as a `caverna-log/1` log.
+//!
+//! Bots are outside the rules: they only choose among entries the generator offers (and every
+//! entry they return has been verified by applying it to a copy of the game). Their only source
+//! of randomness is the [`SplitMix64`] passed in, so a simulation is a pure function of its
+//! setup, its bots and its seed.
+//!
+//! - [`RandomBot`] (`random`): uniformly random among legal options (see its docs for exactly
+//!   what "uniform" means).
+//! - [`StrategyBot`] with [`Style::Weapons`] (`weapons`) and [`Style::Peaceful`] (`peaceful`):
+//!   greedy one-step bots that score the outcome of every generated placement.
+//! - `mixed` ([`BotChoice::Mixed`]): every seat gets one of the three, drawn from the seed.
+
+mod random;
+mod strategy;
+
+pub use random::{RandomBot, Sampler};
+pub use strategy::{StrategyBot, Style};
+
+use serde_json::{json, Value};
+
+use crate::game::{Game, Phase};
+use crate::goods::FarmAnimal;
+use crate::legal;
+use crate::notation::{Entry, HarvestPhase, SetupNotation};
+use crate::shuffle::SplitMix64;
+
+/// A player's decision maker. Every method returns only entries that are legal in `game`.
+pub trait Bot {
+    /// The `place` entry of player `p`, who is to move; `None` only if no placement is legal
+    /// (which the rules never allow: every player always has some legal placement).
+    fn place(&self, game: &Game, p: usize, rng: &mut SplitMix64) -> Option<Entry> {
+        self.place_and_play(game, p, rng).map(|(e, _)| e)
+    }
+
+    /// [`Bot::place`], with the game after the entry when the bot has it already (bots verify
+    /// their entry by applying it to a copy of the game; the simulation then continues from that
+    /// copy instead of applying the entry again).
+    fn place_and_play(&self, game: &Game, p: usize, rng: &mut SplitMix64) -> Option<(Entry, Option<Game>)>;
+
+    /// Field or breeding, at a harvest with the third red event (`RULES.md` C.4).
+    fn harvest_choice(&self, game: &Game, p: usize, _rng: &mut SplitMix64) -> HarvestPhase {
+        sensible_harvest_choice(game, p)
+    }
+
+    /// An optional `feed` entry before paying food: converts before begging.
+    fn feed(&self, game: &Game, p: usize, _rng: &mut SplitMix64) -> Option<Entry> {
+        sensible_feed(game, p)
+    }
+
+    /// An optional `breed` entry; `None` takes the default breeding.
+    fn breed(&self, _game: &Game, _p: usize, _rng: &mut SplitMix64) -> Option<Entry> {
+        None
+    }
+
+    /// An optional `keep` entry (solo); `None` lets every full space be cleared.
+    fn keep(&self, _game: &Game, _rng: &mut SplitMix64) -> Option<Entry> {
+        None
+    }
+}
+
+/// The bots a seat can have.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum BotKind {
+    Random,
+    Weapons,
+    Peaceful,
+}
+
+impl BotKind {
+    pub const ALL: [BotKind; 3] = [BotKind::Random, BotKind::Weapons, BotKind::Peaceful];
+
+    pub fn id(self) -> &'static str {
+        match self {
+            BotKind::Random => "random",
+            BotKind::Weapons => "weapons",
+            BotKind::Peaceful => "peaceful",
+        }
+    }
+
+    pub fn from_id(id: &str) -> Option<BotKind> {
+        BotKind::ALL.into_iter().find(|k| k.id() == id)
+    }
+
+    /// The bot itself.
+    pub fn bot(self) -> Box<dyn Bot + Send + Sync> {
+        match self {
+            BotKind::Random => Box::new(RandomBot::default()),
+            BotKind::Weapons => Box::new(StrategyBot::new(Style::Weapons)),
+            BotKind::Peaceful => Box::new(StrategyBot::new(Style::Peaceful)),
+        }
+    }
+}
+
+/// What a simulation asks for: one kind for every seat, or a mix drawn from the seed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BotChoice {
+    All(BotKind),
+    Mixed,
+}
+
+/// The bot of every seat. For [`BotChoice::Mixed`], each seat draws one of
+/// [`BotKind::ALL`] uniformly from a generator seeded with `seed`.
+pub fn seat_kinds(choice: BotChoice, players: usize, seed: u64) -> Vec<BotKind> {
+    match choice {
+        BotChoice::All(kind) => vec![kind; players],
+        BotChoice::Mixed => {
+            let mut rng = SplitMix64::new(seed ^ MIXED_SALT);
+            (0..players).map(|_| BotKind::ALL[rng.below(BotKind::ALL.len())]).collect()
+        }
+    }
+}
+
+const MIXED_SALT: u64 = 0x6D69_7865_645F_6269; // "mixed_bi"
+const BOTS_SALT: u64 = 0x626F_7473_5F72_6E67; // "bots_rng"
+
+/// The seed of game `index` (0-based) of a run with seed `base`: SplitMix64 seeded with `base`
+/// gives a start, and game `index` uses the first output of SplitMix64 seeded with
+/// `start + index`, cut to 53 bits so that every JSON reader holds it exactly.
+pub fn game_seed(base: u64, index: u64) -> u64 {
+    let start = SplitMix64::new(base).next_u64();
+    SplitMix64::new(start.wrapping_add(index)).next_u64() & ((1 << 53) - 1)
+}
+
+/// The `setup` of a simulated game: one player per bot, named after its bot and seat
+/// (`"weapons 2"`), the furnishing set and the seed.
+pub fn simulated_setup(kinds: &[BotKind], furnishings: crate::notation::FurnishingSet, seed: u64) -> Value {
+    let players: Vec<Value> =
+        kinds.iter().enumerate().map(|(i, k)| json!({ "name": format!("{} {}", k.id(), i + 1) })).collect();
+    json!({ "players": players, "furnishings": furnishings, "seed": seed })
+}
+
+/// Why a simulation did not produce a complete log.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SimulateError {
+    #[error("setup: {0}")]
+    Setup(String),
+    #[error("{bots} bots for {players} players")]
+    BotCount { bots: usize, players: usize },
+    /// A bot found nothing legal to do, or offered an entry the rules reject: a bug in the
+    /// generator or the engine, never in the input.
+    #[error("round {round}, entry {entry}: {message}")]
+    Stuck { round: u8, entry: usize, message: String },
+}
+
+/// A finished simulation: what its log holds, and the final state.
+#[derive(Clone, Debug)]
+pub struct Simulation {
+    /// The `setup` object of the log (with its `seed`).
+    pub setup: Value,
+    pub entries: Vec<Entry>,
+    /// Final scores in seat order, as computed by the engine (the log's `claimed` scores).
+    pub scores: Vec<i64>,
+    pub game: Game,
+}
+
+/// The log, serialized field by field in the order of [`Simulation::log`].
+#[derive(serde::Serialize)]
+struct LogRef<'a> {
+    format: &'static str,
+    setup: &'a Value,
+    entries: &'a [Entry],
+    claimed: ClaimedRef<'a>,
+}
+
+#[derive(serde::Serialize)]
+struct ClaimedRef<'a> {
+    scores: &'a [i64],
+}
+
+impl Simulation {
+    fn log_ref(&self) -> LogRef<'_> {
+        LogRef {
+            format: crate::replay::FORMAT,
+            setup: &self.setup,
+            entries: &self.entries,
+            claimed: ClaimedRef { scores: &self.scores },
+        }
+    }
+
+    /// The complete `caverna-log/1` log.
+    pub fn log(&self) -> Value {
+        serde_json::to_value(self.log_ref()).unwrap_or(Value::Null)
+    }
+
+    /// The log as compact JSON: the same text as `self.log().to_string()`, without building
+    /// the JSON tree first.
+    pub fn log_json(&self) -> String {
+        serde_json::to_string(&self.log_ref()).unwrap_or_default()
+    }
+}
+
+/// Most entries a simulated game may take (a real game has a few hundred).
+const MAX_SIMULATED_ENTRIES: usize = 20_000;
+
+/// Plays a complete game: `setup` is a `setup` object of the log format (`seed` is added when
+/// it has none), `bots` one kind per seat, `seed` the bots' randomness. Returns the complete
+/// `caverna-log/1` log, with the scores the engine computes as `claimed`.
+pub fn simulate_game(setup: &Value, bots: &[BotKind], seed: u64) -> Result<Value, SimulateError> {
+    simulate(setup, bots, seed).map(|s| s.log())
+}
+
+/// [`simulate_game`], with the final state.
+pub fn simulate(setup: &Value, bots: &[BotKind], seed: u64) -> Result<Simulation, SimulateError> {
+    let mut setup = setup.clone();
+    if let Value::Object(o) = &mut setup {
+        o.entry("seed").or_insert(json!(seed));
+    }
+    let notation: SetupNotation =
+        serde_json::from_value(setup.clone()).map_err(|e| SimulateError::Setup(e.to_string()))?;
+    let validated = crate::setup::validate(&notation).map_err(|e| SimulateError::Setup(e.message))?;
+    if validated.players() != bots.len() {
+        return Err(SimulateError::BotCount { bots: bots.len(), players: validated.players() });
+    }
+    let players: Vec<Box<dyn Bot + Send + Sync>> = bots.iter().map(|k| k.bot()).collect();
+    let mut game = Game::new(validated);
+    game.set_record_events(false);
+    let mut rng = SplitMix64::new(seed ^ BOTS_SALT);
+    let mut entries: Vec<Entry> = Vec::new();
+    let stuck = |game: &Game, entries: &[Entry], message: String| SimulateError::Stuck {
+        round: game.round(),
+        entry: entries.len(),
+        message,
+    };
+    let play = |game: &mut Game, entries: &mut Vec<Entry>, entry: Entry| -> Result<(), SimulateError> {
+        if entries.len() >= MAX_SIMULATED_ENTRIES {
+            return Err(stuck(game, entries, format!("more than {MAX_SIMULATED_ENTRIES} entries")));
+        }
+        game.play_entry(&entry)
+            .map_err(|e| stuck(game, entries, format!("bot entry rejected: {}: {}", e.code.as_str(), e.message)))?;
+        entries.push(entry);
+        Ok(())
+    };
+    loop {
+        match game.phase().clone() {
+            Phase::Over => break,
+            Phase::Work { to_move } => {
+                let (entry, after) = players[to_move]
+                    .place_and_play(&game, to_move, &mut rng)
+                    .ok_or_else(|| stuck(&game, &entries, format!("no legal placement for player {to_move}")))?;
+                match after {
+                    // The bot's verified copy: the entry applied to this very game.
+                    Some(after) if entries.len() < MAX_SIMULATED_ENTRIES => {
+                        entries.push(entry);
+                        game = after;
+                    }
+                    _ => play(&mut game, &mut entries, entry)?,
+                }
+            }
+            Phase::HarvestChoice => {
+                for p in legal::deciding_players(&game) {
+                    let phase = players[p].harvest_choice(&game, p, &mut rng);
+                    play(&mut game, &mut entries, Entry::HarvestChoice { player: p as u32, phase })?;
+                }
+            }
+            Phase::Feeding { .. } => {
+                for p in legal::deciding_players(&game) {
+                    if let Some(e) = players[p].feed(&game, p, &mut rng) {
+                        play(&mut game, &mut entries, e)?;
+                    }
+                }
+                game.close_window();
+            }
+            Phase::Breeding { .. } => {
+                for p in legal::deciding_players(&game) {
+                    if let Some(e) = players[p].breed(&game, p, &mut rng) {
+                        play(&mut game, &mut entries, e)?;
+                    }
+                }
+                game.close_window();
+            }
+            Phase::Keep => {
+                if let Some(e) = players[0].keep(&game, &mut rng) {
+                    play(&mut game, &mut entries, e)?;
+                }
+                game.close_window();
+            }
+            Phase::BeforeScoring => game.finish(),
+        }
+    }
+    let scores: Vec<i64> = game.results().map(|(s, _)| s.iter().map(|r| r.score.total).collect()).unwrap_or_default();
+    Ok(Simulation { setup, entries, scores, game })
+}
+
+/// Field or breeding: whichever gives more this harvest (crops from sown fields against
+/// newborns that can be housed); the field on a tie.
+pub fn sensible_harvest_choice(game: &Game, p: usize) -> HarvestPhase {
+    let player = game.player(p);
+    let crops = player.board.fields().filter(|(_, crop)| crop.is_some()).count();
+    let newborns = newborn_count(player);
+    if newborns > crops {
+        HarvestPhase::Breeding
+    } else {
+        HarvestPhase::Field
+    }
+}
+
+/// Newborns the default breeding would give this player now.
+pub(crate) fn newborn_count(player: &crate::game::Player) -> usize {
+    let mut animals = player.animals();
+    let mut n = 0;
+    for a in FarmAnimal::ALL {
+        if player.animals()[a.index()] >= 2 {
+            animals[a.index()] += 1;
+            if crate::rules::housing::fits(
+                &player.board,
+                player.dwarfs_in_play(),
+                animals,
+                player.supply.get(crate::goods::Good::Dog),
+            ) {
+                n += 1;
+            } else {
+                animals[a.index()] -= 1;
+            }
+        }
+    }
+    n
+}
+
+/// The `feed` entry of [`legal::feeding_plan`] (the goods worth least at scoring converted
+/// until the food due is covered), when food is short and the plan is legal.
+pub fn sensible_feed(game: &Game, p: usize) -> Option<Entry> {
+    let entry = Entry::Feed { player: p as u32, actions: vec![legal::feeding_plan(game, p)?] };
+    legal::is_legal(game, &entry).then_some(entry)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn game_seeds_differ_and_fit_in_53_bits() {
+        let seeds: Vec<u64> = (0..100).map(|i| game_seed(7, i)).collect();
+        let mut sorted = seeds.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(sorted.len(), 100);
+        assert!(seeds.iter().all(|&s| s < 1 << 53));
+        assert_ne!(game_seed(7, 1), game_seed(8, 0));
+    }
+
+    #[test]
+    fn mixed_seats_come_from_the_seed() {
+        assert_eq!(seat_kinds(BotChoice::Mixed, 7, 3), seat_kinds(BotChoice::Mixed, 7, 3));
+        let all: Vec<BotKind> = (0..20).flat_map(|s| seat_kinds(BotChoice::Mixed, 7, s)).collect();
+        for k in BotKind::ALL {
+            assert!(all.contains(&k));
+        }
+        assert_eq!(seat_kinds(BotChoice::All(BotKind::Weapons), 2, 0), vec![BotKind::Weapons; 2]);
+    }
+}
