@@ -22,31 +22,7 @@ use crate::frames::{Selection, Tables};
 use crate::rate::Rate;
 
 /// Every loot item, index = `LootItem as usize` (`RULES.md` D.2).
-pub const LOOT_ITEMS: [LootItem; 23] = [
-    LootItem::IncreaseAllWeapons,
-    LootItem::LootDog,
-    LootItem::LootWood,
-    LootItem::LootSheep,
-    LootItem::LootGrain,
-    LootItem::LootDonkey,
-    LootItem::LootStone,
-    LootItem::LootVegetable,
-    LootItem::LootOre2,
-    LootItem::LootBoar,
-    LootItem::LootGold2,
-    LootItem::LootFurnishCavern,
-    LootItem::LootStable,
-    LootItem::LootTunnel,
-    LootItem::LootSmallPasture,
-    LootItem::LootCattle,
-    LootItem::LootLargePasture,
-    LootItem::LootMeadow,
-    LootItem::LootDwelling2w2s,
-    LootItem::LootField,
-    LootItem::LootSow,
-    LootItem::LootCavern,
-    LootItem::LootBreed2,
-];
+pub const LOOT_ITEMS: [LootItem; 23] = LootItem::ALL;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum WeaponClass {

@@ -592,35 +592,10 @@ fn loot_with_params(g: &Game, p: usize, item: LootItem) -> Option<Loot> {
     })
 }
 
-const LOOT_ITEMS: [LootItem; 23] = [
-    LootItem::IncreaseAllWeapons,
-    LootItem::LootDog,
-    LootItem::LootWood,
-    LootItem::LootSheep,
-    LootItem::LootGrain,
-    LootItem::LootDonkey,
-    LootItem::LootStone,
-    LootItem::LootVegetable,
-    LootItem::LootOre2,
-    LootItem::LootBoar,
-    LootItem::LootGold2,
-    LootItem::LootFurnishCavern,
-    LootItem::LootStable,
-    LootItem::LootTunnel,
-    LootItem::LootSmallPasture,
-    LootItem::LootCattle,
-    LootItem::LootLargePasture,
-    LootItem::LootMeadow,
-    LootItem::LootDwelling2w2s,
-    LootItem::LootField,
-    LootItem::LootSow,
-    LootItem::LootCavern,
-    LootItem::LootBreed2,
-];
 
 /// Loot lists for a dwarf of `strength` on a level-`level` expedition (see module docs).
 fn loot_options(g: &Game, p: usize, strength: u8, level: usize, limits: &Limits) -> Vec<Vec<Loot>> {
-    let mut eligible: Vec<Loot> = LOOT_ITEMS
+    let mut eligible: Vec<Loot> = LootItem::ALL
         .into_iter()
         .filter(|&i| min_strength(i) <= strength)
         .filter_map(|i| loot_with_params(g, p, i))

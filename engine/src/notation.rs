@@ -341,6 +341,35 @@ pub enum LootItem {
     LootBreed2,
 }
 
+impl LootItem {
+    /// Every loot item, in `RULES.md` D.2 order (index = `LootItem as usize`).
+    pub const ALL: [LootItem; 23] = [
+    LootItem::IncreaseAllWeapons,
+    LootItem::LootDog,
+    LootItem::LootWood,
+    LootItem::LootSheep,
+    LootItem::LootGrain,
+    LootItem::LootDonkey,
+    LootItem::LootStone,
+    LootItem::LootVegetable,
+    LootItem::LootOre2,
+    LootItem::LootBoar,
+    LootItem::LootGold2,
+    LootItem::LootFurnishCavern,
+    LootItem::LootStable,
+    LootItem::LootTunnel,
+    LootItem::LootSmallPasture,
+    LootItem::LootCattle,
+    LootItem::LootLargePasture,
+    LootItem::LootMeadow,
+    LootItem::LootDwelling2w2s,
+    LootItem::LootField,
+    LootItem::LootSow,
+    LootItem::LootCavern,
+    LootItem::LootBreed2,
+];
+}
+
 /// One loot object: the item and the parameters it needs.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
@@ -363,6 +392,13 @@ pub struct Loot {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn loot_items_are_listed_in_index_order() {
+        for (i, item) in LootItem::ALL.iter().enumerate() {
+            assert_eq!(*item as usize, i);
+        }
+    }
 
     /// Entries written by the engine (generated moves) read back as the same entries.
     #[test]
