@@ -24,6 +24,23 @@ pub struct ScoreBreakdown {
     pub total: i64,
 }
 
+impl ScoreBreakdown {
+    /// The score-pad row ids in printed order, `total` last (the field names above).
+    pub const ROWS: [&'static str; 11] = [
+        "farm_animals_and_dogs",
+        "missing_farm_animal_types",
+        "grain",
+        "vegetables",
+        "rubies",
+        "dwarfs",
+        "unused_spaces",
+        "tiles_pastures_mines",
+        "bonus_parlors_storages_chambers",
+        "gold_and_begging",
+        "total",
+    ];
+}
+
 /// Writing chamber: up to this many points of losses are prevented (E.6, H.11).
 pub const WRITING_CHAMBER_RELIEF: i64 = 7;
 

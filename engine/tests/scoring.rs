@@ -114,3 +114,11 @@ fn h11_writing_chamber_corrects_negative_rows_in_order() {
     // Missing −2 → 0 (2 saved), unused −22 → −17 (5 saved).
     assert_eq!((s.missing_farm_animal_types, s.unused_spaces, s.gold_and_begging), (0, -17, -3));
 }
+
+/// G.1: the row ids are the serialised field names, in score-pad order.
+#[test]
+fn g1_row_ids_match_the_breakdown_fields() {
+    let v = serde_json::to_value(ScoreBreakdown::default()).unwrap();
+    let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(keys, ScoreBreakdown::ROWS);
+}

@@ -36,19 +36,7 @@ const VERDICT_COLUMNS: [&str; 13] = [
 ];
 
 /// The score-pad rows of `game_players`, in `ScoreBreakdown` order, total last.
-const SCORE_COLUMNS: [&str; 11] = [
-    "farm_animals_and_dogs",
-    "missing_farm_animal_types",
-    "grain",
-    "vegetables",
-    "rubies",
-    "dwarfs",
-    "unused_spaces",
-    "tiles_pastures_mines",
-    "bonus_parlors_storages_chambers",
-    "gold_and_begging",
-    "total",
-];
+const SCORE_COLUMNS: [&str; 11] = chronicle_engine::ScoreBreakdown::ROWS;
 
 /// The tables holding one game's players and facts, children first.
 const CHILD_TABLES: [&str; 6] =
@@ -623,4 +611,43 @@ async fn game(pool: &Pool<Db>, id: i64) -> Result<Option<StoredGame>, StoreError
         },
         record,
     }))
+}
+
+/// Every store operation is the shared function on this backend's pool.
+impl Store for Backend {
+    fn backend(&self) -> &'static str {
+        BACKEND
+    }
+
+    async fn insert_games(&self, games: &[NewGame]) -> Result<Vec<Inserted>, StoreError> {
+        insert_games(&self.pool, games).await
+    }
+
+    async fn known_games(&self, sha256s: &[String]) -> Result<HashMap<String, i64>, StoreError> {
+        known_games(&self.pool, sha256s).await
+    }
+
+    async fn logs_after(&self, after: i64, limit: i64) -> Result<Vec<StoredLog>, StoreError> {
+        logs_after(&self.pool, after, limit).await
+    }
+
+    async fn outcomes(&self, ids: &[i64]) -> Result<BTreeMap<i64, Outcome>, StoreError> {
+        outcomes(&self.pool, ids).await
+    }
+
+    async fn replace_records(&self, records: &[(i64, GameRecord)]) -> Result<(), StoreError> {
+        replace_records(&self.pool, records).await
+    }
+
+    async fn game_id(&self, sha256: &str) -> Result<Option<i64>, StoreError> {
+        game_id(&self.pool, sha256).await
+    }
+
+    async fn game(&self, id: i64) -> Result<Option<StoredGame>, StoreError> {
+        game(&self.pool, id).await
+    }
+
+    async fn game_count(&self) -> Result<i64, StoreError> {
+        game_count(&self.pool).await
+    }
 }

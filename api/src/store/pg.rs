@@ -15,6 +15,10 @@ const BEGIN: &str = "BEGIN";
 const MAX_BINDS: usize = 60_000;
 const UPLOADED_AT: &str = r#"to_char(g.uploaded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')"#;
 
+/// The store type the shared code (`common.rs`) implements [`Store`] for.
+type Backend = PgStore;
+const BACKEND: &str = "postgres";
+
 include!("common.rs");
 
 /// One `INSERT … SELECT * FROM UNNEST($1::type[], …)` per table: a constant statement (prepared
@@ -96,40 +100,3 @@ impl PgStore {
     }
 }
 
-impl Store for PgStore {
-    fn backend(&self) -> &'static str {
-        "postgres"
-    }
-
-    async fn insert_games(&self, games: &[NewGame]) -> Result<Vec<Inserted>, StoreError> {
-        insert_games(&self.pool, games).await
-    }
-
-    async fn known_games(&self, sha256s: &[String]) -> Result<HashMap<String, i64>, StoreError> {
-        known_games(&self.pool, sha256s).await
-    }
-
-    async fn logs_after(&self, after: i64, limit: i64) -> Result<Vec<StoredLog>, StoreError> {
-        logs_after(&self.pool, after, limit).await
-    }
-
-    async fn outcomes(&self, ids: &[i64]) -> Result<BTreeMap<i64, Outcome>, StoreError> {
-        outcomes(&self.pool, ids).await
-    }
-
-    async fn replace_records(&self, records: &[(i64, GameRecord)]) -> Result<(), StoreError> {
-        replace_records(&self.pool, records).await
-    }
-
-    async fn game_id(&self, sha256: &str) -> Result<Option<i64>, StoreError> {
-        game_id(&self.pool, sha256).await
-    }
-
-    async fn game(&self, id: i64) -> Result<Option<StoredGame>, StoreError> {
-        game(&self.pool, id).await
-    }
-
-    async fn game_count(&self) -> Result<i64, StoreError> {
-        game_count(&self.pool).await
-    }
-}

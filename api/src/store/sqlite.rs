@@ -17,6 +17,10 @@ const BEGIN: &str = "BEGIN IMMEDIATE";
 const MAX_BINDS: usize = 30_000;
 const UPLOADED_AT: &str = "g.uploaded_at";
 
+/// The store type the shared code (`common.rs`) implements [`Store`] for.
+type Backend = SqliteStore;
+const BACKEND: &str = "sqlite";
+
 include!("common.rs");
 
 /// Multi-row `INSERT … VALUES`, as many rows per statement as the bind limit allows.
@@ -89,40 +93,3 @@ impl SqliteStore {
     }
 }
 
-impl Store for SqliteStore {
-    fn backend(&self) -> &'static str {
-        "sqlite"
-    }
-
-    async fn insert_games(&self, games: &[NewGame]) -> Result<Vec<Inserted>, StoreError> {
-        insert_games(&self.pool, games).await
-    }
-
-    async fn known_games(&self, sha256s: &[String]) -> Result<HashMap<String, i64>, StoreError> {
-        known_games(&self.pool, sha256s).await
-    }
-
-    async fn logs_after(&self, after: i64, limit: i64) -> Result<Vec<StoredLog>, StoreError> {
-        logs_after(&self.pool, after, limit).await
-    }
-
-    async fn outcomes(&self, ids: &[i64]) -> Result<BTreeMap<i64, Outcome>, StoreError> {
-        outcomes(&self.pool, ids).await
-    }
-
-    async fn replace_records(&self, records: &[(i64, GameRecord)]) -> Result<(), StoreError> {
-        replace_records(&self.pool, records).await
-    }
-
-    async fn game_id(&self, sha256: &str) -> Result<Option<i64>, StoreError> {
-        game_id(&self.pool, sha256).await
-    }
-
-    async fn game(&self, id: i64) -> Result<Option<StoredGame>, StoreError> {
-        game(&self.pool, id).await
-    }
-
-    async fn game_count(&self) -> Result<i64, StoreError> {
-        game_count(&self.pool).await
-    }
-}
