@@ -64,6 +64,9 @@ pub struct Replay {
     pub scores: Option<Vec<PlayerResult>>,
     pub winners: Vec<usize>,
     pub claimed_mismatches: Vec<Mismatch>,
+    /// `claimed.scores` as written in the log (seat order), when the log has them and its
+    /// setup is valid.
+    pub claimed: Option<Vec<i64>>,
     /// Entries applied (the index of the first illegal entry when invalid).
     pub entries_applied: usize,
 }
@@ -78,6 +81,7 @@ impl Replay {
             scores: None,
             winners: vec![],
             claimed_mismatches: vec![],
+            claimed: None,
             entries_applied: applied,
         }
     }
@@ -198,6 +202,7 @@ pub fn replay_until(input: &[u8], limit: Option<usize>) -> Replay {
             return Replay::invalid(e, doc.meta, None, 0);
         }
     }
+    let claimed = doc.claimed.as_ref().map(|c| c.scores.clone());
     let mut game = Game::new(setup);
     let stop = limit.unwrap_or(doc.entries.len()).min(doc.entries.len());
     for (i, value) in doc.entries.iter().take(stop).enumerate() {
@@ -205,7 +210,7 @@ pub fn replay_until(input: &[u8], limit: Option<usize>) -> Replay {
             let error = LogError { entry: Some(i), player, code: e.code, message: e.message };
             // The state after the last legal entry: replay again, stopping before this one.
             let game = replay_until(input, Some(i)).game;
-            return Replay::invalid(error, doc.meta, game, i);
+            return Replay { claimed, ..Replay::invalid(error, doc.meta, game, i) };
         }
     }
     if stop < doc.entries.len() {
@@ -217,6 +222,7 @@ pub fn replay_until(input: &[u8], limit: Option<usize>) -> Replay {
             scores: None,
             winners: vec![],
             claimed_mismatches: vec![],
+            claimed,
             entries_applied: stop,
         };
     }
@@ -235,6 +241,7 @@ pub fn replay_until(input: &[u8], limit: Option<usize>) -> Replay {
         scores,
         winners,
         claimed_mismatches: mismatches,
+        claimed,
         entries_applied: stop,
     }
 }
