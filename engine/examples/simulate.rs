@@ -1,9 +1,12 @@
 //! Simulates games on one core and reports the speed and the bots' scores (a quick
 //! measurement, not a benchmark): `cargo run --release -p chronicle-engine --example simulate
-//! -- [random|weapons|peaceful|mixed] [PLAYERS] [GAMES] [SEED] [check] [intro]`; `check` also replays
-//! every log and compares the final state (not timed separately).
+//! -- [random|weapons|peaceful|mixed] [PLAYERS] [GAMES] [SEED] [check] [intro] [log]`; `check` also
+//! replays every log and compares the final state (not timed separately); `log` writes every
+//! game's log as one line of JSON to standard output, exactly the NDJSON of
+//! `chronicle simulate --out -` (same engine calls), and the summary to standard error.
 use chronicle_engine::bots::{game_seed, seat_kinds, simulate, simulated_setup, BotChoice, BotKind};
 use chronicle_engine::notation::FurnishingSet;
+use std::io::Write;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -18,6 +21,8 @@ fn main() {
     let games: u64 = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(100);
     let seed: u64 = args.get(4).and_then(|a| a.parse().ok()).unwrap_or(1);
     let check = args.iter().any(|a| a == "check");
+    let log = args.iter().any(|a| a == "log");
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let set = if args.iter().any(|a| a == "intro") { FurnishingSet::Introductory } else { FurnishingSet::Full };
     let t = std::time::Instant::now();
     let (mut entries, mut begging) = (0usize, 0u64);
@@ -29,6 +34,9 @@ fn main() {
         match simulate(&setup, &kinds, s) {
             Ok(sim) => {
                 entries += sim.entries.len();
+                if log {
+                    writeln!(out, "{}", sim.log_json()).expect("writing standard output");
+                }
                 let (scores, _) = sim.game.results().unwrap_or_default();
                 for ((k, r), p) in kinds.iter().zip(&scores).zip(sim.game.players()) {
                     let t = totals.entry(k.id()).or_default();
@@ -48,14 +56,24 @@ fn main() {
             Err(e) => eprintln!("game {i} (seed {s}): {e}"),
         }
     }
+    drop(out);
     let secs = t.elapsed().as_secs_f64();
-    println!(
+    let mut summary = format!(
         "{games} games of {players} in {secs:.2} s: {:.1} games/s, {:.0} entries/game, {:.2} begging markers/player",
         games as f64 / secs,
         entries as f64 / games as f64,
         begging as f64 / (games as f64 * players as f64)
-    );
+    ) + "\n";
     for (k, (sum, n, dwarfs)) in totals {
-        println!("  {k}: mean score {:.1}, {:.2} dwarfs, over {n} seats", sum as f64 / n as f64, dwarfs as f64 / n as f64);
+        summary += &format!(
+            "  {k}: mean score {:.1}, {:.2} dwarfs, over {n} seats\n",
+            sum as f64 / n as f64,
+            dwarfs as f64 / n as f64
+        );
+    }
+    if log {
+        eprint!("{summary}");
+    } else {
+        print!("{summary}");
     }
 }

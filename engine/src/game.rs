@@ -1,7 +1,7 @@
 //! The validated game state. A [`Game`] is only built from a validated [`Setup`] and only
 //! changes through [`Game::apply`] (one log entry) and [`Game::finish`] (end of the log).
 
-use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use crate::action_space::ActionSpace;
 use crate::board::HomeBoard;
@@ -10,13 +10,16 @@ use crate::goods::{Good, Goods};
 use crate::notation::HarvestPhase;
 use crate::setup::Setup;
 
+pub use crate::dwarfs::Dwarfs;
+pub use crate::spaces::Spaces;
+
 /// Most dwarfs a player can have: 5, or 6 with the Additional dwelling (`RULES.md` E.1).
 pub const MAX_DWARFS: usize = 5;
 /// Stables per player (`RULES.md` A.4).
 pub const MAX_STABLES: usize = 3;
 
 /// One dwarf. Dwarfs are numbered per player in the order they joined.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Dwarf {
     /// Weapon strength 1–14, `None` while unarmed.
     pub weapon: Option<u8>,
@@ -27,7 +30,7 @@ pub struct Dwarf {
 }
 
 impl Dwarf {
-    fn new() -> Dwarf {
+    pub(crate) fn new() -> Dwarf {
         Dwarf { weapon: None, space: None, newborn: false }
     }
 
@@ -38,35 +41,42 @@ impl Dwarf {
 
 /// One player's everything: supply (animals and dogs included), begging markers, dwarfs and
 /// home board.
+///
+/// Copying a player allocates nothing (the generator copies the game for every candidate
+/// move): the name and the rarely changed lists are shared until written
+/// ([`Arc::make_mut`]), the dwarfs are inline.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Player {
-    pub name: String,
+    pub name: Arc<str>,
     pub supply: Goods,
     pub begging: u32,
-    pub dwarfs: Vec<Dwarf>,
+    pub dwarfs: Dwarfs,
     pub board: HomeBoard,
     /// The harvest-event choice of this round's harvest (`RULES.md` C.4, 3rd red event).
     pub harvest_choice: Option<HarvestPhase>,
     /// Furnishing tiles built, in order, with the round they were built in.
-    pub built: Vec<(Furnishing, u8)>,
+    pub built: Arc<Vec<(Furnishing, u8)>>,
     /// Both halves of Extension used with the Guest room (once per game, `RULES.md` H.8).
     pub extension_both: bool,
     /// Goods promised by suppliers: (printed round, good), collected at that round's start.
-    pub future: Vec<(u8, crate::goods::Good)>,
+    pub future: Arc<Vec<(u8, crate::goods::Good)>>,
 }
 
 impl Player {
-    fn new(name: String, food: u32) -> Player {
+    fn new(name: &str, food: u32) -> Player {
+        let mut dwarfs = Dwarfs::new();
+        dwarfs.push(Dwarf::new());
+        dwarfs.push(Dwarf::new());
         Player {
-            name,
+            name: name.into(),
             supply: Goods::one(Good::Food, food),
             begging: 0,
-            dwarfs: vec![Dwarf::new(), Dwarf::new()],
+            dwarfs,
             board: HomeBoard::new(),
             harvest_choice: None,
-            built: Vec::new(),
+            built: Default::default(),
             extension_both: false,
-            future: Vec::new(),
+            future: Default::default(),
         }
     }
 
@@ -140,7 +150,7 @@ impl Phase {
 }
 
 /// An action space on the table this round.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SpaceState {
     pub goods: Goods,
     /// `(player, dwarf)` standing on it.
@@ -158,7 +168,7 @@ pub struct Game {
     pub(crate) round_index: usize,
     pub(crate) phase: Phase,
     pub(crate) starting_player: usize,
-    pub(crate) spaces: BTreeMap<ActionSpace, SpaceState>,
+    pub(crate) spaces: Spaces,
     pub(crate) harvest: Harvest,
     pub(crate) reds_revealed: u8,
     /// Shared until written (copy-on-write), for the same reason.
@@ -175,7 +185,7 @@ impl Game {
             .names
             .iter()
             .enumerate()
-            .map(|(i, n)| Player::new(n.clone(), setup.starting_food(i)))
+            .map(|(i, n)| Player::new(n, setup.starting_food(i)))
             .collect();
         let spaces = ActionSpace::printed(setup.players())
             .into_iter()
@@ -223,7 +233,7 @@ impl Game {
         self.starting_player
     }
 
-    pub fn spaces(&self) -> &BTreeMap<ActionSpace, SpaceState> {
+    pub fn spaces(&self) -> &Spaces {
         &self.spaces
     }
 

@@ -16,6 +16,7 @@
 pub mod action_space;
 pub mod board;
 pub mod bots;
+mod dwarfs;
 pub mod error;
 pub mod events;
 pub mod furnishing;
@@ -28,6 +29,7 @@ pub mod rules;
 pub mod scoring;
 pub mod setup;
 pub mod shuffle;
+mod spaces;
 pub mod view;
 
 pub use error::{ErrorCode, RuleError};

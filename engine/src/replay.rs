@@ -252,7 +252,7 @@ fn results(game: &Game, claimed: Option<&Claimed>) -> Results {
     let scores: Vec<PlayerResult> = game
         .players()
         .iter()
-        .map(|p| PlayerResult { name: p.name.clone(), score: score(p) })
+        .map(|p| PlayerResult { name: p.name.to_string(), score: score(p) })
         .collect();
     let best = scores.iter().map(|s| s.score.total).max().unwrap_or(0);
     let winners = (0..scores.len()).filter(|&i| scores[i].score.total == best).collect();

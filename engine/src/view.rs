@@ -32,7 +32,7 @@ fn coord(c: Coord) -> Value {
 
 fn player_json(p: &Player) -> Value {
     let mut obj = Map::new();
-    obj.insert("name".into(), json!(p.name));
+    obj.insert("name".into(), json!(&*p.name));
     for g in Good::ALL {
         obj.insert(g.id().into(), json!(p.supply.get(g)));
     }

@@ -648,7 +648,7 @@ fn h23_scoring_example_totals_80() {
     set(&mut p, (3, 5), Furnishing::CookingCave);
     set(&mut p, (1, 5), Furnishing::WorkingCave);
     set(&mut p, (0, 5), Furnishing::FodderChamber);
-    p.dwarfs = vec![Dwarf { weapon: None, space: None, newborn: false }; 4];
+    p.dwarfs = [Dwarf { weapon: None, space: None, newborn: false }; 4].into_iter().collect();
     p.supply = Goods::of(&[
         (Good::Dog, 2),
         (Good::Sheep, 3),

@@ -11,7 +11,7 @@ mod common;
 
 use chronicle_engine::board::{Coord, Crop, Tile, Under};
 use chronicle_engine::furnishing::{Family, Furnishing, CATALOGUE};
-use chronicle_engine::game::{Dwarf, Game, Player};
+use chronicle_engine::game::{Dwarf, Dwarfs, Game, Player};
 use chronicle_engine::goods::{Good, Goods};
 use chronicle_engine::rules::furnish::{price, Furnish};
 use chronicle_engine::rules::placement::pasture_price;
@@ -50,7 +50,7 @@ fn set(p: &mut Player, at: (i8, i8), tile: Furnishing) {
     p.board.set_tile(Coord::at(at.0, at.1), Tile::Furnished { tile, under: Under::Cavern });
 }
 
-fn dwarfs(armed: &[Option<u8>]) -> Vec<Dwarf> {
+fn dwarfs(armed: &[Option<u8>]) -> Dwarfs {
     armed.iter().map(|&weapon| Dwarf { weapon, space: None, newborn: false }).collect()
 }
 
@@ -731,7 +731,7 @@ fn e_wood_supplier_gives_wood_for_the_next_7_rounds() {
     let s = Script::new(2).round(vec![place(0, "supplies", json!([])), housework("wood_supplier", [2, 3])]);
     let (_, g) = s.around("housework");
     let promised: Vec<(u8, Good)> = (2..=8).map(|r| (r, Good::Wood)).collect();
-    assert_eq!(g.player(0).future, promised);
+    assert_eq!(*g.player(0).future, promised);
     assert_eq!(get(&g, Good::Wood), 1);
     // Round 2 starts with the first wood.
     let g = s.game();
@@ -746,7 +746,7 @@ fn e_stone_supplier_gives_stone_for_5_rounds_and_loses_the_rest() {
     let s = Script::new(3).round(vec![place(0, "logging", json!([])), housework("stone_supplier", [2, 3])]);
     let (_, g) = s.around("housework");
     let promised: Vec<(u8, Good)> = (2..=6).map(|r| (r, Good::Stone)).collect();
-    assert_eq!(g.player(0).future, promised);
+    assert_eq!(*g.player(0).future, promised);
     assert_eq!(score(g.player(0)).tiles_pastures_mines, 1);
     // Built in round 10 of 12: only rounds 11 and 12 remain.
     let late = Script::new(3)
@@ -754,11 +754,11 @@ fn e_stone_supplier_gives_stone_for_5_rounds_and_loses_the_rest() {
         .round(vec![place(0, "logging", json!([])), housework("stone_supplier", [2, 3])]);
     let (before, after) = late.around("housework");
     assert_eq!(before.round(), 10);
-    assert_eq!(after.player(0).future, vec![(11, Good::Stone), (12, Good::Stone)]);
+    assert_eq!(*after.player(0).future, vec![(11, Good::Stone), (12, Good::Stone)]);
     // Round 11 starts with one of them, round 12 with the other; nothing is left over.
     let g = late.game();
     assert_eq!(g.round(), 11);
-    assert_eq!(g.player(0).future, vec![(12, Good::Stone)]);
+    assert_eq!(*g.player(0).future, vec![(12, Good::Stone)]);
     assert_eq!(get(&g, Good::Stone), get(&after, Good::Stone) + 1);
     let g = late.quiet(1).game();
     assert_eq!(g.round(), 12);
@@ -772,7 +772,7 @@ fn e_ruby_supplier_gives_a_ruby_for_the_next_4_rounds() {
     let s = rich_start().round(vec![place(0, "drift_mining", json!([])), housework("ruby_supplier", [2, 3])]);
     let (_, g) = s.around("housework");
     let promised: Vec<(u8, Good)> = (3..=6).map(|r| (r, Good::Ruby)).collect();
-    assert_eq!(g.player(0).future, promised);
+    assert_eq!(*g.player(0).future, promised);
     // 4 wood 3 stone − 2 wood 2 stone.
     assert_eq!(goods(&g, &[Good::Wood, Good::Stone, Good::Ruby]), [2, 1, 0]);
     let g = s.game();

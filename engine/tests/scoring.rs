@@ -74,7 +74,7 @@ fn g2_rulebook_example_scores_80() {
     furnish(&mut p, (2, 5), Furnishing::CookingCave);
     furnish(&mut p, (3, 4), Furnishing::WorkingCave);
     furnish(&mut p, (3, 5), Furnishing::FodderChamber);
-    p.dwarfs = vec![dwarf(), dwarf(), dwarf(), dwarf()];
+    p.dwarfs = [dwarf(), dwarf(), dwarf(), dwarf()].into_iter().collect();
     p.supply = Goods::of(&[
         (Good::Dog, 2),
         (Good::Sheep, 10),

@@ -49,17 +49,20 @@ pub fn on_build(game: &mut Game, p: usize, tile: Furnishing) {
 fn promise(game: &mut Game, p: usize, good: Good, rounds: usize) {
     let now = game.round();
     let later: Vec<u8> = game.setup.rounds().iter().copied().filter(|&r| r > now).take(rounds).collect();
-    game.players[p].future.extend(later.into_iter().map(|r| (r, good)));
+    std::sync::Arc::make_mut(&mut game.players[p].future).extend(later.into_iter().map(|r| (r, good)));
 }
 
 /// Start-of-round income: supplier goods on this round's space, and the Miner (E.3).
 pub fn start_of_round(game: &mut Game) {
     let round = game.round();
     for player in &mut game.players {
-        let due: Vec<Good> = player.future.iter().filter(|&&(r, _)| r == round).map(|&(_, g)| g).collect();
-        player.future.retain(|&(r, _)| r != round);
-        for g in due {
-            gain(player, g, 1);
+        // Written only when something is due: the list is shared with copies of the game.
+        if player.future.iter().any(|&(r, _)| r == round) {
+            let due: Vec<Good> = player.future.iter().filter(|&&(r, _)| r == round).map(|&(_, g)| g).collect();
+            std::sync::Arc::make_mut(&mut player.future).retain(|&(r, _)| r != round);
+            for g in due {
+                gain(player, g, 1);
+            }
         }
         if player.owns(Furnishing::Miner) {
             let ore_mines = player.board.count(|t| t == Tile::OreMine) as u32;

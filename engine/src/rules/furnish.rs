@@ -132,7 +132,7 @@ pub fn furnish(
         )
     })?;
     player.board.set_tile(at, Tile::Furnished { tile, under });
-    player.built.push((tile, round));
+    std::sync::Arc::make_mut(&mut player.built).push((tile, round));
     let via = match game.doing {
         crate::events::Doing { loot: true, .. } => crate::events::Via::Loot,
         crate::events::Doing { space: Some(s), .. } => crate::events::Via::Space(s),
