@@ -18,6 +18,8 @@ pub struct Coord {
 
 pub const ROWS: std::ops::RangeInclusive<i8> = -1..=4;
 pub const COLS: std::ops::RangeInclusive<i8> = -1..=6;
+/// Coordinates in all: 6 rows × 8 columns.
+const CELLS: usize = 48;
 
 impl Coord {
     /// A coordinate on the board or its ring; `None` for anything further out.
@@ -59,10 +61,11 @@ impl Coord {
         true
     }
 
+    /// Adjacent coordinates on the board or its ring, in the order up, down, left, right.
     pub fn neighbours(self) -> impl Iterator<Item = Coord> {
         [(-1, 0), (1, 0), (0, -1), (0, 1)].into_iter().filter_map(move |(dr, dc)| {
-            let c = Coord::new(i64::from(self.row + dr), i64::from(self.col + dc))?;
-            self.is_adjacent(c).then_some(c)
+            let c = Coord { row: self.row.checked_add(dr)?, col: self.col.checked_add(dc)? };
+            (ROWS.contains(&c.row) && COLS.contains(&c.col) && self.is_adjacent(c)).then_some(c)
         })
     }
 
@@ -70,8 +73,14 @@ impl Coord {
         ((self.row + 1) as usize) * 8 + (self.col + 1) as usize
     }
 
+    /// The coordinate of [`Coord::index`] `i` (`i < 48`).
+    fn from_index(i: usize) -> Coord {
+        Coord { row: (i / 8) as i8 - 1, col: (i % 8) as i8 - 1 }
+    }
+
+    /// Every coordinate, in row-major order (the order of [`Coord::index`]).
     pub fn all() -> impl Iterator<Item = Coord> {
-        ROWS.flat_map(|r| COLS.map(move |c| Coord { row: r, col: c }))
+        (0..CELLS).map(Coord::from_index)
     }
 
     pub fn inner() -> impl Iterator<Item = Coord> {
@@ -169,7 +178,7 @@ pub struct Space {
 /// A player's home board.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HomeBoard {
-    spaces: [Space; 48],
+    spaces: [Space; CELLS],
     /// Bit `t` set while furnishing tile `t` lies on the board: ownership is asked on every
     /// gain and payment, so it must not scan the board.
     owned: u64,
@@ -184,7 +193,7 @@ impl Default for HomeBoard {
 impl HomeBoard {
     /// The starting board: entry dwelling and one empty cavern (`RULES.md` A.5).
     pub fn new() -> HomeBoard {
-        let mut b = HomeBoard { spaces: [Space::default(); 48], owned: 0 };
+        let mut b = HomeBoard { spaces: [Space::default(); CELLS], owned: 0 };
         b.set_tile(ENTRY_DWELLING, Tile::EntryDwelling);
         b.set_tile(START_CAVERN, Tile::Cavern);
         b
@@ -222,7 +231,7 @@ impl HomeBoard {
 
     /// Every coordinate holding a tile, in row-major order.
     pub fn tiles(&self) -> impl Iterator<Item = (Coord, Tile)> + '_ {
-        Coord::all().filter_map(|c| self.tile(c).map(|t| (c, t)))
+        self.spaces.iter().enumerate().filter_map(|(i, s)| s.tile.map(|t| (Coord::from_index(i), t)))
     }
 
     pub fn count(&self, pred: impl Fn(Tile) -> bool) -> usize {
@@ -230,7 +239,7 @@ impl HomeBoard {
     }
 
     pub fn stables(&self) -> usize {
-        Coord::all().filter(|&c| self.has_stable(c)).count()
+        self.spaces.iter().filter(|s| s.stable).count()
     }
 
     pub fn furnishings(&self) -> impl Iterator<Item = (Coord, Furnishing)> + '_ {
@@ -275,6 +284,21 @@ mod tests {
         assert!(Coord::at(3, 2).is_adjacent(Coord::at(3, 3)));
         assert!(Coord::at(0, 0).is_adjacent(Coord::at(1, 0)));
         assert!(!Coord::at(0, 0).is_adjacent(Coord::at(1, 1)));
+    }
+
+    #[test]
+    fn coordinates_and_indices_agree() {
+        let all: Vec<Coord> = ROWS.flat_map(|r| COLS.map(move |c| Coord::at(r, c))).collect();
+        assert_eq!(Coord::all().collect::<Vec<_>>(), all);
+        for (i, c) in all.iter().enumerate() {
+            assert_eq!(c.index(), i);
+            let by_new: Vec<Coord> = [(-1, 0), (1, 0), (0, -1), (0, 1)]
+                .into_iter()
+                .filter_map(|(dr, dc)| Coord::new(i64::from(c.row) + dr, i64::from(c.col) + dc))
+                .filter(|&n| c.is_adjacent(n))
+                .collect();
+            assert_eq!(c.neighbours().collect::<Vec<_>>(), by_new);
+        }
     }
 
     #[test]

@@ -27,7 +27,7 @@ use crate::goods::{FarmAnimal, Good, Goods};
 use crate::notation::{Action, Entry, HarvestPhase, Loot, LootItem, RawCoord, TileKind};
 use crate::rules::expedition::min_strength;
 use crate::rules::furnish::Furnish;
-use crate::rules::placement::{self, check_connector, Connector, Flow, Part};
+use crate::rules::placement::{self, connector_refusal, Connector, Flow, Part};
 use crate::rules::tiles::{self, Twin};
 use crate::rules::{housing, weapons};
 
@@ -258,12 +258,33 @@ fn dwarf_outcomes(
     out
 }
 
-/// Sequences of part indices allowed by the flow (the empty sequence included).
-fn part_sequences(space: ActionSpace, flow: &Flow) -> Vec<Vec<usize>> {
-    fn go(space: ActionSpace, flow: &Flow, seq: &mut Vec<usize>, used: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
-        out.push(seq.clone());
+/// Most parts of a space, and most part uses in one sequence (the Adventure's forge and two
+/// expeditions are 3; a test checks every flow).
+const MAX_SEQ: usize = 4;
+
+/// A sequence of part indices, inline: a walk builds every sequence of its space.
+#[derive(Clone, Copy, Default)]
+struct Seq {
+    len: usize,
+    parts: [usize; MAX_SEQ],
+}
+
+impl std::ops::Deref for Seq {
+    type Target = [usize];
+    fn deref(&self) -> &[usize] {
+        &self.parts[..self.len]
+    }
+}
+
+/// Sequences of part indices allowed by the flow (the empty sequence included), depth first.
+fn part_sequences(flow: &Flow) -> Vec<Seq> {
+    fn go(flow: &Flow, seq: &mut Seq, used: &mut [usize], out: &mut Vec<Seq>) {
+        out.push(*seq);
+        if seq.len == MAX_SEQ {
+            return;
+        }
         for k in 0..flow.parts.len() {
-            if used[k] >= flow.parts[k].1 || check_connector(space, flow, used, seq.last().copied(), k).is_err() {
+            if used[k] >= flow.parts[k].1 || connector_refusal(flow, used, seq.last().copied(), k).is_some() {
                 continue;
             }
             // "and then": later parts only after the first.
@@ -271,14 +292,16 @@ fn part_sequences(space: ActionSpace, flow: &Flow) -> Vec<Vec<usize>> {
                 continue;
             }
             used[k] += 1;
-            seq.push(k);
-            go(space, flow, seq, used, out);
-            seq.pop();
+            seq.parts[seq.len] = k;
+            seq.len += 1;
+            go(flow, seq, used, out);
+            seq.len -= 1;
             used[k] -= 1;
         }
     }
-    let mut out = Vec::new();
-    go(space, flow, &mut Vec::new(), &mut vec![0; flow.parts.len()], &mut out);
+    let mut out = Vec::with_capacity(8);
+    let mut used = [0; MAX_SEQ];
+    go(flow, &mut Seq::default(), &mut used[..flow.parts.len().min(MAX_SEQ)], &mut out);
     out
 }
 
@@ -305,9 +328,9 @@ impl Walk<'_> {
         let player = g.player(self.p);
         let flow =
             placement::flow(self.space, player.owns(Furnishing::GuestRoom), player.dwarfs[self.d].weapon.is_some());
-        let mut sequences = part_sequences(self.space, &flow);
+        let mut sequences = part_sequences(&flow);
         let picks = chooser.choose(sequences.len(), sequences.len());
-        let picked: Vec<Vec<usize>> = picks.into_iter().map(|i| std::mem::take(&mut sequences[i])).collect();
+        let picked: Vec<Seq> = picks.into_iter().map(|i| std::mem::take(&mut sequences[i])).collect();
         for seq in picked {
             let cap = if seq.len() <= 1 { self.limits.options_alone } else { self.limits.options_per_part };
             self.extend(g, &flow, &seq, Vec::new(), cap, chooser, accept);
@@ -374,8 +397,6 @@ fn twins(g: &Game, p: usize, allowed: &[Twin]) -> Vec<Action> {
     let player = g.player(p);
     let office = player.owns(Furnishing::OfficeRoom);
     let mut out = Vec::new();
-    // `place_twin` changes the player only when it succeeds, so one copy serves until then.
-    let mut trial = player.clone();
     for (a, b) in adjacent_pairs(office) {
         // Cheap necessary conditions first (A.4): two empty cells of the twin's terrain.
         if player.board.tile(a).is_some() || player.board.tile(b).is_some() || a.is_forest() != b.is_forest() {
@@ -387,9 +408,8 @@ fn twins(g: &Game, p: usize, allowed: &[Twin]) -> Vec<Action> {
             }
             for kinds in twin_kinds(t) {
                 let cells = [raw(a), raw(b)];
-                if tiles::place_twin(&mut trial, cells, kinds, &[t]).is_ok() {
+                if tiles::can_place_twin(player, cells, kinds, &[t]) {
                     out.push(Action::Twin { cells, kinds });
-                    trial.clone_from(player);
                 }
             }
         }
@@ -550,10 +570,7 @@ fn loot_with_params(g: &Game, p: usize, item: LootItem) -> Option<Loot> {
         })
     };
     let single = |kind: tiles::Single| {
-        Coord::inner().find(|&c| {
-            let mut t = player.clone();
-            tiles::place_single(&mut t, kind, raw(c)).is_ok()
-        })
+        Coord::inner().find(|&c| tiles::can_place_single(player, kind, raw(c)))
     };
     Some(match item {
         LootItem::LootFurnishCavern => {
@@ -733,4 +750,21 @@ pub fn keeps(game: &Game) -> Vec<Entry> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [`Seq`] holds every sequence of every flow.
+    #[test]
+    fn sequences_fit_inline() {
+        for space in ActionSpace::ALL {
+            for (guest, armed) in [(false, false), (false, true), (true, false), (true, true)] {
+                let flow = placement::flow(space, guest, armed);
+                assert!(flow.parts.len() <= MAX_SEQ, "{space:?}");
+                assert!(flow.parts.iter().map(|p| p.1).sum::<usize>() <= MAX_SEQ, "{space:?}");
+            }
+        }
+    }
 }

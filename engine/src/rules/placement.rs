@@ -126,19 +126,20 @@ pub fn flow(space: ActionSpace, guest_room: bool, armed: bool) -> Flow {
 fn fixed_goods(space: ActionSpace, players: usize, p: &Player) -> Goods {
     use crate::board::Tile;
     use ActionSpace as A;
-    let ore_mines = p.board.count(|t| t == Tile::OreMine) as u32;
-    let ruby_mines = p.board.count(|t| t == Tile::RubyMine);
+    // Counted only for the spaces that need them (this runs for every candidate placement).
+    let ore_mines = || p.board.count(|t| t == Tile::OreMine) as u32;
+    let ruby_mines = || p.board.count(|t| t == Tile::RubyMine);
     let small = players <= 3;
     match space {
         A::StartingPlayer if small => Goods::one(Good::Ore, 2),
         A::StartingPlayer => Goods::one(Good::Ruby, 1),
         A::Supplies => Goods::of(GROWTH_GOODS),
-        A::OreMining | A::OreDelivery => Goods::one(Good::Ore, 2 * ore_mines),
+        A::OreMining | A::OreDelivery => Goods::one(Good::Ore, 2 * ore_mines()),
         A::ForestExploration if small => Goods::one(Good::Vegetable, 1),
         A::ForestExploration => Goods::one(Good::Food, 2),
         A::Sustenance if small => Goods::one(Good::Grain, 1),
-        A::RubyMining => Goods::one(Good::Ruby, u32::from(ruby_mines >= 1)),
-        A::RubyDelivery => Goods::one(Good::Ruby, u32::from(ruby_mines >= 2)),
+        A::RubyMining => Goods::one(Good::Ruby, u32::from(ruby_mines() >= 1)),
+        A::RubyDelivery => Goods::one(Good::Ruby, u32::from(ruby_mines() >= 2)),
         A::StripMining => Goods::one(Good::Wood, 2),
         A::WeeklyMarket => Goods::one(Good::Gold, 4),
         A::HardwareRental if players >= 6 => Goods::one(Good::Wood, 2),
@@ -354,32 +355,40 @@ fn not_allowed(space: ActionSpace, action: &Action, flow: &Flow, used: &[usize])
 
 /// Whether doing part `k` next respects the connector, given the parts done so far.
 pub fn check_connector(space: ActionSpace, flow: &Flow, used: &[usize], last: Option<usize>, k: usize) -> RuleResult {
-    let bad = |why: &str| fail(ErrorCode::ActionNotAllowed, format!("{}: {why}", space.id()));
+    match connector_refusal(flow, used, last, k) {
+        Some(why) => fail(ErrorCode::ActionNotAllowed, format!("{}: {why}", space.id())),
+        None => Ok(()),
+    }
+}
+
+/// Why the connector forbids doing part `k` next, if it does ([`check_connector`] without
+/// building the error, for the generator, which asks for every part at every step).
+pub fn connector_refusal(flow: &Flow, used: &[usize], last: Option<usize>, k: usize) -> Option<&'static str> {
     match flow.connector {
-        Connector::AndOr => Ok(()),
+        Connector::AndOr => None,
         Connector::AndThenOr => match last {
-            Some(l) if k < l => bad("its actions must be done in printed order (\"and then/or\")"),
-            _ => Ok(()),
+            Some(l) if k < l => Some("its actions must be done in printed order (\"and then/or\")"),
+            _ => None,
         },
         Connector::AndThen => match last {
-            None if k != 0 => bad("the first action must come first (\"and then\")"),
-            _ => Ok(()),
+            None if k != 0 => Some("the first action must come first (\"and then\")"),
+            _ => None,
         },
         Connector::Or => match last {
-            Some(l) if l != k => bad("only one of its actions may be chosen (\"either … or\")"),
-            _ => Ok(()),
+            Some(l) if l != k => Some("only one of its actions may be chosen (\"either … or\")"),
+            _ => None,
         },
         Connector::UrgentWish { guest_room } => {
             // Parts: 0 dwelling, 1 growth, 2 gold. Growth only after the dwelling.
             if k == 1 && used[0] == 0 {
-                return bad("family growth here needs the dwelling to be built first");
+                return Some("family growth here needs the dwelling to be built first");
             }
             let gold_branch = k == 2;
             let other_branch_used = if gold_branch { used[0] + used[1] > 0 } else { used[2] > 0 };
             if other_branch_used && !guest_room {
-                return bad("either the dwelling (and growth) or the 3 gold (\"either … or\")");
+                return Some("either the dwelling (and growth) or the 3 gold (\"either … or\")");
             }
-            Ok(())
+            None
         }
     }
 }

@@ -90,6 +90,34 @@ pub fn place_twin(
     kinds: [TileKind; 2],
     allowed: &[Twin],
 ) -> RuleResult<Twin> {
+    let TwinPlacement { twin, cells, halves, overhang } = check_twin(p, raw, kinds, allowed)?;
+    for (c, h) in cells.into_iter().zip(halves) {
+        p.board.set_tile(c, h);
+        cover_bonus(p, c);
+    }
+    if overhang {
+        p.supply.add(Good::Gold, 2);
+    }
+    Ok(twin)
+}
+
+/// A twin placement that [`check_twin`] found legal.
+struct TwinPlacement {
+    twin: Twin,
+    cells: [Coord; 2],
+    halves: [Tile; 2],
+    /// One half on the Office-room ring (2 gold, E.7).
+    overhang: bool,
+}
+
+/// Whether [`place_twin`] would succeed, without changing the player (the generator asks
+/// this for every pair of cells).
+pub fn can_place_twin(p: &Player, raw: [RawCoord; 2], kinds: [TileKind; 2], allowed: &[Twin]) -> bool {
+    check_twin(p, raw, kinds, allowed).is_ok()
+}
+
+/// Every check of [`place_twin`], in its order, and what it would place.
+fn check_twin(p: &Player, raw: [RawCoord; 2], kinds: [TileKind; 2], allowed: &[Twin]) -> RuleResult<TwinPlacement> {
     let Some((twin, halves)) = Twin::from_kinds(kinds).filter(|(t, _)| allowed.contains(t)) else {
         let names: Vec<_> = allowed.iter().map(|t| t.id()).collect();
         return fail(ErrorCode::BadTileKinds, format!("this action places {}", names.join(" or ")));
@@ -122,14 +150,7 @@ pub fn place_twin(
             "mountain tiles must adjoin the cave system".into()
         })?;
     }
-    for (c, h) in cells.into_iter().zip(halves) {
-        p.board.set_tile(c, h);
-        cover_bonus(p, c);
-    }
-    if overhang == 1 {
-        p.supply.add(Good::Gold, 2);
-    }
-    Ok(twin)
+    Ok(TwinPlacement { twin, cells, halves, overhang: overhang == 1 })
 }
 
 /// The single tiles (rubies, loot): never overhanging (A.4, E.7).
@@ -142,6 +163,19 @@ pub enum Single {
 }
 
 pub fn place_single(p: &mut Player, kind: Single, raw: RawCoord) -> RuleResult {
+    let (c, tile) = check_single(p, kind, raw)?;
+    p.board.set_tile(c, tile);
+    cover_bonus(p, c);
+    Ok(())
+}
+
+/// Whether [`place_single`] would succeed, without changing the player.
+pub fn can_place_single(p: &Player, kind: Single, raw: RawCoord) -> bool {
+    check_single(p, kind, raw).is_ok()
+}
+
+/// Every check of [`place_single`], in its order: the cell and the tile it would get.
+fn check_single(p: &Player, kind: Single, raw: RawCoord) -> RuleResult<(Coord, Tile)> {
     let c = coord(raw, false)?;
     let (forest, tile) = match kind {
         Single::Meadow => (true, Tile::Meadow),
@@ -163,9 +197,7 @@ pub fn place_single(p: &mut Player, kind: Single, raw: RawCoord) -> RuleResult {
     } else {
         ensure(touches_cave(p, &[c]), ErrorCode::NotAdjacent, || "mountain tiles must adjoin the cave system".into())?;
     }
-    p.board.set_tile(c, tile);
-    cover_bonus(p, c);
-    Ok(())
+    Ok((c, tile))
 }
 
 /// Ore mine / Deep tunnel twin on two adjacent ordinary tunnels (A.4).
