@@ -88,6 +88,46 @@ impl Coord {
     }
 }
 
+/// Orthogonally adjacent pairs `(a, b)` with `a < b`, on the printed board (`ring` false) or
+/// with the Office-room ring, in row-major order of `a` (the pair below `a` before the pair
+/// to its right): the generator scans them for every twin tile and pasture.
+pub fn adjacent_pairs(ring: bool) -> &'static [(Coord, Coord)] {
+    if ring {
+        &RING_PAIRS
+    } else {
+        &INNER_PAIRS
+    }
+}
+
+static INNER_PAIRS: [(Coord, Coord); 35] = pairs(false);
+static RING_PAIRS: [(Coord, Coord); 77] = pairs(true);
+
+/// [`adjacent_pairs`], computed at compile time; `N` must be the number of pairs.
+const fn pairs<const N: usize>(ring: bool) -> [(Coord, Coord); N] {
+    let (first, last_row, last_col) = if ring { (-1, 4, 6) } else { (0, 3, 5) };
+    let mut out = [(Coord::at(0, 0), Coord::at(0, 0)); N];
+    let mut n = 0;
+    let mut row = first;
+    while row <= last_row {
+        let mut col = first;
+        while col <= last_col {
+            if row < last_row {
+                out[n] = (Coord::at(row, col), Coord::at(row + 1, col));
+                n += 1;
+            }
+            // The cliff between columns 2 and 3 is open on row 3 only (A.2).
+            if col < last_col && (col != 2 || row == 3) {
+                out[n] = (Coord::at(row, col), Coord::at(row, col + 1));
+                n += 1;
+            }
+            col += 1;
+        }
+        row += 1;
+    }
+    assert!(n == N);
+    out
+}
+
 /// Bonuses printed under board spaces (`RULES.md` A.1, A.3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PrintedBonus {
@@ -298,6 +338,18 @@ mod tests {
                 .filter(|&n| c.is_adjacent(n))
                 .collect();
             assert_eq!(c.neighbours().collect::<Vec<_>>(), by_new);
+        }
+    }
+
+    /// The table is the adjacency relation itself, in the documented order.
+    #[test]
+    fn adjacent_pairs_follow_adjacency() {
+        for ring in [false, true] {
+            let expected: Vec<(Coord, Coord)> = Coord::all()
+                .filter(|c| ring || c.is_inner())
+                .flat_map(|a| a.neighbours().filter(move |&b| a < b && (ring || b.is_inner())).map(move |b| (a, b)))
+                .collect();
+            assert_eq!(adjacent_pairs(ring), &expected[..]);
         }
     }
 

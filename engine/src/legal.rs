@@ -377,19 +377,16 @@ impl Walk<'_> {
     }
 }
 
-/// Orthogonally adjacent pairs `(a, b)` with `a < b`, on the board (and its ring if `ring`).
 fn adjacent_pairs(ring: bool) -> impl Iterator<Item = (Coord, Coord)> {
-    Coord::all()
-        .filter(move |c| ring || c.is_inner())
-        .flat_map(move |a| a.neighbours().filter(move |&b| a < b && (ring || b.is_inner())).map(move |b| (a, b)))
+    crate::board::adjacent_pairs(ring).iter().copied()
 }
 
-fn twin_kinds(t: Twin) -> Vec<[TileKind; 2]> {
+fn twin_kinds(t: Twin) -> &'static [[TileKind; 2]] {
     use TileKind as K;
     match t {
-        Twin::CavernTunnel => vec![[K::Cavern, K::Tunnel], [K::Tunnel, K::Cavern]],
-        Twin::CavernCavern => vec![[K::Cavern, K::Cavern]],
-        Twin::MeadowField => vec![[K::Meadow, K::Field], [K::Field, K::Meadow]],
+        Twin::CavernTunnel => &[[K::Cavern, K::Tunnel], [K::Tunnel, K::Cavern]],
+        Twin::CavernCavern => &[[K::Cavern, K::Cavern]],
+        Twin::MeadowField => &[[K::Meadow, K::Field], [K::Field, K::Meadow]],
     }
 }
 
@@ -402,11 +399,15 @@ fn twins(g: &Game, p: usize, allowed: &[Twin]) -> Vec<Action> {
         if player.board.tile(a).is_some() || player.board.tile(b).is_some() || a.is_forest() != b.is_forest() {
             continue;
         }
+        // The check most pairs fail, once per pair rather than once per kind.
+        if !tiles::twin_touches(player, [a, b]) {
+            continue;
+        }
         for &t in allowed {
             if (t == Twin::MeadowField) != a.is_forest() {
                 continue;
             }
-            for kinds in twin_kinds(t) {
+            for &kinds in twin_kinds(t) {
                 let cells = [raw(a), raw(b)];
                 if tiles::can_place_twin(player, cells, kinds, &[t]) {
                     out.push(Action::Twin { cells, kinds });
@@ -518,11 +519,6 @@ fn furnish_options(g: &Game, p: usize, kind: Furnish) -> Vec<Action> {
         _ => false,
     });
     let mut out = Vec::new();
-    // One copy of the game for all trials: a failed `furnish` changes nothing (its checks and
-    // its all-or-nothing payment come first), and a successful one changes only player `p`'s
-    // own state (board, supply, tiles built, promised goods; facts are not recorded on trial
-    // copies), which is put back afterwards.
-    let mut trial = trial_copy(g);
     for tile in Furnishing::all() {
         if kind == Furnish::DwellingOnly && !tile.is_dwelling() {
             continue;
@@ -531,9 +527,8 @@ fn furnish_options(g: &Game, p: usize, kind: Furnish) -> Vec<Action> {
             continue;
         }
         for &c in &cells {
-            if crate::rules::furnish::furnish(&mut trial, p, tile, raw(c), None, kind).is_ok() {
+            if crate::rules::furnish::can_furnish(g, p, tile, raw(c), kind) {
                 out.push(Action::Furnish { tile, at: raw(c), pay: None });
-                trial.players[p].clone_from(player);
                 break; // one cell per tile: cells of the same kind are alike for the rules
             }
         }
@@ -570,7 +565,12 @@ fn loot_with_params(g: &Game, p: usize, item: LootItem) -> Option<Loot> {
         })
     };
     let single = |kind: tiles::Single| {
-        Coord::inner().find(|&c| tiles::can_place_single(player, kind, raw(c)))
+        Coord::inner().find(|&c| {
+            // Cheap necessary conditions first: an empty cell of the tile's terrain.
+            c.is_forest() == kind.is_forest()
+                && player.board.tile(c).is_none()
+                && tiles::can_place_single(player, kind, raw(c))
+        })
     };
     Some(match item {
         LootItem::LootFurnishCavern => {

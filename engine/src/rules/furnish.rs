@@ -101,6 +101,39 @@ pub fn furnish(
     pay: Option<&GoodsMap>,
     kind: Furnish,
 ) -> RuleResult {
+    let (at, under, paid) = check_furnish(game, p, tile, raw, pay, kind)?;
+    let round = game.round();
+    let player = &mut game.players[p];
+    player.supply.take(&paid).map_err(|g| short(tile, g))?; // checked above: never short
+    player.board.set_tile(at, Tile::Furnished { tile, under });
+    std::sync::Arc::make_mut(&mut player.built).push((tile, round));
+    let via = match game.doing {
+        crate::events::Doing { loot: true, .. } => crate::events::Via::Loot,
+        crate::events::Doing { space: Some(s), .. } => crate::events::Via::Space(s),
+        // Furnishing happens only on a space or as loot; a space is always set then.
+        _ => crate::events::Via::Loot,
+    };
+    game.record(crate::events::Event::Furnished { player: p, round, tile, at, via });
+    crate::rules::abilities::on_build(game, p, tile);
+    Ok(())
+}
+
+/// Whether [`furnish`] (without a Builder payment) would succeed, without changing the game
+/// (the generator asks this for every tile).
+pub fn can_furnish(game: &Game, p: usize, tile: Furnishing, raw: RawCoord, kind: Furnish) -> bool {
+    check_furnish(game, p, tile, raw, None, kind).is_ok()
+}
+
+/// Every check of [`furnish`], in its order: the cell, what lies under the tile and the
+/// goods paid.
+fn check_furnish(
+    game: &Game,
+    p: usize,
+    tile: Furnishing,
+    raw: RawCoord,
+    pay: Option<&GoodsMap>,
+    kind: Furnish,
+) -> RuleResult<(Coord, Under, Goods)> {
     match kind {
         Furnish::DwellingOnly => ensure(tile.is_dwelling(), ErrorCode::FurnishingUnavailable, || {
             format!("{} is not a dwelling; this action furnishes dwellings only", tile.id())
@@ -123,23 +156,12 @@ pub fn furnish(
         }
         Some(map) => builder_payment(cost, &goods_of(map))?,
     };
-    let round = game.round();
-    let player = &mut game.players[p];
-    player.supply.take(&paid).map_err(|g| {
-        crate::error::RuleError::new(
-            ErrorCode::InsufficientGoods,
-            format!("{} costs more {} than you have", tile.id(), g.id()),
-        )
-    })?;
-    player.board.set_tile(at, Tile::Furnished { tile, under });
-    std::sync::Arc::make_mut(&mut player.built).push((tile, round));
-    let via = match game.doing {
-        crate::events::Doing { loot: true, .. } => crate::events::Via::Loot,
-        crate::events::Doing { space: Some(s), .. } => crate::events::Via::Space(s),
-        // Furnishing happens only on a space or as loot; a space is always set then.
-        _ => crate::events::Via::Loot,
-    };
-    game.record(crate::events::Event::Furnished { player: p, round, tile, at, via });
-    crate::rules::abilities::on_build(game, p, tile);
-    Ok(())
+    let mut left = game.player(p).supply;
+    left.take(&paid).map_err(|g| short(tile, g))?;
+    Ok((at, under, paid))
+}
+
+/// The error of a payment short of `good`.
+fn short(tile: Furnishing, good: Good) -> crate::error::RuleError {
+    crate::error::RuleError::new(ErrorCode::InsufficientGoods, format!("{} costs more {} than you have", tile.id(), good.id()))
 }

@@ -101,6 +101,16 @@ pub fn place_twin(
     Ok(twin)
 }
 
+/// The adjacency rule of a twin on `cells` (A.2): forest twins touch an existing tile,
+/// mountain twins the cave system; the side is the first cell's.
+pub fn twin_touches(p: &Player, cells: [Coord; 2]) -> bool {
+    if cells[0].is_forest() {
+        touches_tiles(p, &cells)
+    } else {
+        touches_cave(p, &cells)
+    }
+}
+
 /// A twin placement that [`check_twin`] found legal.
 struct TwinPlacement {
     twin: Twin,
@@ -142,11 +152,11 @@ fn check_twin(p: &Player, raw: [RawCoord; 2], kinds: [TileKind; 2], allowed: &[T
                 "a field may not go under a stable; the meadow half must".into()
             })?;
         }
-        ensure(touches_tiles(p, &cells), ErrorCode::NotAdjacent, || {
+        ensure(twin_touches(p, cells), ErrorCode::NotAdjacent, || {
             "forest tiles start in front of the cave entrance [3, 2] and then touch existing tiles".into()
         })?;
     } else {
-        ensure(touches_cave(p, &cells), ErrorCode::NotAdjacent, || {
+        ensure(twin_touches(p, cells), ErrorCode::NotAdjacent, || {
             "mountain tiles must adjoin the cave system".into()
         })?;
     }
@@ -160,6 +170,13 @@ pub enum Single {
     Field,
     Tunnel,
     Cavern,
+}
+
+impl Single {
+    /// Forest tiles (meadow, field) go on the forest side, the others in the mountain.
+    pub fn is_forest(self) -> bool {
+        matches!(self, Single::Meadow | Single::Field)
+    }
 }
 
 pub fn place_single(p: &mut Player, kind: Single, raw: RawCoord) -> RuleResult {
@@ -177,11 +194,12 @@ pub fn can_place_single(p: &Player, kind: Single, raw: RawCoord) -> bool {
 /// Every check of [`place_single`], in its order: the cell and the tile it would get.
 fn check_single(p: &Player, kind: Single, raw: RawCoord) -> RuleResult<(Coord, Tile)> {
     let c = coord(raw, false)?;
-    let (forest, tile) = match kind {
-        Single::Meadow => (true, Tile::Meadow),
-        Single::Field => (true, Tile::Field { crop: None }),
-        Single::Tunnel => (false, Tile::Tunnel),
-        Single::Cavern => (false, Tile::Cavern),
+    let forest = kind.is_forest();
+    let tile = match kind {
+        Single::Meadow => Tile::Meadow,
+        Single::Field => Tile::Field { crop: None },
+        Single::Tunnel => Tile::Tunnel,
+        Single::Cavern => Tile::Cavern,
     };
     ensure(c.is_forest() == forest, ErrorCode::WrongTerrain, || {
         format!("{raw} is not a {} space", if forest { "forest" } else { "mountain" })
