@@ -153,8 +153,29 @@ impl Phase {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SpaceState {
     pub goods: Goods,
+    /// `(player, dwarf)` standing on it, in bytes (at most 7 players and 6 dwarfs): the
+    /// spaces are most of a [`Game`]'s size, and games are copied for every candidate move.
+    occupant: Option<(u8, u8)>,
+}
+
+impl SpaceState {
     /// `(player, dwarf)` standing on it.
-    pub occupant: Option<(usize, usize)>,
+    pub fn occupant(&self) -> Option<(usize, usize)> {
+        self.occupant.map(|(p, d)| (usize::from(p), usize::from(d)))
+    }
+
+    pub fn is_free(&self) -> bool {
+        self.occupant.is_none()
+    }
+
+    /// Puts dwarf `d` of player `p` on the space (both are small: see the field).
+    pub(crate) fn set_occupant(&mut self, p: usize, d: usize) {
+        self.occupant = Some((p as u8, d as u8));
+    }
+
+    pub(crate) fn clear_occupant(&mut self) {
+        self.occupant = None;
+    }
 }
 
 /// A game in progress.

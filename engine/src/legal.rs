@@ -181,7 +181,7 @@ pub fn dwarf_choices(game: &Game, p: usize) -> Vec<(Option<u32>, bool)> {
 /// Legal `place` entries of player `p`.
 pub fn places(game: &Game, p: usize, limits: &Limits, chooser: &mut dyn Chooser) -> Vec<Entry> {
     let spaces: Vec<ActionSpace> =
-        game.spaces().iter().filter(|(_, s)| s.occupant.is_none()).map(|(&a, _)| a).collect();
+        game.spaces().iter().filter(|(_, s)| s.is_free()).map(|(&a, _)| a).collect();
     let mut out = Vec::new();
     for space in spaces {
         out.extend(space_places(game, p, space, limits, chooser));
@@ -646,7 +646,7 @@ fn imitate_options(
     let targets: Vec<ActionSpace> = g
         .spaces()
         .iter()
-        .filter(|(&s, st)| s != via && s != ActionSpace::StartingPlayer && st.occupant.is_some_and(|(q, _)| q != p))
+        .filter(|(&s, st)| s != via && s != ActionSpace::StartingPlayer && st.occupant().is_some_and(|(q, _)| q != p))
         .map(|(&s, _)| s)
         .collect();
     let mut out = Vec::new();

@@ -164,10 +164,10 @@ mod tests {
         let mut s = Spaces::default();
         assert!(s.insert(ActionSpace::Supplies, SpaceState::default()).is_none());
         s.insert(ActionSpace::DriftMining, SpaceState::default());
-        s.get_mut(&ActionSpace::Supplies).unwrap().occupant = Some((1, 0));
+        s.get_mut(&ActionSpace::Supplies).unwrap().set_occupant(1, 0);
         let keys: Vec<_> = s.keys().copied().collect();
         assert_eq!(keys, [ActionSpace::DriftMining, ActionSpace::Supplies]);
-        assert_eq!(s.remove(&ActionSpace::Supplies).unwrap().occupant, Some((1, 0)));
+        assert_eq!(s.remove(&ActionSpace::Supplies).unwrap().occupant(), Some((1, 0)));
         assert_eq!(s.len(), 1);
         assert_eq!(s, [(ActionSpace::DriftMining, SpaceState::default())].into_iter().collect());
     }

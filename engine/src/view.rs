@@ -12,7 +12,7 @@ pub fn state_json(game: &Game) -> Value {
     for (space, state) in game.spaces() {
         spaces.insert(
             space.id(),
-            json!({ "goods": state.goods, "occupant": state.occupant.map(|(p, _)| p) }),
+            json!({ "goods": state.goods, "occupant": state.occupant().map(|(p, _)| p) }),
         );
     }
     json!({

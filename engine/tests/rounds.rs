@@ -121,7 +121,7 @@ fn b8_solo_clearing_and_keep() {
 #[test]
 fn c2_return_home_frees_spaces() {
     let g = ok(2, json!(two_player_round())).game.unwrap();
-    assert!(g.spaces().values().all(|s| s.occupant.is_none()));
+    assert!(g.spaces().values().all(|s| s.is_free()));
     assert!(g.players().iter().all(|p| p.dwarfs.iter().all(|d| d.space.is_none())));
     assert!(matches!(g.phase(), Phase::Work { to_move: 0 }));
 }

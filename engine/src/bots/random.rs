@@ -82,7 +82,7 @@ impl RandomBot {
 
 /// Action spaces no dwarf stands on.
 pub(crate) fn free_spaces(game: &Game) -> Vec<ActionSpace> {
-    game.spaces().iter().filter(|(_, s)| s.occupant.is_none()).map(|(&a, _)| a).collect()
+    game.spaces().iter().filter(|(_, s)| s.is_free()).map(|(&a, _)| a).collect()
 }
 
 impl Bot for RandomBot {

@@ -217,14 +217,14 @@ pub fn begin(game: &mut Game, p: usize, space: ActionSpace, dwarf: Option<u32>, 
     let Some(state) = game.spaces.get(&space) else {
         return fail(ErrorCode::SpaceNotAvailable, format!("{} is not on the table this round", space.id()));
     };
-    if let Some((q, _)) = state.occupant {
+    if let Some((q, _)) = state.occupant() {
         return fail(ErrorCode::SpaceOccupied, format!("{} is occupied by player {q}", space.id()));
     }
     let d = choose_dwarf(&mut game.players[p], dwarf, ruby)?;
     game.players[p].dwarfs[d].space = Some(space);
     let mut taken = Goods::new();
     if let Some(state) = game.spaces.get_mut(&space) {
-        state.occupant = Some((p, d));
+        state.set_occupant(p, d);
         taken = std::mem::take(&mut state.goods);
     }
     if space == ActionSpace::StartingPlayer {
@@ -500,7 +500,7 @@ fn imitate(
     ensure(target != ActionSpace::StartingPlayer, ErrorCode::ImitationTarget, || {
         "starting_player can never be imitated".into()
     })?;
-    let occupant = game.spaces.get(&target).and_then(|s| s.occupant);
+    let occupant = game.spaces.get(&target).and_then(|s| s.occupant());
     match occupant {
         Some((q, _)) if q != p => {}
         Some(_) => return fail(ErrorCode::ImitationTarget, format!("{} holds your own dwarf", target.id())),

@@ -134,7 +134,7 @@ impl Game {
             }
         }
         for state in self.spaces.values_mut() {
-            state.occupant = None;
+            state.clear_occupant();
         }
         match self.harvest {
             Harvest::None => self.end_round(),
