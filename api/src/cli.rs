@@ -51,6 +51,27 @@ enum Command {
     Reverify(crate::import::ReverifyArgs),
     /// Write complete logs of games played by bots (the same arguments give the same bytes).
     Simulate(crate::simulate::SimulateArgs),
+    /// Run the GraphQL API server (POST /graphql, GraphiQL at /graphiql).
+    Serve(crate::config::ServeArgs),
+    /// Manage API tokens (needed for mutations).
+    #[command(subcommand)]
+    Token(TokenCommand),
+    /// Print the GraphQL schema (SDL).
+    Schema,
+}
+
+#[derive(Subcommand, Debug)]
+enum TokenCommand {
+    /// Create a token and print it (only its hash is stored; it cannot be shown again).
+    Create {
+        /// Who the token is for (recorded as the uploader of the games it submits).
+        #[arg(long)]
+        name: String,
+        /// `postgres://…` or `sqlite://PATH`; default: env DATABASE_URL, else
+        /// sqlite://./data/chronicle.db.
+        #[arg(long, value_name = "URL")]
+        database_url: Option<String>,
+    },
 }
 
 pub const EXIT_OK: i32 = 0;
@@ -86,6 +107,11 @@ fn run_with(args: Vec<OsString>, stdin: &mut dyn Read, out: &mut dyn Write, err:
         Command::Import(args) => crate::import::import_command(args, stdin, out, err, progress),
         Command::Reverify(args) => crate::import::reverify_command(args, out, err, progress),
         Command::Simulate(args) => crate::simulate::simulate_command(args, out, err, progress),
+        Command::Serve(args) => crate::startup::serve(args, out),
+        Command::Token(TokenCommand::Create { name, database_url }) => {
+            crate::startup::create_token(&name, database_url, out)
+        }
+        Command::Schema => writeln!(out, "{}", crate::graphql::sdl().trim_end()).map(|()| EXIT_OK).map_err(|e| e.to_string()),
     };
     match result {
         Ok(code) => code,
@@ -161,19 +187,7 @@ fn parse_only(inputs: &[crate::inputs::LogInput], mode: &Mode, out: &mut dyn Wri
 
 fn state(path: &PathBuf, at: Option<usize>, json: bool, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<i32, String> {
     let input = read_input(path, stdin)?;
-    let full = chronicle_engine::replay(&input);
-    let r = match at {
-        Some(n) => {
-            if let Some(e) = full.error.as_ref().and_then(|e| e.entry).filter(|&i| n >= i) {
-                return Err(format!("entry {n} is not legal: the log is invalid at entry {e}"));
-            }
-            if n >= full.entries_applied {
-                return Err(format!("entry {n} does not exist; the log has {} entries", full.entries_applied));
-            }
-            chronicle_engine::replay_until(&input, Some(n + 1))
-        }
-        None => full,
-    };
+    let r = report::state_at(&input, at)?;
     let Some(game) = &r.game else {
         let line = report::replay_text(&path.display().to_string(), &r);
         writeln!(out, "{line}").map_err(|e| e.to_string())?;

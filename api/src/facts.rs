@@ -61,6 +61,8 @@ pub struct PlayerRow {
     /// 1 + the number of players with a higher total; complete games only.
     pub rank: Option<i16>,
     pub winner: bool,
+    /// The final score recorded at the table (`claimed.scores`), when the log has one.
+    pub claimed: Option<i64>,
 }
 
 /// One action-space use (`Event::Placed`).
@@ -269,7 +271,14 @@ fn players(r: &Replay) -> Vec<PlayerRow> {
                 let better = scores.unwrap_or(&[]).iter().filter(|o| o.score.total > mine.total).count();
                 small(better + 1)
             });
-            PlayerRow { seat: small(seat), name: clean(&p.name), score, rank, winner: r.winners.contains(&seat) }
+            PlayerRow {
+                seat: small(seat),
+                name: clean(&p.name),
+                score,
+                rank,
+                winner: r.winners.contains(&seat),
+                claimed: r.claimed.as_ref().and_then(|c| c.get(seat).copied()),
+            }
         })
         .collect()
 }

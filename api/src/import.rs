@@ -26,7 +26,7 @@ pub fn prepare(bytes: &[u8], uploader: Option<&str>) -> NewGame {
 }
 
 /// [`prepare`] for a log whose dedupe key is already computed.
-fn prepare_identified(bytes: &[u8], identity: canonical::Identity, uploader: Option<&str>) -> NewGame {
+pub(crate) fn prepare_identified(bytes: &[u8], identity: canonical::Identity, uploader: Option<&str>) -> NewGame {
     let replay = chronicle_engine::replay(bytes);
     NewGame {
         sha256: identity.sha256,

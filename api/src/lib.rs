@@ -1,11 +1,18 @@
-//! Chronicle's command-line surface and (later) service. `main.rs` only calls
+//! Chronicle's command-line surface and GraphQL service. `main.rs` only calls
 //! [`cli::run_interactive`] ([`cli::run`] without progress bars, for tests).
 
+pub mod auth;
 pub mod canonical;
 pub mod cli;
+pub mod config;
 pub mod facts;
+pub mod graphql;
+pub mod http;
 pub mod import;
 pub mod inputs;
 pub mod report;
+pub mod service;
 pub mod simulate;
+pub mod startup;
+pub mod stats_corpus;
 pub mod store;

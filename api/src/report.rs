@@ -86,3 +86,18 @@ impl Totals {
         json!({ "logs": self.logs, "complete": self.complete, "incomplete": self.incomplete, "invalid": self.invalid })
     }
 }
+
+/// The replay of a log up to and including entry `at` (the whole log when `None`), for showing
+/// the state there (`chronicle state`, the API's `replay`). Refuses entries that do not exist or
+/// are not legal.
+pub fn state_at(input: &[u8], at: Option<usize>) -> Result<chronicle_engine::Replay, String> {
+    let full = chronicle_engine::replay(input);
+    let Some(n) = at else { return Ok(full) };
+    if let Some(e) = full.error.as_ref().and_then(|e| e.entry).filter(|&i| n >= i) {
+        return Err(format!("entry {n} is not legal: the log is invalid at entry {e}"));
+    }
+    if n >= full.entries_applied {
+        return Err(format!("entry {n} does not exist; the log has {} entries", full.entries_applied));
+    }
+    Ok(chronicle_engine::replay_until(input, Some(n + 1)))
+}

@@ -19,118 +19,19 @@ use chronicle_api::canonical::identify;
 use chronicle_api::facts::GameRecord;
 use chronicle_api::import::{import, prepare, reverify, ImportSummary};
 use chronicle_api::inputs::LogInput;
-use chronicle_api::store::{Inserted, NewGame, PgStore, SqliteStore, Store};
+use chronicle_api::store::{
+    Bearer, CompressedLog, GameFilter, GameHead, Inserted, NewGame, PgStore, SqliteStore, Store, StoreError, TournamentRow,
+};
 use chronicle_engine::events::{Event, Via};
 use chronicle_engine::Status;
 use indicatif::ProgressBar;
 
+mod common;
+
+use common::*;
+
 // ---------------------------------------------------------------------------------------------
 // Harness
-
-const DEFAULT_PG: &str = "postgres://postgres@127.0.0.1:5432/test";
-
-fn pg_base_url() -> String {
-    std::env::var("CHRONICLE_TEST_POSTGRES_URL").ok().filter(|u| !u.is_empty()).unwrap_or_else(|| DEFAULT_PG.into())
-}
-
-fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_current_thread().enable_all().build().expect("tokio runtime")
-}
-
-fn unique_name(prefix: &str) -> String {
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_nanos());
-    format!("{prefix}_{}_{}_{}", std::process::id(), nanos % 1_000_000_000_000, N.fetch_add(1, Ordering::Relaxed))
-}
-
-/// `base` with its database name replaced.
-fn with_database(base: &str, name: &str) -> String {
-    let (url, query) = match base.split_once('?') {
-        Some((u, q)) => (u, format!("?{q}")),
-        None => (base, String::new()),
-    };
-    let authority_start = url.find("://").map_or(0, |i| i + 3);
-    let root = match url[authority_start..].find('/') {
-        Some(i) => &url[..authority_start + i],
-        None => url,
-    };
-    format!("{root}/{name}{query}")
-}
-
-/// Whether the PostgreSQL half runs: yes when the server answers; when it does not, a loud skip
-/// (or, under CI, a failure).
-fn postgres_available() -> bool {
-    use sqlx::Connection;
-    let base = pg_base_url();
-    let reachable = runtime()
-        .block_on(async { tokio::time::timeout(Duration::from_secs(5), sqlx::PgConnection::connect(&base)).await });
-    let error = match reachable {
-        Ok(Ok(_)) => return true,
-        Ok(Err(e)) => e.to_string(),
-        Err(_) => "timed out".to_owned(),
-    };
-    if std::env::var_os("CI").is_some() {
-        panic!("PostgreSQL at {base} is unreachable ({error}) and CI is set: the PostgreSQL contract tests must run");
-    }
-    let _ = writeln!(
-        std::io::stderr(),
-        "\n*** SKIPPING the PostgreSQL store contract test: {base} is unreachable ({error}).\n\
-         *** Start PostgreSQL or set CHRONICLE_TEST_POSTGRES_URL; under CI this is a failure. ***\n"
-    );
-    false
-}
-
-/// A scratch PostgreSQL database, dropped when this guard goes.
-struct PgScratch {
-    name: String,
-    url: String,
-}
-
-impl PgScratch {
-    fn create() -> PgScratch {
-        use sqlx::{Connection, Executor};
-        let name = unique_name("chronicle_test");
-        let base = pg_base_url();
-        runtime().block_on(async {
-            let mut admin = sqlx::PgConnection::connect(&base).await.expect("connect to PostgreSQL");
-            admin.execute(format!("CREATE DATABASE {name}").as_str()).await.expect("create scratch database");
-        });
-        PgScratch { url: with_database(&base, &name), name }
-    }
-}
-
-impl Drop for PgScratch {
-    fn drop(&mut self) {
-        let name = self.name.clone();
-        // On a thread of its own: this may run while a panic unwinds out of another runtime.
-        let _ = std::thread::spawn(move || {
-            use sqlx::{Connection, Executor};
-            runtime().block_on(async {
-                if let Ok(mut admin) = sqlx::PgConnection::connect(&pg_base_url()).await {
-                    let _ = admin.execute(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)").as_str()).await;
-                }
-            })
-        })
-        .join();
-    }
-}
-
-/// A scratch directory, removed when this guard goes.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new() -> TempDir {
-        let dir = std::env::temp_dir().join(unique_name("chronicle-store-test"));
-        std::fs::create_dir_all(&dir).expect("create temp dir");
-        TempDir(dir)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 /// What the tests need beyond the `Store` interface: plain SQL (to tamper, to count) and the
 /// URL the `chronicle` binary is given.
@@ -195,6 +96,44 @@ macro_rules! delegate_store {
             }
             async fn game_count(&self) -> Result<i64, chronicle_api::store::StoreError> {
                 self.store.game_count().await
+            }
+            async fn game_heads(&self, ids: &[i64]) -> Result<Vec<GameHead>, StoreError> {
+                self.store.game_heads(ids).await
+            }
+            async fn game_log(&self, id: i64) -> Result<Option<CompressedLog>, StoreError> {
+                self.store.game_log(id).await
+            }
+            async fn list_games(&self, filter: &GameFilter, after: i64, limit: i64) -> Result<Vec<i64>, StoreError> {
+                self.store.list_games(filter, after, limit).await
+            }
+            async fn create_token(&self, name: &str, sha256: &str) -> Result<i64, StoreError> {
+                self.store.create_token(name, sha256).await
+            }
+            async fn bearer(&self, sha256: &str) -> Result<Option<Bearer>, StoreError> {
+                self.store.bearer(sha256).await
+            }
+            async fn create_tournament(
+                &self,
+                name: &str,
+                organizer_sha256: &str,
+                created_by: Option<i64>,
+            ) -> Result<TournamentRow, StoreError> {
+                self.store.create_tournament(name, organizer_sha256, created_by).await
+            }
+            async fn tournament(&self, id: i64) -> Result<Option<TournamentRow>, StoreError> {
+                self.store.tournament(id).await
+            }
+            async fn add_tournament_games(&self, tournament: i64, games: &[i64]) -> Result<Vec<i64>, StoreError> {
+                self.store.add_tournament_games(tournament, games).await
+            }
+            async fn tournament_games(&self, tournament: i64) -> Result<Vec<i64>, StoreError> {
+                self.store.tournament_games(tournament).await
+            }
+            async fn complete_records(&self, after: i64, limit: i64) -> Result<Vec<(i64, GameRecord)>, StoreError> {
+                self.store.complete_records(after, limit).await
+            }
+            async fn ping(&self) -> Result<(), StoreError> {
+                self.store.ping().await
             }
         }
     };
@@ -266,9 +205,6 @@ macro_rules! contract {
 // ---------------------------------------------------------------------------------------------
 // Fixtures
 
-fn fixtures_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/games")
-}
 
 /// Every golden log (not the `.expect.json` sidecars), by name.
 fn fixture_logs() -> Vec<LogInput> {
@@ -288,21 +224,11 @@ fn fixture_logs() -> Vec<LogInput> {
         .collect()
 }
 
-fn fixture(name: &str) -> LogInput {
-    let path = fixtures_dir().join(name);
-    LogInput { name: name.into(), bytes: std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())) }
-}
 
 fn input(name: &str, bytes: impl Into<Vec<u8>>) -> LogInput {
     LogInput { name: name.into(), bytes: bytes.into() }
 }
 
-/// `log` with `meta.id` set, as compact JSON (a distinct game for the dedupe key).
-fn variant(log: &[u8], id: &str) -> Vec<u8> {
-    let mut v: Value = serde_json::from_slice(log).expect("fixture is JSON");
-    v["meta"]["id"] = Value::String(id.into());
-    serde_json::to_vec(&v).expect("serialize")
-}
 
 fn quiet() -> ProgressBar {
     ProgressBar::hidden()

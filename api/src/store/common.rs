@@ -1,7 +1,8 @@
 // The SQL shared by both stores. This file is `include!`d by `pg.rs` and `sqlite.rs`, each of
 // which defines `Db` (the sqlx database type), `BEGIN` (the statement that starts a write
-// transaction), `MAX_BINDS` (bind parameters per statement) and `UPLOADED_AT` (the
-// `uploaded_at` column as UTC text) first; the code below is compiled once per backend.
+// transaction), `MAX_BINDS` (bind parameters per statement) and `utc` (a timestamp column as
+// RFC 3339 UTC text) first; the code below is compiled once per backend. `service.rs` (tokens,
+// tournaments, listing) is included after it.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -12,7 +13,10 @@ use crate::facts::{
     parse_status, status_str, ErrorRow, ExpeditionRow, FurnishingRow, GameRecord, MetaRow, Outcome, PlacementRow,
     PlayerRow, WeaponRow,
 };
-use crate::store::{db_error, is_fatal, CompressedLog, Inserted, NewGame, StoreError, StoredGame, StoredLog};
+use crate::store::{
+    db_error, is_fatal, Bearer, CompressedLog, GameFilter, GameHead, Inserted, NewGame, StoreError, StoredGame,
+    StoredLog, TournamentRow,
+};
 use chronicle_engine::ScoreBreakdown;
 
 type Conn = <Db as sqlx::Database>::Connection;
@@ -177,6 +181,7 @@ async fn insert_children(conn: &mut Conn, games: &[(i64, &GameRecord)]) -> Resul
     }
     columns.push(("rank", i16s(&players, |x| x.1.rank)));
     columns.push(("winner", Column::Bool(players.iter().map(|x| x.1.winner).collect())));
+    columns.push(("claimed_total", i64s(&players, |x| x.1.claimed)));
     bulk_insert(conn, Table::new("game_players", &players, columns)).await?;
 
     let placements: Vec<(i64, &PlacementRow)> =
@@ -490,16 +495,25 @@ async fn fetch_rows(pool: &Pool<Db>, sql: &str, id: i64) -> Result<Vec<DbRow>, s
     sqlx::query(sql).bind(id).fetch_all(pool).await
 }
 
-async fn game(pool: &Pool<Db>, id: i64) -> Result<Option<StoredGame>, StoreError> {
+/// The columns `player_from` reads.
+fn player_columns() -> String {
+    format!("seat, name, {}, rank, winner, claimed_total", SCORE_COLUMNS.join(", "))
+}
+
+fn player_from(r: &DbRow) -> Result<PlayerRow, sqlx::Error> {
+    Ok(PlayerRow {
+        seat: r.try_get("seat")?,
+        name: r.try_get("name")?,
+        score: score_from(r)?,
+        rank: r.try_get("rank")?,
+        winner: r.try_get("winner")?,
+        claimed: r.try_get("claimed_total")?,
+    })
+}
+
+/// The record of a row with the verdict columns (`VERDICT_COLUMNS`), without players or facts.
+fn verdict_from(row: &DbRow, id: i64) -> Result<GameRecord, StoreError> {
     let fail = |e| db_error("reading a game", e);
-    let sql = format!(
-        "SELECT g.log_sha256, g.format, g.uploader, {UPLOADED_AT} AS uploaded_at, {}, \
-         l.encoding, l.size, l.data FROM games g JOIN game_logs l ON l.game_id = g.id WHERE g.id = $1",
-        VERDICT_COLUMNS.map(|c| format!("g.{c}")).join(", ")
-    );
-    let Some(row) = sqlx::query(&sql).bind(id).fetch_optional(pool).await.map_err(fail)? else {
-        return Ok(None);
-    };
     let status: String = row.try_get("status").map_err(fail)?;
     let status = parse_status(&status).ok_or_else(|| StoreError(format!("game {id}: unknown status `{status}`")))?;
     let error = match row.try_get::<Option<String>, _>("error_code").map_err(fail)? {
@@ -511,7 +525,7 @@ async fn game(pool: &Pool<Db>, id: i64) -> Result<Option<StoredGame>, StoreError
             message: row.try_get::<Option<String>, _>("error_message").map_err(fail)?.unwrap_or_default(),
         }),
     };
-    let mut record = GameRecord {
+    Ok(GameRecord {
         engine_version: row.try_get("engine_version").map_err(fail)?,
         status,
         round_reached: row.try_get("round_reached").map_err(fail)?,
@@ -529,74 +543,119 @@ async fn game(pool: &Pool<Db>, id: i64) -> Result<Option<StoredGame>, StoreError
         furnishings: Vec::new(),
         weapons: Vec::new(),
         expeditions: Vec::new(),
-    };
-    let players_sql = format!(
-        "SELECT seat, name, {}, rank, winner FROM game_players WHERE game_id = $1 ORDER BY seat",
-        SCORE_COLUMNS.join(", ")
-    );
-    for r in fetch_rows(pool, &players_sql, id).await.map_err(fail)? {
-        record.players.push(PlayerRow {
-            seat: r.try_get("seat").map_err(fail)?,
-            name: r.try_get("name").map_err(fail)?,
-            score: score_from(&r).map_err(fail)?,
-            rank: r.try_get("rank").map_err(fail)?,
-            winner: r.try_get("winner").map_err(fail)?,
+    })
+}
+
+/// The fact rows of some games.
+#[derive(Default)]
+struct Facts {
+    placements: Vec<PlacementRow>,
+    furnishings: Vec<FurnishingRow>,
+    weapons: Vec<WeaponRow>,
+    expeditions: Vec<ExpeditionRow>,
+}
+
+impl Facts {
+    fn fill(self, record: &mut GameRecord) {
+        record.placements = self.placements;
+        record.furnishings = self.furnishings;
+        record.weapons = self.weapons;
+        record.expeditions = self.expeditions;
+    }
+}
+
+/// Rows of `sql` (which ends in `game_id IN `) for these games, ordered by `order`.
+async fn rows_of(pool: &Pool<Db>, sql: &str, ids: &[i64], order: &str) -> Result<Vec<DbRow>, sqlx::Error> {
+    let mut rows = Vec::new();
+    for chunk in ids.chunks(MAX_BINDS) {
+        let mut qb: QueryBuilder<'_, Db> = QueryBuilder::new(sql);
+        push_in_list(&mut qb, chunk);
+        qb.push(format!(" ORDER BY game_id, {order}"));
+        rows.extend(qb.build().persistent(false).fetch_all(pool).await?);
+    }
+    Ok(rows)
+}
+
+/// The facts of these games (games without facts are absent).
+async fn facts_of(pool: &Pool<Db>, ids: &[i64]) -> Result<HashMap<i64, Facts>, sqlx::Error> {
+    let mut out: HashMap<i64, Facts> = HashMap::new();
+    let sql = "SELECT game_id, seq, player, round, space, dwarf, imitated FROM game_placements WHERE game_id IN ";
+    for r in rows_of(pool, sql, ids, "seq").await? {
+        out.entry(r.try_get("game_id")?).or_default().placements.push(PlacementRow {
+            seq: r.try_get("seq")?,
+            player: r.try_get("player")?,
+            round: r.try_get("round")?,
+            space: r.try_get("space")?,
+            dwarf: r.try_get("dwarf")?,
+            imitated: r.try_get("imitated")?,
         });
     }
-    let sql = "SELECT seq, player, round, space, dwarf, imitated FROM game_placements WHERE game_id = $1 ORDER BY seq";
-    for r in fetch_rows(pool, sql, id).await.map_err(fail)? {
-        record.placements.push(PlacementRow {
-            seq: r.try_get("seq").map_err(fail)?,
-            player: r.try_get("player").map_err(fail)?,
-            round: r.try_get("round").map_err(fail)?,
-            space: r.try_get("space").map_err(fail)?,
-            dwarf: r.try_get("dwarf").map_err(fail)?,
-            imitated: r.try_get("imitated").map_err(fail)?,
+    let sql = "SELECT game_id, seq, player, round, tile, cell_row, cell_col, via, space FROM game_furnishings \
+               WHERE game_id IN ";
+    for r in rows_of(pool, sql, ids, "seq").await? {
+        out.entry(r.try_get("game_id")?).or_default().furnishings.push(FurnishingRow {
+            seq: r.try_get("seq")?,
+            player: r.try_get("player")?,
+            round: r.try_get("round")?,
+            tile: r.try_get("tile")?,
+            row: r.try_get("cell_row")?,
+            col: r.try_get("cell_col")?,
+            via: r.try_get("via")?,
+            space: r.try_get("space")?,
         });
     }
-    let sql = "SELECT seq, player, round, tile, cell_row, cell_col, via, space FROM game_furnishings \
-               WHERE game_id = $1 ORDER BY seq";
-    for r in fetch_rows(pool, sql, id).await.map_err(fail)? {
-        record.furnishings.push(FurnishingRow {
-            seq: r.try_get("seq").map_err(fail)?,
-            player: r.try_get("player").map_err(fail)?,
-            round: r.try_get("round").map_err(fail)?,
-            tile: r.try_get("tile").map_err(fail)?,
-            row: r.try_get("cell_row").map_err(fail)?,
-            col: r.try_get("cell_col").map_err(fail)?,
-            via: r.try_get("via").map_err(fail)?,
-            space: r.try_get("space").map_err(fail)?,
+    let sql = "SELECT game_id, player, dwarf, round_forged, strength_forged, final_strength, expeditions \
+               FROM game_weapons WHERE game_id IN ";
+    for r in rows_of(pool, sql, ids, "player, dwarf").await? {
+        out.entry(r.try_get("game_id")?).or_default().weapons.push(WeaponRow {
+            player: r.try_get("player")?,
+            dwarf: r.try_get("dwarf")?,
+            round_forged: r.try_get("round_forged")?,
+            strength_forged: r.try_get("strength_forged")?,
+            final_strength: r.try_get("final_strength")?,
+            expeditions: r.try_get("expeditions")?,
         });
     }
-    let sql = "SELECT player, dwarf, round_forged, strength_forged, final_strength, expeditions FROM game_weapons \
-               WHERE game_id = $1 ORDER BY player, dwarf";
-    for r in fetch_rows(pool, sql, id).await.map_err(fail)? {
-        record.weapons.push(WeaponRow {
-            player: r.try_get("player").map_err(fail)?,
-            dwarf: r.try_get("dwarf").map_err(fail)?,
-            round_forged: r.try_get("round_forged").map_err(fail)?,
-            strength_forged: r.try_get("strength_forged").map_err(fail)?,
-            final_strength: r.try_get("final_strength").map_err(fail)?,
-            expeditions: r.try_get("expeditions").map_err(fail)?,
-        });
+    let mut loot: BTreeMap<(i64, i32), Vec<String>> = BTreeMap::new();
+    let sql = "SELECT game_id, expedition, item FROM game_expedition_loot WHERE game_id IN ";
+    for r in rows_of(pool, sql, ids, "expedition, idx").await? {
+        loot.entry((r.try_get("game_id")?, r.try_get("expedition")?)).or_default().push(r.try_get("item")?);
     }
-    let mut loot: BTreeMap<i32, Vec<String>> = BTreeMap::new();
-    let sql = "SELECT expedition, item FROM game_expedition_loot WHERE game_id = $1 ORDER BY expedition, idx";
-    for r in fetch_rows(pool, sql, id).await.map_err(fail)? {
-        loot.entry(r.try_get("expedition").map_err(fail)?).or_default().push(r.try_get("item").map_err(fail)?);
-    }
-    let sql = "SELECT seq, player, dwarf, round, level, strength FROM game_expeditions WHERE game_id = $1 ORDER BY seq";
-    for r in fetch_rows(pool, sql, id).await.map_err(fail)? {
-        let seq: i32 = r.try_get("seq").map_err(fail)?;
-        record.expeditions.push(ExpeditionRow {
+    let sql = "SELECT game_id, seq, player, dwarf, round, level, strength FROM game_expeditions WHERE game_id IN ";
+    for r in rows_of(pool, sql, ids, "seq").await? {
+        let game: i64 = r.try_get("game_id")?;
+        let seq: i32 = r.try_get("seq")?;
+        out.entry(game).or_default().expeditions.push(ExpeditionRow {
             seq,
-            player: r.try_get("player").map_err(fail)?,
-            dwarf: r.try_get("dwarf").map_err(fail)?,
-            round: r.try_get("round").map_err(fail)?,
-            level: r.try_get("level").map_err(fail)?,
-            strength: r.try_get("strength").map_err(fail)?,
-            loot: loot.remove(&seq).unwrap_or_default(),
+            player: r.try_get("player")?,
+            dwarf: r.try_get("dwarf")?,
+            round: r.try_get("round")?,
+            level: r.try_get("level")?,
+            strength: r.try_get("strength")?,
+            loot: loot.remove(&(game, seq)).unwrap_or_default(),
         });
+    }
+    Ok(out)
+}
+
+async fn game(pool: &Pool<Db>, id: i64) -> Result<Option<StoredGame>, StoreError> {
+    let fail = |e| db_error("reading a game", e);
+    let sql = format!(
+        "SELECT g.log_sha256, g.format, g.uploader, {} AS uploaded_at, {}, \
+         l.encoding, l.size, l.data FROM games g JOIN game_logs l ON l.game_id = g.id WHERE g.id = $1",
+        utc("g.uploaded_at"),
+        VERDICT_COLUMNS.map(|c| format!("g.{c}")).join(", ")
+    );
+    let Some(row) = sqlx::query(&sql).bind(id).fetch_optional(pool).await.map_err(fail)? else {
+        return Ok(None);
+    };
+    let mut record = verdict_from(&row, id)?;
+    let players_sql = format!("SELECT {} FROM game_players WHERE game_id = $1 ORDER BY seat", player_columns());
+    for r in fetch_rows(pool, &players_sql, id).await.map_err(fail)? {
+        record.players.push(player_from(&r).map_err(fail)?);
+    }
+    if let Some(facts) = facts_of(pool, &[id]).await.map_err(fail)?.remove(&id) {
+        facts.fill(&mut record);
     }
     Ok(Some(StoredGame {
         id,
@@ -649,5 +708,54 @@ impl Store for Backend {
 
     async fn game_count(&self) -> Result<i64, StoreError> {
         game_count(&self.pool).await
+    }
+
+    async fn game_heads(&self, ids: &[i64]) -> Result<Vec<GameHead>, StoreError> {
+        game_heads(&self.pool, ids).await
+    }
+
+    async fn game_log(&self, id: i64) -> Result<Option<CompressedLog>, StoreError> {
+        game_log(&self.pool, id).await
+    }
+
+    async fn list_games(&self, filter: &GameFilter, after: i64, limit: i64) -> Result<Vec<i64>, StoreError> {
+        list_games(&self.pool, filter, after, limit).await
+    }
+
+    async fn create_token(&self, name: &str, sha256: &str) -> Result<i64, StoreError> {
+        create_token(&self.pool, name, sha256).await
+    }
+
+    async fn bearer(&self, sha256: &str) -> Result<Option<Bearer>, StoreError> {
+        bearer(&self.pool, sha256).await
+    }
+
+    async fn create_tournament(
+        &self,
+        name: &str,
+        organizer_sha256: &str,
+        created_by: Option<i64>,
+    ) -> Result<TournamentRow, StoreError> {
+        create_tournament(&self.pool, name, organizer_sha256, created_by).await
+    }
+
+    async fn tournament(&self, id: i64) -> Result<Option<TournamentRow>, StoreError> {
+        tournament(&self.pool, id).await
+    }
+
+    async fn add_tournament_games(&self, tournament: i64, games: &[i64]) -> Result<Vec<i64>, StoreError> {
+        add_tournament_games(&self.pool, tournament, games).await
+    }
+
+    async fn tournament_games(&self, tournament: i64) -> Result<Vec<i64>, StoreError> {
+        tournament_games(&self.pool, tournament).await
+    }
+
+    async fn complete_records(&self, after: i64, limit: i64) -> Result<Vec<(i64, GameRecord)>, StoreError> {
+        complete_records(&self.pool, after, limit).await
+    }
+
+    async fn ping(&self) -> Result<(), StoreError> {
+        sqlx::query("SELECT 1").execute(&self.pool).await.map(|_| ()).map_err(|e| db_error("pinging the database", e))
     }
 }

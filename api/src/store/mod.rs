@@ -122,6 +122,52 @@ pub struct StoredGame {
     pub record: GameRecord,
 }
 
+/// A game without its raw log and facts: what the API shows of a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameHead {
+    pub id: i64,
+    pub sha256: String,
+    pub format: Option<String>,
+    pub uploader: Option<String>,
+    /// As the database prints it (UTC, RFC 3339).
+    pub uploaded_at: String,
+    /// The verdict and the players; the fact lists are empty.
+    pub record: GameRecord,
+}
+
+/// Which games `Store::list_games` returns; every set field must match.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameFilter {
+    pub player_count: Option<i16>,
+    pub status: Option<chronicle_engine::Status>,
+    /// Games added to this tournament.
+    pub tournament: Option<i64>,
+    /// Games with a player of exactly this name.
+    pub player_name: Option<String>,
+    /// `meta.played_at` at or after this text (ISO 8601 compares as text).
+    pub played_from: Option<String>,
+    /// `meta.played_at` at or before this text; a date alone includes that whole day.
+    pub played_to: Option<String>,
+}
+
+/// Whom a bearer token belongs to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Bearer {
+    /// An API token (`chronicle token create`).
+    Api { id: i64, name: String },
+    /// The organizer token of a tournament.
+    Organizer { tournament: i64 },
+}
+
+/// A tournament as stored (without its organizer token's hash).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TournamentRow {
+    pub id: i64,
+    pub name: String,
+    /// As the database prints it (UTC, RFC 3339).
+    pub created_at: String,
+}
+
 /// The game store. Every method is one round of transactions; see the module documentation
 /// for atomicity.
 pub trait Store: Sync {
@@ -154,6 +200,163 @@ pub trait Store: Sync {
 
     /// Number of stored games.
     fn game_count(&self) -> impl Future<Output = Result<i64, StoreError>> + Send;
+
+    /// The games with these ids, without logs and facts, in the order of `ids` (absent ids
+    /// are left out).
+    fn game_heads(&self, ids: &[i64]) -> impl Future<Output = Result<Vec<GameHead>, StoreError>> + Send;
+
+    /// The raw log of a game.
+    fn game_log(&self, id: i64) -> impl Future<Output = Result<Option<CompressedLog>, StoreError>> + Send;
+
+    /// Up to `limit` ids of games matching `filter` with an id greater than `after`, by id.
+    fn list_games(
+        &self,
+        filter: &GameFilter,
+        after: i64,
+        limit: i64,
+    ) -> impl Future<Output = Result<Vec<i64>, StoreError>> + Send;
+
+    /// Stores the hash of a new API token; returns its id.
+    fn create_token(&self, name: &str, sha256: &str) -> impl Future<Output = Result<i64, StoreError>> + Send;
+
+    /// Whom the token with this hash belongs to.
+    fn bearer(&self, sha256: &str) -> impl Future<Output = Result<Option<Bearer>, StoreError>> + Send;
+
+    /// Creates a tournament whose organizer token has this hash.
+    fn create_tournament(
+        &self,
+        name: &str,
+        organizer_sha256: &str,
+        created_by: Option<i64>,
+    ) -> impl Future<Output = Result<TournamentRow, StoreError>> + Send;
+
+    fn tournament(&self, id: i64) -> impl Future<Output = Result<Option<TournamentRow>, StoreError>> + Send;
+
+    /// Adds stored games to a tournament (games already in it stay, once). When some id is not
+    /// a stored game nothing changes and those ids are returned.
+    fn add_tournament_games(
+        &self,
+        tournament: i64,
+        games: &[i64],
+    ) -> impl Future<Output = Result<Vec<i64>, StoreError>> + Send;
+
+    /// The ids of a tournament's games, by id.
+    fn tournament_games(&self, tournament: i64) -> impl Future<Output = Result<Vec<i64>, StoreError>> + Send;
+
+    /// Up to `limit` complete games with an id greater than `after`, by id, with their players
+    /// and facts (the statistics' input).
+    fn complete_records(
+        &self,
+        after: i64,
+        limit: i64,
+    ) -> impl Future<Output = Result<Vec<(i64, GameRecord)>, StoreError>> + Send;
+
+    /// Whether the database answers (`/readyz`).
+    fn ping(&self) -> impl Future<Output = Result<(), StoreError>> + Send;
+}
+
+/// Every operation of [`Backend`] is that of the store it holds.
+macro_rules! delegate {
+    ($self:ident, $s:ident => $call:expr) => {
+        match $self {
+            Backend::Postgres($s) => $call,
+            Backend::Sqlite($s) => $call,
+        }
+    };
+}
+
+impl Store for Backend {
+    fn backend(&self) -> &'static str {
+        delegate!(self, s => s.backend())
+    }
+
+    async fn insert_games(&self, games: &[NewGame]) -> Result<Vec<Inserted>, StoreError> {
+        delegate!(self, s => s.insert_games(games).await)
+    }
+
+    async fn known_games(&self, sha256s: &[String]) -> Result<HashMap<String, i64>, StoreError> {
+        delegate!(self, s => s.known_games(sha256s).await)
+    }
+
+    async fn logs_after(&self, after: i64, limit: i64) -> Result<Vec<StoredLog>, StoreError> {
+        delegate!(self, s => s.logs_after(after, limit).await)
+    }
+
+    async fn outcomes(&self, ids: &[i64]) -> Result<BTreeMap<i64, Outcome>, StoreError> {
+        delegate!(self, s => s.outcomes(ids).await)
+    }
+
+    async fn replace_records(&self, records: &[(i64, GameRecord)]) -> Result<(), StoreError> {
+        delegate!(self, s => s.replace_records(records).await)
+    }
+
+    async fn game_id(&self, sha256: &str) -> Result<Option<i64>, StoreError> {
+        delegate!(self, s => s.game_id(sha256).await)
+    }
+
+    async fn game(&self, id: i64) -> Result<Option<StoredGame>, StoreError> {
+        delegate!(self, s => s.game(id).await)
+    }
+
+    async fn game_count(&self) -> Result<i64, StoreError> {
+        delegate!(self, s => s.game_count().await)
+    }
+
+    async fn game_heads(&self, ids: &[i64]) -> Result<Vec<GameHead>, StoreError> {
+        delegate!(self, s => s.game_heads(ids).await)
+    }
+
+    async fn game_log(&self, id: i64) -> Result<Option<CompressedLog>, StoreError> {
+        delegate!(self, s => s.game_log(id).await)
+    }
+
+    async fn list_games(&self, filter: &GameFilter, after: i64, limit: i64) -> Result<Vec<i64>, StoreError> {
+        delegate!(self, s => s.list_games(filter, after, limit).await)
+    }
+
+    async fn create_token(&self, name: &str, sha256: &str) -> Result<i64, StoreError> {
+        delegate!(self, s => s.create_token(name, sha256).await)
+    }
+
+    async fn bearer(&self, sha256: &str) -> Result<Option<Bearer>, StoreError> {
+        delegate!(self, s => s.bearer(sha256).await)
+    }
+
+    async fn create_tournament(
+        &self,
+        name: &str,
+        organizer_sha256: &str,
+        created_by: Option<i64>,
+    ) -> Result<TournamentRow, StoreError> {
+        delegate!(self, s => s.create_tournament(name, organizer_sha256, created_by).await)
+    }
+
+    async fn tournament(&self, id: i64) -> Result<Option<TournamentRow>, StoreError> {
+        delegate!(self, s => s.tournament(id).await)
+    }
+
+    async fn add_tournament_games(&self, tournament: i64, games: &[i64]) -> Result<Vec<i64>, StoreError> {
+        delegate!(self, s => s.add_tournament_games(tournament, games).await)
+    }
+
+    async fn tournament_games(&self, tournament: i64) -> Result<Vec<i64>, StoreError> {
+        delegate!(self, s => s.tournament_games(tournament).await)
+    }
+
+    async fn complete_records(&self, after: i64, limit: i64) -> Result<Vec<(i64, GameRecord)>, StoreError> {
+        delegate!(self, s => s.complete_records(after, limit).await)
+    }
+
+    async fn ping(&self) -> Result<(), StoreError> {
+        delegate!(self, s => s.ping().await)
+    }
+}
+
+impl Backend {
+    /// Closes every connection.
+    pub async fn close(&self) {
+        delegate!(self, s => s.close().await)
+    }
 }
 
 /// A store opened from a URL.

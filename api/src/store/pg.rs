@@ -13,13 +13,20 @@ use crate::store::{migrator, Store};
 const BEGIN: &str = "BEGIN";
 /// PostgreSQL takes at most 65,535 bind parameters per statement.
 const MAX_BINDS: usize = 60_000;
-const UPLOADED_AT: &str = r#"to_char(g.uploaded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')"#;
+/// A timestamp column as RFC 3339 UTC text.
+fn utc(column: &str) -> String {
+    format!(r#"to_char({column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')"#)
+}
+
+/// Makes a text comparison byte-wise (ISO 8601 timestamps then sort by time).
+const BYTE_ORDER: &str = r#" COLLATE "C""#;
 
 /// The store type the shared code (`common.rs`) implements [`Store`] for.
 type Backend = PgStore;
 const BACKEND: &str = "postgres";
 
 include!("common.rs");
+include!("service.rs");
 
 /// One `INSERT … SELECT * FROM UNNEST($1::type[], …)` per table: a constant statement (prepared
 /// once per connection) whatever the number of rows, and far less parsing than `VALUES` lists.

@@ -15,13 +15,20 @@ use crate::store::{migrator, Store};
 const BEGIN: &str = "BEGIN IMMEDIATE";
 /// Below SQLite's default limit of 32,766 bind parameters per statement.
 const MAX_BINDS: usize = 30_000;
-const UPLOADED_AT: &str = "g.uploaded_at";
+/// A timestamp column as RFC 3339 UTC text (stored that way).
+fn utc(column: &str) -> String {
+    column.to_owned()
+}
+
+/// Makes a text comparison byte-wise (ISO 8601 timestamps then sort by time).
+const BYTE_ORDER: &str = "";
 
 /// The store type the shared code (`common.rs`) implements [`Store`] for.
 type Backend = SqliteStore;
 const BACKEND: &str = "sqlite";
 
 include!("common.rs");
+include!("service.rs");
 
 /// Multi-row `INSERT … VALUES`, as many rows per statement as the bind limit allows.
 async fn bulk_insert(conn: &mut Conn, table: Table<'_>) -> Result<(), sqlx::Error> {

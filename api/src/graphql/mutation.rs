@@ -1,0 +1,59 @@
+//! Writes: every mutation needs `Authorization: Bearer <token>`.
+
+use async_graphql::{Context, Json, Object, Result, ID};
+
+use crate::graphql::types::{Game, SubmitResult, Tournament, TournamentCreated};
+use crate::graphql::{bearer, errors, log_bytes, parse_id, service};
+use crate::store::Bearer;
+
+pub struct Mutation;
+
+fn uploader(b: &Bearer) -> Option<String> {
+    match b {
+        Bearer::Api { name, .. } => Some(name.clone()),
+        Bearer::Organizer { tournament } => Some(format!("organizer of tournament {tournament}")),
+    }
+}
+
+#[Object]
+impl Mutation {
+    /// Replays and stores a log (valid or not: an illegal log is stored with its error). A log
+    /// stored already returns the existing game with `duplicate: true`.
+    async fn submit_game(&self, ctx: &Context<'_>, log: Json<serde_json::Value>) -> Result<SubmitResult> {
+        let by = bearer(ctx)?;
+        let mut results = service(ctx)?.submit(vec![log_bytes(log)], uploader(by)).await.map_err(errors::service)?;
+        let r = results.pop().ok_or_else(|| errors::coded("INTERNAL_SERVER_ERROR", "no result"))?;
+        Ok(SubmitResult { game: Game::from(&r.game), duplicate: r.duplicate })
+    }
+
+    /// `submitGame` for many logs (at most 1,000), one result per log in order.
+    async fn submit_games(&self, ctx: &Context<'_>, logs: Vec<Json<serde_json::Value>>) -> Result<Vec<SubmitResult>> {
+        let by = bearer(ctx)?;
+        let logs = logs.into_iter().map(log_bytes).collect();
+        let results = service(ctx)?.submit(logs, uploader(by)).await.map_err(errors::service)?;
+        Ok(results.iter().map(|r| SubmitResult { game: Game::from(&r.game), duplicate: r.duplicate }).collect())
+    }
+
+    /// Creates a tournament and its organizer token (needs an API token).
+    async fn create_tournament(&self, ctx: &Context<'_>, name: String) -> Result<TournamentCreated> {
+        let by = bearer(ctx)?;
+        let (row, token) = service(ctx)?.create_tournament(&name, by).await.map_err(errors::service)?;
+        Ok(TournamentCreated { tournament: Tournament::from(&row), organizer_token: token })
+    }
+
+    /// Adds stored games to a tournament (needs that tournament's organizer token as the bearer
+    /// token). All or nothing: an unknown game id adds none.
+    async fn add_games_to_tournament(&self, ctx: &Context<'_>, tournament_id: ID, game_ids: Vec<ID>) -> Result<Tournament> {
+        let by = bearer(ctx)?;
+        let tournament = parse_id(&tournament_id, "tournament")?;
+        let games = game_ids.iter().map(|id| parse_id(id, "game")).collect::<Result<Vec<i64>>>()?;
+        let service = service(ctx)?;
+        let row = service
+            .tournament(tournament)
+            .await
+            .map_err(errors::service)?
+            .ok_or_else(|| errors::coded("NOT_FOUND", format!("no tournament {tournament}")))?;
+        service.add_to_tournament(tournament, &games, by).await.map_err(errors::service)?;
+        Ok(Tournament::from(&row))
+    }
+}

@@ -1,0 +1,110 @@
+//! Reads: public, no token needed.
+
+use async_graphql::connection::{Connection, Edge};
+use async_graphql::{Context, Json, Object, Result, ID};
+
+use crate::graphql::types::{Game, GameFilter, ReplayState, Tournament, Verification};
+use crate::graphql::{errors, log_bytes, parse_id, service};
+use crate::store;
+
+/// Page size of `games` when `first` is not given.
+pub const DEFAULT_PAGE: i32 = 20;
+/// Largest page of `games`.
+pub const MAX_PAGE: i32 = 100;
+
+/// Games, replays, tournaments, verification.
+#[derive(Default)]
+pub struct GameQuery;
+
+fn store_filter(f: GameFilter) -> Result<store::GameFilter> {
+    let tournament = f.tournament_id.as_ref().map(|id| parse_id(id, "tournament")).transpose()?;
+    let player_count = f
+        .player_count
+        .map(|n| i16::try_from(n).ok().filter(|n| (1..=7).contains(n)))
+        .map(|n| n.ok_or_else(|| errors::bad_input("playerCount is 1 to 7")))
+        .transpose()?;
+    Ok(store::GameFilter {
+        player_count,
+        status: f.status.map(Into::into),
+        tournament,
+        player_name: f.player_name,
+        played_from: f.played_from,
+        played_to: f.played_to,
+    })
+}
+
+#[Object]
+impl GameQuery {
+    /// A stored game.
+    async fn game(&self, ctx: &Context<'_>, id: ID) -> Result<Option<Game>> {
+        let id = parse_id(&id, "game")?;
+        let game = service(ctx)?.game(id).await.map_err(errors::service)?;
+        Ok(game.as_ref().map(Game::from))
+    }
+
+    /// Stored games by id (oldest first), a page at a time: pass `pageInfo.endCursor` as `after`
+    /// for the next page.
+    #[graphql(complexity = "(first.unwrap_or(DEFAULT_PAGE).clamp(0, MAX_PAGE) as usize) * child_complexity + 1")]
+    async fn games(
+        &self,
+        ctx: &Context<'_>,
+        filter: Option<GameFilter>,
+        #[graphql(desc = "Page size, 0 to 100 (default 20).")] first: Option<i32>,
+        #[graphql(desc = "A cursor from an earlier page; the page starts after it.")] after: Option<String>,
+    ) -> Result<Connection<String, Game>> {
+        let first = first.unwrap_or(DEFAULT_PAGE);
+        if !(0..=MAX_PAGE).contains(&first) {
+            return Err(errors::bad_input(format!("first must be 0 to {MAX_PAGE}")));
+        }
+        let after_id = match &after {
+            None => 0,
+            Some(c) => c.parse::<i64>().ok().filter(|n| *n >= 0).ok_or_else(|| errors::bad_input("not a cursor of `games`"))?,
+        };
+        let filter = store_filter(filter.unwrap_or_default())?;
+        let service = service(ctx)?;
+        let mut ids = service.list(&filter, after_id, i64::from(first) + 1).await.map_err(errors::service)?;
+        let has_next = ids.len() > usize::try_from(first).unwrap_or(0);
+        ids.truncate(usize::try_from(first).unwrap_or(0));
+        let games = service.games(&ids).await.map_err(errors::service)?;
+        let mut connection = Connection::new(after.is_some(), has_next);
+        connection.edges.extend(games.iter().map(|g| Edge::new(g.id.to_string(), Game::from(g))));
+        Ok(connection)
+    }
+
+    /// The state of a stored game after entry `atEntry` (0-based), or after its last legal
+    /// entry when not given. Null when there is no such game.
+    async fn replay(&self, ctx: &Context<'_>, game_id: ID, at_entry: Option<i32>) -> Result<Option<ReplayState>> {
+        let id = parse_id(&game_id, "game")?;
+        let at = at_entry
+            .map(|n| usize::try_from(n).map_err(|_| errors::bad_input("atEntry is 0 or more")))
+            .transpose()?;
+        let service = service(ctx)?;
+        if service.game(id).await.map_err(errors::service)?.is_none() {
+            return Ok(None);
+        }
+        let state = service.state(id, at).await.map_err(errors::service)?;
+        let Some(game) = state.replay.game.as_ref() else {
+            return Err(errors::bad_input("the game's setup is invalid: it has no state"));
+        };
+        Ok(Some(ReplayState {
+            game_id,
+            at_entry,
+            round: i32::from(game.round()),
+            phase: game.phase().id().to_owned(),
+            state: Json(chronicle_engine::view::state_json(game)),
+        }))
+    }
+
+    /// A tournament: its games, standings and verification.
+    async fn tournament(&self, ctx: &Context<'_>, id: ID) -> Result<Option<Tournament>> {
+        let id = parse_id(&id, "tournament")?;
+        let t = service(ctx)?.tournament(id).await.map_err(errors::service)?;
+        Ok(t.as_ref().map(Tournament::from))
+    }
+
+    /// Replays a log without storing it. An illegal log is a result with status INVALID.
+    async fn verify_log(&self, ctx: &Context<'_>, log: Json<serde_json::Value>) -> Result<Verification> {
+        let record = service(ctx)?.verify(log_bytes(log)).await.map_err(errors::service)?;
+        Ok(Verification::from(&record))
+    }
+}

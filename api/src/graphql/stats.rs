@@ -1,0 +1,417 @@
+//! Strategy statistics (the `analytics` crate) as GraphQL: complete, legal games only, current
+//! with every stored game. Rates are fractions from 0 to 1 with their sample size `n`, a 95%
+//! Wilson interval and `belowMinSample` (n under the filter's `minSample`, default 30).
+
+use async_graphql::{Context, Enum, InputObject, Object, Result, SimpleObject};
+use chronicle_analytics as analytics;
+use chronicle_analytics::{AnalyticsError, Rate, Stats};
+
+use crate::graphql::{errors, service};
+
+#[derive(Enum, Copy, Clone, Debug, PartialEq, Eq)]
+pub enum FurnishingSetId {
+    Full,
+    Introductory,
+}
+
+/// Which games the statistics count; every given field must match.
+#[derive(InputObject, Clone, Debug, Default)]
+pub struct StatsFilter {
+    pub player_count: Option<i32>,
+    pub furnishing_set: Option<FurnishingSetId>,
+    /// Exact `meta.tournament` of the logs.
+    pub tournament: Option<String>,
+    /// Games played at or after this (RFC 3339 or a date); games without a readable
+    /// `meta.playedAt` are left out when a bound is given.
+    pub played_from: Option<String>,
+    /// Games played strictly before this.
+    pub played_until: Option<String>,
+    /// Rates with fewer observations are flagged `belowMinSample` (default 30).
+    pub min_sample: Option<i32>,
+}
+
+impl StatsFilter {
+    fn to_analytics(&self) -> Result<analytics::StatsFilter> {
+        let mut f = analytics::StatsFilter::all();
+        if let Some(n) = self.player_count {
+            let n = u8::try_from(n).ok().filter(|n| (1..=7).contains(n)).ok_or_else(|| errors::bad_input("playerCount is 1 to 7"))?;
+            f = f.player_count(n);
+        }
+        if let Some(set) = self.furnishing_set {
+            f = f.furnishing_set(match set {
+                FurnishingSetId::Full => analytics::FurnishingSet::Full,
+                FurnishingSetId::Introductory => analytics::FurnishingSet::Introductory,
+            });
+        }
+        if let Some(t) = &self.tournament {
+            f = f.tournament(t.clone());
+        }
+        for (bound, value) in [("playedFrom", &self.played_from), ("playedUntil", &self.played_until)] {
+            if let Some(v) = value.as_deref().filter(|v| analytics::parse_played_at(v).is_none()) {
+                return Err(errors::bad_input(format!("{bound} `{v}` is not an RFC 3339 time or a date")));
+            }
+        }
+        if let Some(v) = &self.played_from {
+            f = f.played_from(v.clone());
+        }
+        if let Some(v) = &self.played_until {
+            f = f.played_until(v.clone());
+        }
+        if let Some(n) = self.min_sample {
+            f = f.min_sample(u64::try_from(n).map_err(|_| errors::bad_input("minSample is 0 or more"))?);
+        }
+        Ok(f)
+    }
+}
+
+fn int(n: u64) -> i32 {
+    i32::try_from(n).unwrap_or(i32::MAX)
+}
+
+/// A rate with its sample.
+#[derive(SimpleObject, Clone, Debug)]
+#[graphql(name = "RateStat")]
+pub struct RateView {
+    /// Successes of `n`, from 0 to 1 (0 when n is 0).
+    pub rate: f64,
+    pub successes: i32,
+    pub n: i32,
+    pub ci_low: f64,
+    pub ci_high: f64,
+    pub below_min_sample: bool,
+}
+
+impl From<&Rate> for RateView {
+    fn from(r: &Rate) -> RateView {
+        RateView {
+            rate: r.rate,
+            successes: int(r.successes),
+            n: int(r.n),
+            ci_low: r.ci_low,
+            ci_high: r.ci_high,
+            below_min_sample: r.below_min_sample,
+        }
+    }
+}
+
+#[derive(SimpleObject, Clone, Debug)]
+pub struct RoundWinRate {
+    pub round: i32,
+    pub win_rate: RateView,
+}
+
+/// One furnishing tile. Player-games count where the tile was in the game's set.
+#[derive(SimpleObject, Clone, Debug)]
+pub struct FurnishingStat {
+    /// The tile id (RULES.md E).
+    pub tile: String,
+    pub player_games: i32,
+    /// Player-games in which the tile was built.
+    pub built: i32,
+    /// Win rate of the player-games that built it; `ciLow`/`ciHigh` are its interval.
+    pub win_rate_built: f64,
+    pub win_rate_not_built: f64,
+    pub ci_low: f64,
+    pub ci_high: f64,
+    /// `built` is under the filter's minimum sample.
+    pub below_min_sample: bool,
+    pub mean_score_built: Option<f64>,
+    pub mean_score_not_built: Option<f64>,
+    /// Builders' mean score minus others', within player counts, weighted by builders.
+    pub mean_score_difference: Option<f64>,
+    /// Builders' win rate minus others', within player counts, weighted by builders.
+    pub win_rate_difference: Option<f64>,
+    pub avg_round_built: Option<f64>,
+    pub build_rate: RateView,
+    pub not_built: RateView,
+    /// Win rate by the round the tile was built in (rounds in which it was built).
+    pub by_round: Vec<RoundWinRate>,
+}
+
+/// A weapon strategy: peaceful (never armed), light (max strength ≤ 7), heavy (≥ 8).
+#[derive(SimpleObject, Clone, Debug)]
+pub struct WeaponStrategyStat {
+    pub strategy: String,
+    pub player_games: i32,
+    pub win_rate: f64,
+    pub ci_low: f64,
+    pub ci_high: f64,
+    pub below_min_sample: bool,
+    pub mean_score: Option<f64>,
+}
+
+#[derive(SimpleObject, Clone, Debug)]
+pub struct GroupStat {
+    /// `strength:N` / `strength:none`, or an expeditions bucket (`0`, `1-2`, `3-5`, `6+`).
+    pub group: String,
+    pub win_rate: RateView,
+    pub mean_score: Option<f64>,
+}
+
+#[derive(SimpleObject, Clone, Debug)]
+pub struct LootStat {
+    pub item: String,
+    /// Winners' player-games that took the item.
+    pub winners: RateView,
+    /// Other player-games that took the item.
+    pub others: RateView,
+    /// `winners.rate − others.rate`.
+    pub difference: f64,
+}
+
+/// Weapons beyond the three strategies: by strongest weapon, by expeditions, and loot.
+#[derive(SimpleObject, Clone, Debug)]
+pub struct WeaponDetail {
+    pub player_games: i32,
+    pub by_max_strength: Vec<GroupStat>,
+    pub by_expeditions: Vec<GroupStat>,
+    /// Every loot item, by `difference` descending.
+    pub loot: Vec<LootStat>,
+}
+
+#[derive(SimpleObject, Clone, Debug)]
+pub struct SeatStat {
+    pub player_count: i32,
+    pub seat: i32,
+    pub win_rate: RateView,
+    /// Win rate with no seat advantage (ties shared): 1 / player count.
+    pub expected: f64,
+}
+
+#[derive(SimpleObject, Clone, Debug)]
+pub struct FirstPlayerStat {
+    /// Null in the pooled row.
+    pub player_count: Option<i32>,
+    pub win_rate: RateView,
+    pub expected: f64,
+    /// `winRate.rate − expected`.
+    pub advantage: f64,
+}
+
+#[derive(SimpleObject, Clone, Debug)]
+pub struct SeatStats {
+    pub by_seat: Vec<SeatStat>,
+    pub first_player: Vec<FirstPlayerStat>,
+    pub first_player_overall: Option<FirstPlayerStat>,
+}
+
+#[derive(SimpleObject, Clone, Copy, Debug)]
+pub struct ScoreQuantiles {
+    pub p10: f64,
+    pub p25: f64,
+    pub p50: f64,
+    pub p75: f64,
+    pub p90: f64,
+}
+
+#[derive(SimpleObject, Clone, Copy, Debug)]
+pub struct ScoreBucket {
+    /// Scores `from` to `from + bucketWidth − 1`.
+    pub from: i64,
+    pub count: i32,
+}
+
+#[derive(SimpleObject, Clone, Debug)]
+pub struct ScoreDistribution {
+    pub player_games: i32,
+    pub mean: Option<f64>,
+    pub min: Option<i64>,
+    pub max: Option<i64>,
+    pub quantiles: Option<ScoreQuantiles>,
+    pub bucket_width: i32,
+    pub histogram: Vec<ScoreBucket>,
+}
+
+#[derive(SimpleObject, Clone, Debug)]
+pub struct SpaceUse {
+    pub space: String,
+    pub count: i32,
+    /// `count` of the round's placements.
+    pub share: f64,
+}
+
+#[derive(SimpleObject, Clone, Debug)]
+pub struct RoundSpaceUse {
+    pub round: i32,
+    pub placements: i32,
+    pub spaces: Vec<SpaceUse>,
+}
+
+#[derive(SimpleObject, Clone, Debug)]
+pub struct ActionSpaceStats {
+    pub placements: i32,
+    pub rounds: Vec<RoundSpaceUse>,
+}
+
+fn engine_id<T: serde::Serialize>(t: &T) -> String {
+    match serde_json::to_value(t) {
+        Ok(serde_json::Value::String(s)) => s,
+        Ok(other) => other.to_string(),
+        Err(_) => String::new(),
+    }
+}
+
+fn first_player(r: &analytics::FirstPlayerRow) -> FirstPlayerStat {
+    FirstPlayerStat {
+        player_count: r.player_count.map(i32::from),
+        win_rate: RateView::from(&r.win_rate),
+        expected: r.expected,
+        advantage: r.advantage,
+    }
+}
+
+fn group(name: String, g: &analytics::GroupStats) -> GroupStat {
+    GroupStat { group: name, win_rate: RateView::from(&g.win_rate), mean_score: g.mean_score }
+}
+
+#[derive(Default)]
+pub struct StatsQuery;
+
+/// Runs a statistics query on the service's current statistics.
+async fn query<T: Send + 'static>(
+    ctx: &Context<'_>,
+    filter: Option<StatsFilter>,
+    f: impl FnOnce(&Stats, &analytics::StatsFilter) -> Result<T, AnalyticsError> + Send + 'static,
+) -> Result<T> {
+    let filter = filter.unwrap_or_default().to_analytics()?;
+    service(ctx)?.stats(move |s| f(s, &filter)).await.map_err(errors::service)
+}
+
+#[Object]
+impl StatsQuery {
+    /// Every furnishing tile: how often it is built and how its builders fare.
+    async fn furnishing_stats(&self, ctx: &Context<'_>, filter: Option<StatsFilter>) -> Result<Vec<FurnishingStat>> {
+        let stats = query(ctx, filter, |s, f| s.furnishings(f)).await?;
+        Ok(stats
+            .tiles
+            .iter()
+            .map(|t| FurnishingStat {
+                tile: engine_id(&t.tile),
+                player_games: int(t.player_games),
+                built: int(t.built),
+                win_rate_built: t.win_rate_built.rate,
+                win_rate_not_built: t.win_rate_not_built.rate,
+                ci_low: t.win_rate_built.ci_low,
+                ci_high: t.win_rate_built.ci_high,
+                below_min_sample: t.win_rate_built.below_min_sample,
+                mean_score_built: t.mean_score_built,
+                mean_score_not_built: t.mean_score_not_built,
+                mean_score_difference: t.mean_score_difference,
+                win_rate_difference: t.win_rate_difference,
+                avg_round_built: t.mean_round_built,
+                build_rate: RateView::from(&t.build_rate),
+                not_built: RateView::from(&t.win_rate_not_built),
+                by_round: t
+                    .by_round
+                    .iter()
+                    .map(|r| RoundWinRate { round: i32::from(r.round), win_rate: RateView::from(&r.win_rate) })
+                    .collect(),
+            })
+            .collect())
+    }
+
+    /// Peaceful, light and heavy player-games: win rate and score.
+    async fn weapon_stats(&self, ctx: &Context<'_>, filter: Option<StatsFilter>) -> Result<Vec<WeaponStrategyStat>> {
+        let stats = query(ctx, filter, |s, f| s.weapons(f)).await?;
+        Ok(stats
+            .by_class
+            .iter()
+            .map(|c| WeaponStrategyStat {
+                strategy: c.class.id().to_owned(),
+                player_games: int(c.stats.win_rate.n),
+                win_rate: c.stats.win_rate.rate,
+                ci_low: c.stats.win_rate.ci_low,
+                ci_high: c.stats.win_rate.ci_high,
+                below_min_sample: c.stats.win_rate.below_min_sample,
+                mean_score: c.stats.mean_score,
+            })
+            .collect())
+    }
+
+    /// By strongest weapon, by number of expeditions, and the loot winners take.
+    async fn weapon_detail(&self, ctx: &Context<'_>, filter: Option<StatsFilter>) -> Result<WeaponDetail> {
+        let stats = query(ctx, filter, |s, f| s.weapons(f)).await?;
+        Ok(WeaponDetail {
+            player_games: int(stats.player_games),
+            by_max_strength: stats
+                .by_max_strength
+                .iter()
+                .map(|s| group(s.max_strength.map_or("strength:none".into(), |n| format!("strength:{n}")), &s.stats))
+                .collect(),
+            by_expeditions: stats.by_expeditions.iter().map(|e| group(e.bucket.id().to_owned(), &e.stats)).collect(),
+            loot: stats
+                .loot
+                .iter()
+                .map(|l| LootStat {
+                    item: engine_id(&l.item),
+                    winners: RateView::from(&l.winners),
+                    others: RateView::from(&l.others),
+                    difference: l.difference,
+                })
+                .collect(),
+        })
+    }
+
+    /// Win rate by seat per player count, and the first player's advantage.
+    async fn seat_stats(&self, ctx: &Context<'_>, filter: Option<StatsFilter>) -> Result<SeatStats> {
+        let stats = query(ctx, filter, |s, f| s.seats(f)).await?;
+        Ok(SeatStats {
+            by_seat: stats
+                .by_seat
+                .iter()
+                .map(|s| SeatStat {
+                    player_count: i32::from(s.player_count),
+                    seat: i32::from(s.seat),
+                    win_rate: RateView::from(&s.win_rate),
+                    expected: s.expected,
+                })
+                .collect(),
+            first_player: stats.first_player.iter().map(first_player).collect(),
+            first_player_overall: stats.first_player_overall.as_ref().map(first_player),
+        })
+    }
+
+    /// Final scores: quantiles and a histogram.
+    async fn score_distribution(
+        &self,
+        ctx: &Context<'_>,
+        filter: Option<StatsFilter>,
+        #[graphql(default = 10, desc = "Histogram bucket width, 1 to 100.")] bucket_width: i32,
+    ) -> Result<ScoreDistribution> {
+        let width = u32::try_from(bucket_width)
+            .ok()
+            .filter(|w| (1..=100).contains(w))
+            .ok_or_else(|| errors::bad_input("bucketWidth is 1 to 100"))?;
+        let stats = query(ctx, filter, move |s, f| s.scores(f, width)).await?;
+        Ok(ScoreDistribution {
+            player_games: int(stats.player_games),
+            mean: stats.mean,
+            min: stats.min,
+            max: stats.max,
+            quantiles: stats.quantiles.map(|q| ScoreQuantiles { p10: q.p10, p25: q.p25, p50: q.p50, p75: q.p75, p90: q.p90 }),
+            bucket_width: i32::try_from(stats.bucket_width).unwrap_or(i32::MAX),
+            histogram: stats.histogram.iter().map(|b| ScoreBucket { from: b.from, count: int(b.count) }).collect(),
+        })
+    }
+
+    /// Action-space use by round.
+    async fn action_space_stats(&self, ctx: &Context<'_>, filter: Option<StatsFilter>) -> Result<ActionSpaceStats> {
+        let stats = query(ctx, filter, |s, f| s.spaces(f)).await?;
+        Ok(ActionSpaceStats {
+            placements: int(stats.placements),
+            rounds: stats
+                .rounds
+                .iter()
+                .map(|r| RoundSpaceUse {
+                    round: i32::from(r.round),
+                    placements: int(r.placements),
+                    spaces: r
+                        .spaces
+                        .iter()
+                        .map(|s| SpaceUse { space: engine_id(&s.space), count: int(s.count), share: s.share })
+                        .collect(),
+                })
+                .collect(),
+        })
+    }
+}

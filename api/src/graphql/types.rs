@@ -1,0 +1,389 @@
+//! The GraphQL output and input types, built from the store's rows and the service's results.
+//! Names and descriptions here are the schema (`api/schema.graphql`).
+
+use std::sync::Arc;
+
+use async_graphql::{ComplexObject, Context, Enum, InputObject, Json, Result, SimpleObject, ID};
+use chronicle_engine::{ScoreBreakdown, Status};
+
+use crate::facts::{GameRecord, PlayerRow};
+use crate::graphql::{errors, service};
+use crate::store::{GameHead, TournamentRow};
+
+/// How a replay ended.
+#[derive(Enum, Copy, Clone, Debug, PartialEq, Eq)]
+pub enum GameStatus {
+    /// Every entry legal and the game over.
+    Complete,
+    /// Every entry legal, the game not over.
+    Incomplete,
+    /// An entry (or the envelope or setup) is illegal; see `error`.
+    Invalid,
+}
+
+impl From<Status> for GameStatus {
+    fn from(s: Status) -> GameStatus {
+        match s {
+            Status::Complete => GameStatus::Complete,
+            Status::Incomplete => GameStatus::Incomplete,
+            Status::Invalid => GameStatus::Invalid,
+        }
+    }
+}
+
+impl From<GameStatus> for Status {
+    fn from(s: GameStatus) -> Status {
+        match s {
+            GameStatus::Complete => Status::Complete,
+            GameStatus::Incomplete => Status::Incomplete,
+            GameStatus::Invalid => Status::Invalid,
+        }
+    }
+}
+
+/// The first illegal step of an invalid log.
+#[derive(SimpleObject, Clone, Debug)]
+pub struct LogError {
+    /// Index of the entry in `entries` (0-based); null for the envelope and the setup.
+    pub entry: Option<i32>,
+    /// Seat of the player whose entry it is, when known.
+    pub player: Option<i32>,
+    /// Stable error code (docs/errors.md).
+    pub code: String,
+    pub message: String,
+}
+
+/// The score pad (RULES.md G.1), one field per row, and the total.
+#[derive(SimpleObject, Clone, Copy, Debug)]
+pub struct Score {
+    pub farm_animals_and_dogs: i64,
+    pub missing_farm_animal_types: i64,
+    pub grain: i64,
+    pub vegetables: i64,
+    pub rubies: i64,
+    pub dwarfs: i64,
+    pub unused_spaces: i64,
+    pub tiles_pastures_mines: i64,
+    pub bonus_parlors_storages_chambers: i64,
+    pub gold_and_begging: i64,
+    pub total: i64,
+}
+
+impl From<ScoreBreakdown> for Score {
+    fn from(s: ScoreBreakdown) -> Score {
+        Score {
+            farm_animals_and_dogs: s.farm_animals_and_dogs,
+            missing_farm_animal_types: s.missing_farm_animal_types,
+            grain: s.grain,
+            vegetables: s.vegetables,
+            rubies: s.rubies,
+            dwarfs: s.dwarfs,
+            unused_spaces: s.unused_spaces,
+            tiles_pastures_mines: s.tiles_pastures_mines,
+            bonus_parlors_storages_chambers: s.bonus_parlors_storages_chambers,
+            gold_and_begging: s.gold_and_begging,
+            total: s.total,
+        }
+    }
+}
+
+#[derive(SimpleObject, Clone, Debug)]
+pub struct Player {
+    /// 0-based seat (order of `setup.players`).
+    pub seat: i32,
+    pub name: String,
+    /// Has the best total (ties: every player with it). False unless complete.
+    pub winner: bool,
+    /// 1 + the number of players with a higher total; complete games only.
+    pub rank: Option<i32>,
+    /// Complete games only.
+    pub score: Option<Score>,
+    /// The final score recorded at the table (`claimed.scores`), when the log has one.
+    pub claimed_score: Option<i64>,
+}
+
+impl From<&PlayerRow> for Player {
+    fn from(p: &PlayerRow) -> Player {
+        Player {
+            seat: i32::from(p.seat),
+            name: p.name.clone(),
+            winner: p.winner,
+            rank: p.rank.map(i32::from),
+            score: p.score.map(Score::from),
+            claimed_score: p.claimed,
+        }
+    }
+}
+
+/// The log's `meta` object.
+#[derive(SimpleObject, Clone, Debug)]
+pub struct Meta {
+    /// The uploader's own identifier of the game.
+    pub id: Option<String>,
+    pub tournament: Option<String>,
+    /// As written in the log (RFC 3339 by convention).
+    pub played_at: Option<String>,
+}
+
+/// A recorded score that differs from the computed one.
+#[derive(SimpleObject, Clone, Debug)]
+pub struct ClaimedMismatch {
+    pub player: i32,
+    pub claimed: i64,
+    pub computed: i64,
+}
+
+fn error_of(r: &GameRecord) -> Option<LogError> {
+    r.error.as_ref().map(|e| LogError {
+        entry: e.entry,
+        player: e.player.and_then(|p| i32::try_from(p).ok()),
+        code: e.code.clone(),
+        message: e.message.clone(),
+    })
+}
+
+fn mismatches_of(r: &GameRecord) -> Vec<ClaimedMismatch> {
+    r.players
+        .iter()
+        .filter_map(|p| match (p.claimed, p.score) {
+            (Some(claimed), Some(s)) if claimed != s.total => {
+                Some(ClaimedMismatch { player: i32::from(p.seat), claimed, computed: s.total })
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// A stored game.
+#[derive(SimpleObject, Clone, Debug)]
+#[graphql(complex)]
+pub struct Game {
+    pub id: ID,
+    #[graphql(flatten)]
+    pub verdict: Verification,
+    /// The log's `format` string.
+    pub format: Option<String>,
+    /// Name of the token that uploaded the game (or `chronicle import --uploader`).
+    pub uploader: Option<String>,
+    /// When the game was stored (UTC, RFC 3339).
+    pub uploaded_at: String,
+    /// SHA-256 of the canonical log: the dedupe key.
+    pub log_sha256: String,
+    #[graphql(skip)]
+    pub db_id: i64,
+}
+
+impl From<&GameHead> for Game {
+    fn from(h: &GameHead) -> Game {
+        Game {
+            id: ID(h.id.to_string()),
+            verdict: Verification::from(&h.record),
+            format: h.format.clone(),
+            uploader: h.uploader.clone(),
+            uploaded_at: h.uploaded_at.clone(),
+            log_sha256: h.sha256.clone(),
+            db_id: h.id,
+        }
+    }
+}
+
+impl From<&Arc<GameHead>> for Game {
+    fn from(h: &Arc<GameHead>) -> Game {
+        Game::from(h.as_ref())
+    }
+}
+
+#[ComplexObject]
+impl Game {
+    /// The log as uploaded.
+    async fn log(&self, ctx: &Context<'_>) -> Result<Json<serde_json::Value>> {
+        let bytes = service(ctx)?.log(self.db_id).await.map_err(errors::service)?;
+        Ok(Json(serde_json::from_slice(&bytes).unwrap_or_else(|_| {
+            serde_json::Value::String(String::from_utf8_lossy(&bytes).into_owned())
+        })))
+    }
+}
+
+/// The result of `verifyLog`: the replay's verdict, nothing stored.
+#[derive(SimpleObject, Clone, Debug)]
+pub struct Verification {
+    pub status: GameStatus,
+    /// The printed round reached (0 without a valid setup).
+    pub round: i32,
+    /// Entries applied; for an invalid log, the index of the illegal entry.
+    pub entries_applied: i32,
+    pub player_count: Option<i32>,
+    /// `full` or `introductory`.
+    pub furnishing_set: Option<String>,
+    /// The engine version that produced this verdict.
+    pub engine_version: String,
+    pub error: Option<LogError>,
+    /// In seat order; empty when the envelope or setup is invalid.
+    pub players: Vec<Player>,
+    /// Players whose recorded (claimed) score differs from the computed one.
+    pub claimed_mismatches: Vec<ClaimedMismatch>,
+    pub meta: Meta,
+}
+
+impl From<&GameRecord> for Verification {
+    fn from(r: &GameRecord) -> Verification {
+        Verification {
+            status: r.status.into(),
+            round: i32::from(r.round_reached),
+            entries_applied: r.entries_applied,
+            player_count: r.player_count.map(i32::from),
+            furnishing_set: r.furnishing_set.clone(),
+            engine_version: r.engine_version.clone(),
+            error: error_of(r),
+            players: r.players.iter().map(Player::from).collect(),
+            claimed_mismatches: mismatches_of(r),
+            meta: Meta { id: r.meta.id.clone(), tournament: r.meta.tournament.clone(), played_at: r.meta.played_at.clone() },
+        }
+    }
+}
+
+/// The outcome of submitting one log.
+#[derive(SimpleObject, Clone, Debug)]
+pub struct SubmitResult {
+    pub game: Game,
+    /// The log was stored already; the existing game is returned and nothing changed.
+    pub duplicate: bool,
+}
+
+/// The state of a stored game after an entry (the content of `chronicle state --json`,
+/// documented in docs/state.md).
+#[derive(SimpleObject, Clone, Debug)]
+pub struct ReplayState {
+    pub game_id: ID,
+    /// The entry the state follows; null: after the last legal entry, end-of-log defaults
+    /// applied.
+    pub at_entry: Option<i32>,
+    pub round: i32,
+    /// The phase id (docs/state.md).
+    pub phase: String,
+    pub state: Json<serde_json::Value>,
+}
+
+/// Filters of `games`; every given field must match.
+#[derive(InputObject, Clone, Debug, Default)]
+pub struct GameFilter {
+    pub player_count: Option<i32>,
+    pub status: Option<GameStatus>,
+    /// Games added to this tournament.
+    pub tournament_id: Option<ID>,
+    /// Games with a player of exactly this name.
+    pub player_name: Option<String>,
+    /// `meta.playedAt` at or after this (ISO 8601, compared as text).
+    pub played_from: Option<String>,
+    /// `meta.playedAt` at or before this; a date alone includes that whole day.
+    pub played_to: Option<String>,
+}
+
+/// A tournament's place table (complete games only; tie-breaks in docs/api.md).
+#[derive(SimpleObject, Clone, Debug)]
+pub struct Standing {
+    /// Shared by players equal on wins and total score.
+    pub rank: i32,
+    pub player: String,
+    pub games: i32,
+    pub wins: i32,
+    pub total_score: i64,
+}
+
+/// A player whose recorded score differs from the computed one.
+#[derive(SimpleObject, Clone, Debug)]
+pub struct ScoreMismatch {
+    pub game_id: ID,
+    /// Seat.
+    pub player: i32,
+    pub name: String,
+    pub claimed: i64,
+    pub computed: i64,
+}
+
+/// Whether a tournament stands: all games complete and legal, recorded scores as computed.
+#[derive(SimpleObject, Clone, Debug)]
+pub struct TournamentVerification {
+    pub games: i32,
+    pub all_complete: bool,
+    pub all_legal: bool,
+    pub score_mismatches: Vec<ScoreMismatch>,
+    /// Complete games whose logs record no final scores (nothing to compare).
+    pub unclaimed_games: Vec<ID>,
+}
+
+#[derive(SimpleObject, Clone, Debug)]
+#[graphql(complex)]
+pub struct Tournament {
+    pub id: ID,
+    pub name: String,
+    /// UTC, RFC 3339.
+    pub created_at: String,
+    #[graphql(skip)]
+    pub db_id: i64,
+}
+
+impl From<&TournamentRow> for Tournament {
+    fn from(t: &TournamentRow) -> Tournament {
+        Tournament { id: ID(t.id.to_string()), name: t.name.clone(), created_at: t.created_at.clone(), db_id: t.id }
+    }
+}
+
+fn count(n: usize) -> i32 {
+    i32::try_from(n).unwrap_or(i32::MAX)
+}
+
+#[ComplexObject]
+impl Tournament {
+    /// Its games, by id.
+    async fn games(&self, ctx: &Context<'_>) -> Result<Vec<Game>> {
+        let games = service(ctx)?.tournament_games(self.db_id).await.map_err(errors::service)?;
+        Ok(games.iter().map(Game::from).collect())
+    }
+
+    async fn standings(&self, ctx: &Context<'_>) -> Result<Vec<Standing>> {
+        let games = service(ctx)?.tournament_games(self.db_id).await.map_err(errors::service)?;
+        let refs: Vec<&GameHead> = games.iter().map(Arc::as_ref).collect();
+        Ok(crate::service::tournament::standings(&refs)
+            .into_iter()
+            .map(|s| Standing {
+                rank: count(s.rank),
+                player: s.player,
+                games: count(s.games),
+                wins: count(s.wins),
+                total_score: s.total_score,
+            })
+            .collect())
+    }
+
+    async fn verification(&self, ctx: &Context<'_>) -> Result<TournamentVerification> {
+        let games = service(ctx)?.tournament_games(self.db_id).await.map_err(errors::service)?;
+        let refs: Vec<&GameHead> = games.iter().map(Arc::as_ref).collect();
+        let v = crate::service::tournament::verify(&refs);
+        Ok(TournamentVerification {
+            games: count(v.games),
+            all_complete: v.all_complete,
+            all_legal: v.all_legal,
+            score_mismatches: v
+                .score_mismatches
+                .into_iter()
+                .map(|m| ScoreMismatch {
+                    game_id: ID(m.game.to_string()),
+                    player: i32::from(m.seat),
+                    name: m.name,
+                    claimed: m.claimed,
+                    computed: m.computed,
+                })
+                .collect(),
+            unclaimed_games: v.unclaimed.iter().map(|id| ID(id.to_string())).collect(),
+        })
+    }
+}
+
+/// `createTournament`'s result: the organizer token is shown only here.
+#[derive(SimpleObject, Clone, Debug)]
+pub struct TournamentCreated {
+    pub tournament: Tournament,
+    /// The bearer token for changing this tournament. Keep it; it cannot be shown again.
+    pub organizer_token: String,
+}

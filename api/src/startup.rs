@@ -1,0 +1,108 @@
+//! `chronicle serve`: opens the store, builds the schema and runs the HTTP server until SIGINT
+//! or SIGTERM (in-flight requests get `--shutdown-timeout` seconds to finish), then closes the
+//! store.
+
+use std::io::Write;
+use std::sync::Arc;
+use std::time::Instant;
+
+use actix_web::dev::Service as _;
+use actix_web::{web, App, HttpServer};
+
+use crate::auth::RateLimit;
+use crate::config::{LogFormat, ServeArgs};
+use crate::http::{self, AppState};
+use crate::service::Service;
+use crate::store::Store;
+use crate::{graphql, store};
+
+/// Structured logs on standard error, filtered by RUST_LOG (default `info`).
+fn init_tracing(format: LogFormat) {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);
+    // A second initialisation (tests running several servers in one process) keeps the first.
+    let _ = match format {
+        LogFormat::Text => builder.try_init(),
+        LogFormat::Json => builder.json().try_init(),
+    };
+}
+
+/// Runs the server; prints `chronicle: listening on http://ADDR` on `out` once it accepts
+/// connections.
+pub fn serve(args: ServeArgs, out: &mut dyn Write) -> Result<i32, String> {
+    init_tracing(args.log_format);
+    let url = crate::import::database_url(args.database_url.clone());
+    actix_web::rt::System::new().block_on(async move {
+        let store = store::open(&url).await.map_err(|e| e.to_string())?;
+        let service = Arc::new(Service::new(store, args.cache_games).map_err(|e| e.message().to_owned())?);
+        let counted = service.load_stats().await.map_err(|e| e.message().to_owned())?;
+        tracing::info!(games = counted, "statistics loaded");
+        let state = web::Data::new(AppState {
+            schema: graphql::schema(Arc::clone(&service), args.limits()),
+            service: Arc::clone(&service),
+            rate_limit: RateLimit::per_minute(args.rate_limit),
+            body_limit: args.body_limit,
+        });
+        let mut server = HttpServer::new(move || {
+            App::new()
+                .app_data(state.clone())
+                .wrap_fn(|req, srv| {
+                    let start = Instant::now();
+                    let method = req.method().to_string();
+                    let path = req.path().to_owned();
+                    let call = srv.call(req);
+                    async move {
+                        let res = call.await?;
+                        tracing::info!(
+                            method,
+                            path,
+                            status = res.status().as_u16(),
+                            micros = u64::try_from(start.elapsed().as_micros()).unwrap_or(u64::MAX),
+                            "request"
+                        );
+                        Ok(res)
+                    }
+                })
+                .configure(http::routes)
+        })
+        .shutdown_timeout(args.shutdown_timeout);
+        if args.workers > 0 {
+            server = server.workers(args.workers);
+        }
+        let server = server
+            .bind((args.host.as_str(), args.port))
+            .map_err(|e| format!("listening on {}:{}: {e}", args.host, args.port))?;
+        for addr in server.addrs() {
+            writeln!(out, "chronicle: listening on http://{addr}").map_err(|e| e.to_string())?;
+            tracing::info!(%addr, database = service.store().backend(), "listening");
+        }
+        out.flush().map_err(|e| e.to_string())?;
+        let result = server.run().await;
+        tracing::info!("shutting down");
+        service.store().close().await;
+        result.map_err(|e| format!("server: {e}"))?;
+        tracing::info!("stopped");
+        Ok(crate::cli::EXIT_OK)
+    })
+}
+
+/// `chronicle token create`: a new API token, printed once (only its hash is stored).
+pub fn create_token(name: &str, database_url: Option<String>, out: &mut dyn Write) -> Result<i32, String> {
+    let name = name.trim();
+    if name.is_empty() {
+        return Err("a token needs a non-empty --name".into());
+    }
+    let url = crate::import::database_url(database_url);
+    let token = crate::auth::new_token()?;
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|e| e.to_string())?;
+    rt.block_on(async {
+        use crate::store::Store;
+        let store = store::open(&url).await.map_err(|e| e.to_string())?;
+        let r = store.create_token(name, &crate::auth::token_hash(&token)).await;
+        store.close().await;
+        r.map_err(|e| e.to_string())
+    })?;
+    writeln!(out, "{token}").map_err(|e| e.to_string())?;
+    Ok(crate::cli::EXIT_OK)
+}

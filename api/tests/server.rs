@@ -1,0 +1,544 @@
+//! The GraphQL service end to end: each test starts the real `chronicle serve` binary on a free
+//! port and talks GraphQL over HTTP to it with a plain HTTP client, against SQLite and
+//! PostgreSQL (`name::sqlite`, `name::postgres`; PostgreSQL as in the store contract tests).
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+mod common;
+
+use common::*;
+
+// ---------------------------------------------------------------------------------------------
+// Harness
+
+/// Where a test's database lives; removed when dropped.
+enum Database {
+    Lite(TempDir),
+    Pg(PgScratch),
+}
+
+impl Database {
+    fn sqlite() -> Database {
+        Database::Lite(TempDir::new())
+    }
+
+    fn url(&self) -> String {
+        match self {
+            Database::Lite(dir) => format!("sqlite://{}", dir.0.join("chronicle.db").display()),
+            Database::Pg(db) => db.url.clone(),
+        }
+    }
+}
+
+/// A running `chronicle serve`, stopped when dropped.
+struct Server {
+    child: Child,
+    base: String,
+    agent: ureq::Agent,
+}
+
+fn chronicle() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_chronicle"))
+}
+
+impl Server {
+    /// Starts the server on a free port with extra flags; waits until it listens.
+    fn start(db: &Database, flags: &[&str]) -> Server {
+        let mut child = chronicle()
+            .args(["serve", "--port", "0", "--workers", "2", "--database-url", &db.url()])
+            .args(flags)
+            .env("RUST_LOG", "warn")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("start chronicle serve");
+        let mut line = String::new();
+        let stdout = child.stdout.take().expect("piped stdout");
+        BufReader::new(stdout).read_line(&mut line).expect("read the listening line");
+        let addr = line.trim().strip_prefix("chronicle: listening on ").unwrap_or_else(|| {
+            let _ = child.kill();
+            panic!("unexpected first line from the server: {line:?}")
+        });
+        let agent = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .timeout_global(Some(Duration::from_secs(60)))
+            .build()
+            .into();
+        Server { child, base: addr.to_owned(), agent }
+    }
+
+    /// POSTs a raw body to `/graphql`: (HTTP status, JSON body).
+    fn post_raw(&self, token: Option<&str>, body: Vec<u8>) -> (u16, Value) {
+        let mut req = self.agent.post(format!("{}/graphql", self.base)).header("Content-Type", "application/json");
+        if let Some(t) = token {
+            req = req.header("Authorization", format!("Bearer {t}"));
+        }
+        let mut resp = req.send(&body[..]).expect("HTTP request");
+        let status = resp.status().as_u16();
+        let text = resp.body_mut().with_config().limit(64 << 20).read_to_string().expect("read body");
+        (status, serde_json::from_str(&text).unwrap_or_else(|e| panic!("body is not JSON ({e}): {text}")))
+    }
+
+    fn graphql(&self, token: Option<&str>, query: &str, variables: Value) -> (u16, Value) {
+        let body = serde_json::to_vec(&json!({ "query": query, "variables": variables })).expect("serialize request");
+        self.post_raw(token, body)
+    }
+
+    /// A request that must succeed: its `data`.
+    fn data(&self, token: Option<&str>, query: &str, variables: Value) -> Value {
+        let (status, body) = self.graphql(token, query, variables);
+        assert_eq!(status, 200, "{body}");
+        assert!(body.get("errors").is_none(), "unexpected errors: {body}");
+        body["data"].clone()
+    }
+
+    /// A request that must fail: the `extensions.code` of its first error.
+    fn error_code(&self, token: Option<&str>, query: &str, variables: Value) -> (u16, String) {
+        let (status, body) = self.graphql(token, query, variables);
+        let code = body["errors"][0]["extensions"]["code"].as_str().unwrap_or_else(|| panic!("no error code: {body}"));
+        (status, code.to_owned())
+    }
+
+    fn get(&self, path: &str) -> (u16, String) {
+        let mut resp = self.agent.get(format!("{}{path}", self.base)).call().expect("HTTP GET");
+        (resp.status().as_u16(), resp.body_mut().read_to_string().expect("read body"))
+    }
+
+    /// Sends SIGTERM and waits for the exit status.
+    fn terminate(mut self) -> std::process::ExitStatus {
+        let pid = self.child.id().to_string();
+        let sent = Command::new("kill").args(["-TERM", &pid]).status().expect("run kill");
+        assert!(sent.success());
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait for the server") {
+                return status;
+            }
+            assert!(Instant::now() < deadline, "the server did not stop within 30 s of SIGTERM");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A new API token from `chronicle token create`.
+fn create_token(db: &Database, name: &str) -> String {
+    let out = chronicle().args(["token", "create", "--name", name, "--database-url", &db.url()]).output().expect("run");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let token = String::from_utf8(out.stdout).expect("UTF-8").trim().to_owned();
+    assert!(token.starts_with("chr_"), "{token}");
+    token
+}
+
+fn log(name: &str) -> Value {
+    serde_json::from_slice(&fixture(name).bytes).expect("fixture is JSON")
+}
+
+/// Runs a check against a server on SQLite and on PostgreSQL: `name::sqlite`, `name::postgres`.
+macro_rules! both_stores {
+    ($($name:ident),* $(,)?) => {$(
+        mod $name {
+            #[test]
+            fn sqlite() {
+                super::$name(super::Database::sqlite());
+            }
+
+            #[test]
+            fn postgres() {
+                if !super::postgres_available() {
+                    return;
+                }
+                super::$name(super::Database::Pg(super::PgScratch::create()));
+            }
+        }
+    )*};
+}
+
+both_stores!(
+    submit_verify_and_read_games,
+    list_games_with_cursor_pagination_and_filters,
+    replay_state_matches_the_cli,
+    tournaments_standings_and_verification,
+    mutations_need_a_valid_token,
+    request_limits_are_enforced,
+    concurrent_submissions_store_each_game_once,
+    health_readiness_graphiql_and_graceful_shutdown,
+);
+
+// ---------------------------------------------------------------------------------------------
+// Operations
+
+const SUBMIT: &str = "mutation($log: JSON!) { submitGame(log: $log) { duplicate game { id status round \
+    entriesApplied playerCount furnishingSet engineVersion error { entry player code message } \
+    players { seat name winner rank claimedScore score { farmAnimalsAndDogs missingFarmAnimalTypes grain \
+    vegetables rubies dwarfs unusedSpaces tilesPasturesMines bonusParlorsStoragesChambers goldAndBegging total } } \
+    claimedMismatches { player claimed computed } meta { id tournament playedAt } format uploader uploadedAt logSha256 } } }";
+
+fn submit(server: &Server, token: &str, log: &Value) -> Value {
+    server.data(Some(token), SUBMIT, json!({ "log": log }))["submitGame"].clone()
+}
+
+/// The score rows of a sidecar (`*.expect.json`) in the API's field names.
+fn expected_scores(name: &str) -> Vec<Value> {
+    let path = fixtures_dir().join(name.replace(".json", ".expect.json"));
+    let expect: Value = serde_json::from_slice(&std::fs::read(path).expect("sidecar")).expect("JSON");
+    expect["players"]
+        .as_array()
+        .expect("players")
+        .iter()
+        .map(|p| {
+            let s = &p["score"];
+            json!({
+                "farmAnimalsAndDogs": s["farm_animals_and_dogs"], "missingFarmAnimalTypes": s["missing_farm_animal_types"],
+                "grain": s["grain"], "vegetables": s["vegetables"], "rubies": s["rubies"], "dwarfs": s["dwarfs"],
+                "unusedSpaces": s["unused_spaces"], "tilesPasturesMines": s["tiles_pastures_mines"],
+                "bonusParlorsStoragesChambers": s["bonus_parlors_storages_chambers"],
+                "goldAndBegging": s["gold_and_begging"], "total": s["total"],
+            })
+        })
+        .collect()
+}
+
+fn submit_verify_and_read_games(db: Database) {
+    let server = Server::start(&db, &[]);
+    let token = create_token(&db, "alice");
+
+    // A complete game: every score-pad row as the golden sidecar says (RULES.md G.1).
+    let first = submit(&server, &token, &log("complete_2p.json"));
+    assert_eq!(first["duplicate"], false);
+    let game = &first["game"];
+    assert_eq!(game["status"], "COMPLETE");
+    assert_eq!(game["round"], 12);
+    assert_eq!(game["playerCount"], 2);
+    assert_eq!(game["uploader"], "alice");
+    assert_eq!(game["meta"]["id"], "home-2025-03-02-a");
+    assert_eq!(game["format"], "caverna-log/1");
+    let scores: Vec<Value> = game["players"].as_array().unwrap().iter().map(|p| p["score"].clone()).collect();
+    assert_eq!(scores, expected_scores("complete_2p.json"));
+    assert_eq!(game["players"][1]["winner"], true);
+    assert_eq!(game["players"][0]["claimedScore"], 42);
+    assert_eq!(game["claimedMismatches"], json!([]));
+
+    // The same log again (even re-serialized differently) is a duplicate of the same game.
+    let again = submit(&server, &token, &Value::String(serde_json::to_string_pretty(&log("complete_2p.json")).unwrap()));
+    assert_eq!(again["duplicate"], true);
+    assert_eq!(again["game"]["id"], game["id"]);
+
+    // An illegal log is a result, stored with its error (LOG-FORMAT "Replay result").
+    let invalid = submit(&server, &token, &log("invalid_after_game_end.json"));
+    assert_eq!(invalid["game"]["status"], "INVALID");
+    assert_eq!(invalid["game"]["error"]["entry"], 70);
+    assert_eq!(invalid["game"]["error"]["player"], 0);
+    assert_eq!(invalid["game"]["error"]["code"], "unexpected_entry");
+
+    // A malformed log: not a JSON object, or not JSON at all (sent as a string).
+    for bad in [json!(42), json!("{\"format\": \"caverna-log/1\", "), json!({ "format": "caverna-log/1" })] {
+        let r = submit(&server, &token, &bad);
+        assert_eq!(r["game"]["status"], "INVALID", "{bad}");
+        assert!(r["game"]["error"]["code"].is_string());
+        assert_eq!(r["game"]["players"], json!([]));
+    }
+
+    // submitGames: one result per log, in order; a repeat inside the batch is a duplicate.
+    let many = server.data(
+        Some(&token),
+        "mutation($logs: [JSON!]!) { submitGames(logs: $logs) { duplicate game { id status } } }",
+        json!({ "logs": [log("complete_3p.json"), log("complete_2p.json"), log("complete_3p.json")] }),
+    )["submitGames"]
+        .clone();
+    assert_eq!(many[0]["duplicate"], false);
+    assert_eq!(many[1]["duplicate"], true);
+    assert_eq!(many[1]["game"]["id"], game["id"]);
+    assert_eq!(many[2]["duplicate"], true);
+    assert_eq!(many[2]["game"]["id"], many[0]["game"]["id"]);
+
+    // verifyLog replays without storing; claimed scores that differ are reported.
+    let mut wrong = log("complete_3p.json");
+    wrong["claimed"]["scores"][1] = json!(99);
+    let v = server.data(
+        None,
+        "query($log: JSON!) { verifyLog(log: $log) { status round error { code } players { name score { total } } \
+         claimedMismatches { player claimed computed } } }",
+        json!({ "log": wrong }),
+    )["verifyLog"]
+        .clone();
+    assert_eq!(v["status"], "COMPLETE");
+    assert_eq!(v["claimedMismatches"], json!([{ "player": 1, "claimed": 99, "computed": 51 }]));
+    let count = server.data(None, "{ games(first: 100) { edges { node { id } } } }", json!({}));
+    assert_eq!(count["games"]["edges"].as_array().unwrap().len(), 6, "verifyLog stored nothing");
+
+    // game(id): what was stored, including the raw log; unknown ids are null; bad ids an error.
+    let id = game["id"].as_str().unwrap();
+    let read = server.data(None, "query($id: ID!) { game(id: $id) { id status players { name } log } }", json!({ "id": id }));
+    assert_eq!(read["game"]["players"][0]["name"], "Ada");
+    assert_eq!(read["game"]["log"], log("complete_2p.json"));
+    assert_eq!(server.data(None, "{ game(id: \"999999\") { id } }", json!({}))["game"], Value::Null);
+    assert_eq!(server.error_code(None, "{ game(id: \"x\") { id } }", json!({})), (200, "BAD_USER_INPUT".into()));
+}
+
+fn list_games_with_cursor_pagination_and_filters(db: Database) {
+    let server = Server::start(&db, &[]);
+    let token = create_token(&db, "lister");
+    let names = ["complete_2p.json", "complete_3p.json", "complete_4p.json", "complete_5p.json", "invalid_keep.json"];
+    let ids: Vec<String> = names
+        .iter()
+        .map(|n| submit(&server, &token, &log(n))["game"]["id"].as_str().unwrap().to_owned())
+        .collect();
+
+    // Pages of two, oldest first, until hasNextPage is false.
+    let query = "query($after: String, $filter: GameFilter) { games(first: 2, after: $after, filter: $filter) { \
+                 edges { cursor node { id } } pageInfo { hasNextPage hasPreviousPage endCursor } } }";
+    let mut seen = Vec::new();
+    let mut after = Value::Null;
+    loop {
+        let page = server.data(None, query, json!({ "after": after }))["games"].clone();
+        seen.extend(page["edges"].as_array().unwrap().iter().map(|e| e["node"]["id"].as_str().unwrap().to_owned()));
+        assert_eq!(page["pageInfo"]["hasPreviousPage"], !after.is_null());
+        if page["pageInfo"]["hasNextPage"] == false {
+            break;
+        }
+        after = page["pageInfo"]["endCursor"].clone();
+    }
+    assert_eq!(seen, ids);
+
+    let filtered = |filter: Value| -> Vec<String> {
+        let page = server.data(None, query, json!({ "filter": filter }))["games"]["edges"].clone();
+        page.as_array().unwrap().iter().map(|e| e["node"]["id"].as_str().unwrap().to_owned()).collect()
+    };
+    assert_eq!(filtered(json!({ "playerCount": 3 })), vec![ids[1].clone()]);
+    assert_eq!(filtered(json!({ "status": "INVALID" })), vec![ids[4].clone()]);
+    // Ada plays in the 2- and 3-player games.
+    let ada = filtered(json!({ "playerName": "Ada", "status": "COMPLETE" }));
+    assert_eq!(ada, vec![ids[0].clone(), ids[1].clone()]);
+    // played_at: 2025-03-02T19:30:00Z (2p), 2025-03-14T18:00:00Z (3p), 2025-05-17T14:00:00Z (5p);
+    // the 4p and the invalid log have none.
+    assert_eq!(filtered(json!({ "playedFrom": "2025-03-10" })), vec![ids[1].clone(), ids[3].clone()]);
+    assert_eq!(filtered(json!({ "playedTo": "2025-03-02" })), vec![ids[0].clone()]);
+    assert_eq!(filtered(json!({ "playedFrom": "2025-03-01", "playedTo": "2025-03-14" })), vec![ids[0].clone(), ids[1].clone()]);
+    assert_eq!(filtered(json!({ "playedTo": "2025-03-14T17:59:59Z" })), vec![ids[0].clone()]);
+
+    let (_, code) = server.error_code(None, "{ games(first: 101) { edges { cursor } } }", json!({}));
+    assert_eq!(code, "BAD_USER_INPUT");
+    let (_, code) = server.error_code(None, "{ games(after: \"nope\") { edges { cursor } } }", json!({}));
+    assert_eq!(code, "BAD_USER_INPUT");
+}
+
+fn replay_state_matches_the_cli(db: Database) {
+    let server = Server::start(&db, &[]);
+    let token = create_token(&db, "replayer");
+    let id = submit(&server, &token, &log("complete_2p.json"))["game"]["id"].as_str().unwrap().to_owned();
+    let query = "query($id: ID!, $at: Int) { replay(gameId: $id, atEntry: $at) { gameId atEntry round phase state } }";
+    for at in [Some(0), Some(17), None] {
+        let r = server.data(None, query, json!({ "id": id, "at": at }))["replay"].clone();
+        let path = fixtures_dir().join("complete_2p.json");
+        let mut cmd = chronicle();
+        cmd.args(["state", "--json"]).arg(&path);
+        if let Some(n) = at {
+            cmd.args(["--at", &n.to_string()]);
+        }
+        let out = cmd.output().expect("run chronicle state");
+        let cli: Value = serde_json::from_slice(&out.stdout).expect("state JSON");
+        assert_eq!(r["state"], cli, "at {at:?}");
+        assert_eq!(r["round"], cli["round"]);
+        assert_eq!(r["phase"], cli["phase"]);
+        assert_eq!(r["atEntry"], json!(at));
+    }
+    let (_, code) = server.error_code(None, query, json!({ "id": id, "at": 70 }));
+    assert_eq!(code, "BAD_USER_INPUT");
+    assert_eq!(server.data(None, query, json!({ "id": "424242", "at": 1 }))["replay"], Value::Null);
+}
+
+fn tournaments_standings_and_verification(db: Database) {
+    let server = Server::start(&db, &[]);
+    let token = create_token(&db, "organizer");
+    let created = server.data(
+        Some(&token),
+        "mutation { createTournament(name: \"Spring league\") { tournament { id name createdAt } organizerToken } }",
+        json!({}),
+    )["createTournament"]
+        .clone();
+    let tid = created["tournament"]["id"].as_str().unwrap().to_owned();
+    let organizer = created["organizerToken"].as_str().unwrap().to_owned();
+    assert_eq!(created["tournament"]["name"], "Spring league");
+
+    let mut wrong = log("complete_3p.json");
+    wrong["claimed"]["scores"][2] = json!(49);
+    let games: Vec<String> = [log("complete_2p.json"), wrong, log("invalid_keep.json")]
+        .iter()
+        .map(|l| submit(&server, &token, l)["game"]["id"].as_str().unwrap().to_owned())
+        .collect();
+
+    let add = "mutation($t: ID!, $g: [ID!]!) { addGamesToTournament(tournamentId: $t, gameIds: $g) { id games { id } } }";
+    let added = server.data(Some(&organizer), add, json!({ "t": tid, "g": [games[0], games[1]] }));
+    assert_eq!(added["addGamesToTournament"]["games"], json!([{ "id": games[0] }, { "id": games[1] }]));
+    // Adding a game twice keeps it once; an unknown game adds nothing.
+    server.data(Some(&organizer), add, json!({ "t": tid, "g": [games[1]] }));
+    let (_, code) = server.error_code(Some(&organizer), add, json!({ "t": tid, "g": [games[2], "987654"] }));
+    assert_eq!(code, "NOT_FOUND");
+
+    let query = "query($t: ID!) { tournament(id: $t) { name games { id } standings { rank player games wins totalScore } \
+                 verification { games allComplete allLegal scoreMismatches { gameId player name claimed computed } unclaimedGames } } }";
+    let t = server.data(None, query, json!({ "t": tid }))["tournament"].clone();
+    assert_eq!(t["games"].as_array().unwrap().len(), 2);
+    // 2p: Ada 42, Bruno 52 (wins). 3p: Ada 42, Bruno 51 (wins), Cleo 50.
+    assert_eq!(
+        t["standings"],
+        json!([
+            { "rank": 1, "player": "Bruno", "games": 2, "wins": 2, "totalScore": 103 },
+            { "rank": 2, "player": "Ada", "games": 2, "wins": 0, "totalScore": 84 },
+            { "rank": 3, "player": "Cleo", "games": 1, "wins": 0, "totalScore": 50 },
+        ])
+    );
+    assert_eq!(
+        t["verification"],
+        json!({ "games": 2, "allComplete": true, "allLegal": true, "unclaimedGames": [],
+                "scoreMismatches": [{ "gameId": games[1], "player": 2, "name": "Cleo", "claimed": 49, "computed": 50 }] })
+    );
+
+    server.data(Some(&organizer), add, json!({ "t": tid, "g": [games[2]] }));
+    let v = server.data(None, query, json!({ "t": tid }))["tournament"]["verification"].clone();
+    assert_eq!((v["allComplete"].clone(), v["allLegal"].clone()), (json!(false), json!(false)));
+    assert_eq!(server.data(None, query, json!({ "t": "31337" }))["tournament"], Value::Null);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Security and limits
+
+fn mutations_need_a_valid_token(db: Database) {
+    let server = Server::start(&db, &[]);
+    let token = create_token(&db, "member");
+    let submit_query = "mutation($log: JSON!) { submitGame(log: $log) { game { id } } }";
+    let vars = json!({ "log": log("complete_2p.json") });
+
+    assert_eq!(server.error_code(None, submit_query, vars.clone()), (200, "UNAUTHENTICATED".into()));
+    assert_eq!(server.error_code(Some("chr_not_a_token"), submit_query, vars.clone()), (401, "UNAUTHENTICATED".into()));
+    let (status, body) = server.post_raw(None, b"[1, 2]".to_vec());
+    assert_eq!((status, body["errors"][0]["extensions"]["code"].as_str()), (400, Some("BAD_REQUEST")));
+    // Reads are public; a bad token is refused even for reads.
+    server.data(None, "{ games { edges { cursor } } }", json!({}));
+    assert_eq!(server.error_code(Some("nope"), "{ games { edges { cursor } } }", json!({})).0, 401);
+
+    // Tournament changes need that tournament's organizer token.
+    let create = "mutation { createTournament(name: \"Cup\") { tournament { id } organizerToken } }";
+    let a = server.data(Some(&token), create, json!({}))["createTournament"].clone();
+    let b = server.data(Some(&token), create, json!({}))["createTournament"].clone();
+    let id = server.data(Some(&token), submit_query, vars)["submitGame"]["game"]["id"].clone();
+    let add = "mutation($t: ID!, $g: [ID!]!) { addGamesToTournament(tournamentId: $t, gameIds: $g) { id } }";
+    let to_a = json!({ "t": a["tournament"]["id"], "g": [id] });
+    assert_eq!(server.error_code(None, add, to_a.clone()).1, "UNAUTHENTICATED");
+    assert_eq!(server.error_code(Some(&token), add, to_a.clone()).1, "FORBIDDEN");
+    assert_eq!(server.error_code(b["organizerToken"].as_str(), add, to_a.clone()).1, "FORBIDDEN");
+    server.data(a["organizerToken"].as_str(), add, to_a);
+    // An organizer token cannot create tournaments.
+    assert_eq!(server.error_code(a["organizerToken"].as_str(), create, json!({})).1, "FORBIDDEN");
+}
+
+fn request_limits_are_enforced(db: Database) {
+    let server = Server::start(
+        &db,
+        &["--body-limit", "65536", "--max-depth", "5", "--max-complexity", "60", "--rate-limit", "3"],
+    );
+    let token = create_token(&db, "limited");
+
+    let big = json!({ "query": "{ games { edges { cursor } } }", "variables": { "pad": "x".repeat(70_000) } });
+    let (status, body) = server.post_raw(None, serde_json::to_vec(&big).unwrap());
+    assert_eq!((status, body["errors"][0]["extensions"]["code"].as_str()), (413, Some("BODY_TOO_LARGE")));
+
+    let deep = "{ tournament(id: \"1\") { games { players { score { total } } } } }";
+    server.data(None, deep, json!({}));
+    let deeper = "{ games(first: 1) { edges { node { players { score { total } } } } } }";
+    assert_eq!(server.error_code(None, deeper, json!({})).1, "QUERY_TOO_DEEP");
+    let complex = "{ games(first: 100) { edges { node { id status round } } } }";
+    assert_eq!(server.error_code(None, complex, json!({})).1, "QUERY_TOO_COMPLEX");
+    server.data(None, "{ games(first: 5) { edges { node { id status round } } } }", json!({}));
+    assert_eq!(server.error_code(None, "{ games { ", json!({})).1, "GRAPHQL_PARSE_FAILED");
+    assert_eq!(server.error_code(None, "{ nosuchfield }", json!({})).1, "GRAPHQL_VALIDATION_FAILED");
+    let (status, body) = server.post_raw(None, b"{\"query\": ".to_vec());
+    assert_eq!((status, body["errors"][0]["extensions"]["code"].as_str()), (400, Some("BAD_REQUEST")));
+
+    // Three requests a minute for this token; the fourth is refused, anonymous reads go on.
+    let read = "{ games { edges { cursor } } }";
+    for _ in 0..3 {
+        server.data(Some(&token), read, json!({}));
+    }
+    assert_eq!(server.error_code(Some(&token), read, json!({})), (429, "RATE_LIMITED".into()));
+    server.data(None, read, json!({}));
+}
+
+fn concurrent_submissions_store_each_game_once(db: Database) {
+    let server = Server::start(&db, &["--rate-limit", "100000"]);
+    let token = create_token(&db, "crowd");
+    let base = fixture("complete_solo.json").bytes;
+    let logs: Vec<Value> =
+        (0..500).map(|i| serde_json::from_slice(&variant(&base, &format!("crowd-{i}"))).expect("JSON")).collect();
+    let query = "mutation($log: JSON!) { submitGame(log: $log) { duplicate game { id status } } }";
+    let results: Vec<Vec<(String, bool)>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..8)
+            .map(|client| {
+                let (server, token, logs) = (&server, &token, &logs);
+                scope.spawn(move || {
+                    // Each client in its own order, so that clients race on the same games.
+                    let order: Vec<usize> = (0..logs.len()).map(|i| (i * 7 + client * 61) % logs.len()).collect();
+                    order
+                        .iter()
+                        .map(|&i| {
+                            let r = server.data(Some(token), query, json!({ "log": logs[i] }))["submitGame"].clone();
+                            assert_eq!(r["game"]["status"], "COMPLETE");
+                            (r["game"]["id"].as_str().unwrap().to_owned(), r["duplicate"].as_bool().unwrap())
+                        })
+                        .collect()
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().expect("client thread")).collect()
+    });
+    let all: Vec<&(String, bool)> = results.iter().flatten().collect();
+    assert_eq!(all.len(), 4000);
+    let new = all.iter().filter(|(_, dup)| !dup).count();
+    assert_eq!(new, 500, "exactly one submission of each game is new");
+    let ids: std::collections::BTreeSet<&String> = all.iter().map(|(id, _)| id).collect();
+    assert_eq!(ids.len(), 500);
+
+    let mut stored = 0;
+    let mut after = Value::Null;
+    loop {
+        let page = server.data(
+            None,
+            "query($a: String) { games(first: 100, after: $a) { edges { node { id } } pageInfo { hasNextPage endCursor } } }",
+            json!({ "a": after }),
+        )["games"]
+            .clone();
+        stored += page["edges"].as_array().unwrap().len();
+        if page["pageInfo"]["hasNextPage"] == false {
+            break;
+        }
+        after = page["pageInfo"]["endCursor"].clone();
+    }
+    assert_eq!(stored, 500);
+}
+
+fn health_readiness_graphiql_and_graceful_shutdown(db: Database) {
+    let server = Server::start(&db, &[]);
+    let (status, body) = server.get("/healthz");
+    assert_eq!((status, body.contains("ok")), (200, true));
+    let (status, body) = server.get("/readyz");
+    assert_eq!(status, 200);
+    let ready: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(ready["status"], "ready");
+    let (status, page) = server.get("/graphiql");
+    assert_eq!(status, 200);
+    assert!(page.contains("GraphiQL") && page.contains("/graphql"));
+    assert_eq!(server.get("/nowhere").0, 404);
+    let status = server.terminate();
+    assert!(status.success(), "exit status after SIGTERM: {status:?}");
+}
