@@ -173,6 +173,7 @@ both_stores!(
     request_limits_are_enforced,
     concurrent_submissions_store_each_game_once,
     health_readiness_graphiql_and_graceful_shutdown,
+    statistics_match_plain_counts_and_follow_new_games,
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -541,4 +542,160 @@ fn health_readiness_graphiql_and_graceful_shutdown(db: Database) {
     assert_eq!(server.get("/nowhere").0, 404);
     let status = server.terminate();
     assert!(status.success(), "exit status after SIGTERM: {status:?}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Statistics
+
+/// Per player-game of the complete logs, computed with plain loops from the engine's replay:
+/// (player count, seat, winner, total, tiles built, max final weapon strength).
+struct PlainRow {
+    player_count: usize,
+    seat: usize,
+    winner: bool,
+    total: i64,
+    tiles: std::collections::BTreeSet<String>,
+    max_strength: Option<i16>,
+}
+
+fn plain_rows(logs: &[Value]) -> Vec<PlainRow> {
+    let mut rows = Vec::new();
+    for log in logs {
+        let r = chronicle_engine::replay(&serde_json::to_vec(log).unwrap());
+        if r.status != chronicle_engine::Status::Complete {
+            continue;
+        }
+        let record = chronicle_api::facts::GameRecord::from_replay(&r);
+        let scores = r.scores.as_ref().expect("complete games have scores");
+        let events = r.game.as_ref().map(|g| g.events().to_vec()).unwrap_or_default();
+        for (seat, s) in scores.iter().enumerate() {
+            let tiles = events
+                .iter()
+                .filter_map(|e| match e {
+                    chronicle_engine::events::Event::Furnished { player, tile, .. } if *player == seat => {
+                        Some(tile.id().to_owned())
+                    }
+                    _ => None,
+                })
+                .collect();
+            let max_strength =
+                record.weapons.iter().filter(|w| w.player as usize == seat).filter_map(|w| w.final_strength).max();
+            rows.push(PlainRow {
+                player_count: scores.len(),
+                seat,
+                winner: r.winners.contains(&seat),
+                total: s.score.total,
+                tiles,
+                max_strength,
+            });
+        }
+    }
+    rows
+}
+
+fn simulated(games: usize, players: usize, seed: u64) -> Vec<Value> {
+    let out = chronicle()
+        .args(["simulate", "--games", &games.to_string(), "--players", &players.to_string()])
+        .args(["--seed", &seed.to_string(), "--bot", "mixed", "--out", "-"])
+        .output()
+        .expect("run chronicle simulate");
+    assert!(out.status.success());
+    String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+}
+
+fn close(a: &Value, b: f64) -> bool {
+    a.as_f64().is_some_and(|a| (a - b).abs() < 1e-9)
+}
+
+fn statistics_match_plain_counts_and_follow_new_games(db: Database) {
+    let server = Server::start(&db, &["--rate-limit", "100000"]);
+    let token = create_token(&db, "stats");
+    let mut logs = simulated(24, 3, 5);
+    logs.extend(simulated(12, 2, 6));
+    let submit_all = "mutation($l: [JSON!]!) { submitGames(logs: $l) { game { status } } }";
+    server.data(Some(&token), submit_all, json!({ "l": logs }));
+    // Neither an invalid nor an incomplete game counts.
+    let mut partial = log("complete_2p.json");
+    partial["entries"].as_array_mut().unwrap().truncate(20);
+    server.data(Some(&token), submit_all, json!({ "l": [log("invalid_keep.json"), partial] }));
+    let rows = plain_rows(&logs);
+
+    // Furnishings (full set: every tile is eligible in every player-game).
+    let q = "{ furnishingStats { tile playerGames built winRateBuilt winRateNotBuilt ciLow ciHigh meanScoreBuilt belowMinSample } }";
+    let tiles = server.data(None, q, json!({}))["furnishingStats"].as_array().unwrap().clone();
+    assert_eq!(tiles.len(), 48);
+    for t in &tiles {
+        let id = t["tile"].as_str().unwrap();
+        let built: Vec<&PlainRow> = rows.iter().filter(|r| r.tiles.contains(id)).collect();
+        let not_built = rows.len() - built.len();
+        assert_eq!(t["playerGames"], rows.len(), "{id}");
+        assert_eq!(t["built"], built.len(), "{id}");
+        let wins = built.iter().filter(|r| r.winner).count();
+        let rate = if built.is_empty() { 0.0 } else { wins as f64 / built.len() as f64 };
+        assert!(close(&t["winRateBuilt"], rate), "{id}: {t}");
+        let other_wins = rows.iter().filter(|r| r.winner && !r.tiles.contains(id)).count();
+        let other = if not_built == 0 { 0.0 } else { other_wins as f64 / not_built as f64 };
+        assert!(close(&t["winRateNotBuilt"], other), "{id}: {t}");
+        assert!(t["ciLow"].as_f64().unwrap() <= rate + 1e-12 && rate <= t["ciHigh"].as_f64().unwrap() + 1e-12);
+        assert_eq!(t["belowMinSample"], built.len() < 30);
+        if !built.is_empty() {
+            let mean = built.iter().map(|r| r.total as f64).sum::<f64>() / built.len() as f64;
+            assert!(close(&t["meanScoreBuilt"], mean), "{id}");
+        }
+    }
+
+    // Weapon strategies: peaceful (never armed), light (≤ 7), heavy (≥ 8).
+    let q = "{ weaponStats { strategy playerGames winRate meanScore } }";
+    let classes = server.data(None, q, json!({}))["weaponStats"].as_array().unwrap().clone();
+    for (c, class) in classes.iter().zip(["peaceful", "light", "heavy"]) {
+        assert_eq!(c["strategy"], class);
+        let members: Vec<&PlainRow> = rows
+            .iter()
+            .filter(|r| match r.max_strength {
+                None => class == "peaceful",
+                Some(s) if s <= 7 => class == "light",
+                Some(_) => class == "heavy",
+            })
+            .collect();
+        assert_eq!(c["playerGames"], members.len(), "{class}");
+        if !members.is_empty() {
+            let wins = members.iter().filter(|r| r.winner).count() as f64 / members.len() as f64;
+            assert!(close(&c["winRate"], wins), "{class}");
+        }
+    }
+
+    // Seats, scores, action spaces.
+    let q = "{ seatStats(filter: { playerCount: 3 }) { bySeat { playerCount seat winRate { n successes } } }              scoreDistribution(bucketWidth: 5) { playerGames min max histogram { from count } }              actionSpaceStats { placements } }";
+    let d = server.data(None, q, json!({}));
+    for s in d["seatStats"]["bySeat"].as_array().unwrap() {
+        let seat = s["seat"].as_u64().unwrap() as usize;
+        let at: Vec<&PlainRow> = rows.iter().filter(|r| r.player_count == 3 && r.seat == seat).collect();
+        assert_eq!(s["winRate"]["n"], at.len());
+        assert_eq!(s["winRate"]["successes"], at.iter().filter(|r| r.winner).count());
+    }
+    let dist = &d["scoreDistribution"];
+    assert_eq!(dist["playerGames"], rows.len());
+    assert_eq!(dist["min"], rows.iter().map(|r| r.total).min().unwrap());
+    assert_eq!(dist["max"], rows.iter().map(|r| r.total).max().unwrap());
+    let histogram_total: u64 = dist["histogram"].as_array().unwrap().iter().map(|b| b["count"].as_u64().unwrap()).sum();
+    assert_eq!(histogram_total, rows.len() as u64);
+    assert!(d["actionSpaceStats"]["placements"].as_u64().unwrap() > 0);
+
+    // A new complete game counts at once.
+    let q = "{ scoreDistribution { playerGames } }";
+    let before = server.data(None, q, json!({}))["scoreDistribution"]["playerGames"].as_u64().unwrap();
+    let extra = simulated(1, 4, 99);
+    server.data(Some(&token), submit_all, json!({ "l": extra }));
+    let after = server.data(None, q, json!({}))["scoreDistribution"]["playerGames"].as_u64().unwrap();
+    assert_eq!(after, before + 4);
+
+    // A restarted server loads the same statistics from the store.
+    drop(server);
+    let server = Server::start(&db, &[]);
+    let reloaded = server.data(None, q, json!({}))["scoreDistribution"]["playerGames"].as_u64().unwrap();
+    assert_eq!(reloaded, after);
+
+    // Bad filters are user errors.
+    let (_, code) = server.error_code(None, "{ weaponStats(filter: { playedFrom: \"soon\" }) { strategy } }", json!({}));
+    assert_eq!(code, "BAD_USER_INPUT");
 }
