@@ -8,10 +8,8 @@
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
