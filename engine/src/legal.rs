@@ -109,15 +109,31 @@ fn trial_copy(game: &Game) -> Game {
     g
 }
 
+/// [`trial_copy`] on the heap, for copies that are handed on: a [`Game`] is a few kilobytes,
+/// and moving it by value through the walk cost more than copying it.
+fn boxed_trial(game: &Game) -> Box<Game> {
+    let mut g = Box::new(game.clone());
+    g.set_record_events(false);
+    g
+}
+
 /// The entry, or the entry with a conversion that makes room for gained animals, if legal.
 fn verified(game: &Game, entry: Entry) -> Option<Entry> {
     verified_outcome(game, entry).map(|(e, _)| e)
 }
 
 /// [`verified`], with the state after the entry (so that callers need not apply it again).
-fn verified_outcome(game: &Game, mut entry: Entry) -> Option<(Entry, Game)> {
-    let mut g = trial_copy(game);
-    match g.play_entry(&entry) {
+fn verified_outcome(game: &Game, entry: Entry) -> Option<(Entry, Box<Game>)> {
+    let mut g = boxed_trial(game);
+    let result = g.play_entry(&entry);
+    outcome(game, entry, g, result)
+}
+
+/// The outcome of `entry` played on a copy `g` of `game` with `result`: the entry and `g` if
+/// legal; if the gained animals did not fit, the entry with [`make_room`]'s conversion appended,
+/// played on a fresh copy.
+fn outcome(game: &Game, mut entry: Entry, g: Box<Game>, result: crate::error::RuleResult) -> Option<(Entry, Box<Game>)> {
+    match result {
         Ok(()) => Some((entry, g)),
         Err(e) if e.code == crate::ErrorCode::AnimalsUnhoused => {
             let p = entry.player() as usize;
@@ -125,7 +141,7 @@ fn verified_outcome(game: &Game, mut entry: Entry) -> Option<(Entry, Game)> {
             if let Entry::Place { actions, .. } | Entry::Feed { actions, .. } | Entry::Free { actions, .. } = &mut entry {
                 actions.push(fix);
             }
-            let mut g = trial_copy(game);
+            let mut g = boxed_trial(game);
             g.play_entry(&entry).is_ok().then_some((entry, g))
         }
         Err(_) => None,
@@ -201,7 +217,7 @@ pub fn space_outcomes(
     space: ActionSpace,
     limits: &Limits,
     chooser: &mut dyn Chooser,
-) -> Vec<(Entry, Game)> {
+) -> Vec<(Entry, Box<Game>)> {
     let mut out = Vec::new();
     for choice in dwarf_choices(game, p) {
         let left = limits.per_space - out.len().min(limits.per_space);
@@ -222,7 +238,7 @@ pub fn dwarf_places(
     choice: (Option<u32>, bool),
     limits: &Limits,
     chooser: &mut dyn Chooser,
-) -> Vec<(Entry, Game)> {
+) -> Vec<(Entry, Box<Game>)> {
     dwarf_outcomes(game, p, space, choice, limits, limits.per_space, chooser)
 }
 
@@ -234,28 +250,56 @@ fn dwarf_outcomes(
     limits: &Limits,
     most: usize,
     chooser: &mut dyn Chooser,
-) -> Vec<(Entry, Game)> {
+) -> Vec<(Entry, Box<Game>)> {
     let mut out = Vec::new();
     if most == 0 {
         return out;
     }
-    let mut g = trial_copy(game);
-    let Ok((d, _)) = placement::begin(&mut g, p, space, dwarf, ruby) else { return out };
-    placement::give_fixed_goods(&mut g, p, space);
-    // The last action of each list is not tried on its own: verifying the whole entry does it.
-    let mut accept = |actions: Vec<Action>| {
+    let mut g = boxed_trial(game);
+    let Ok(placing) = placement::Placing::begin(&mut g, p, space, dwarf, ruby) else { return out };
+    let d = placing.dwarf();
+    // In the player's turn, finishing the placement on the walk's copy is exactly
+    // `play_entry` on a fresh copy; in any other state the entry is replayed as a log would be.
+    let in_turn = matches!(game.phase(), Phase::Work { to_move } if *to_move == p);
+    let mut accept = |actions: Vec<Action>, trial: Trial| {
         let entry = Entry::Place { player: p as u32, space, dwarf, ruby, actions };
-        match verified_outcome(game, entry) {
-            Some(outcome) => {
-                out.push(outcome);
+        let verified = match trial {
+            Trial { game: mut g, placing: Some(placing) } if in_turn => {
+                let result = g.finish_placing(&placing);
+                outcome(game, entry, g, result)
+            }
+            _ => verified_outcome(game, entry),
+        };
+        match verified {
+            Some(o) => {
+                out.push(o);
                 true
             }
             None => false,
         }
     };
-    let mut walk = Walk { p, d, space, limits, depth: 0, check_last: false, most, accepted: 0 };
-    walk.action_lists(&g, chooser, &mut accept);
+    let mut walk = Walk { p, d, space, limits, depth: 0, most, accepted: 0 };
+    walk.action_lists(Trial { game: g, placing: Some(placing) }, chooser, &mut accept);
     out
+}
+
+/// The state a walk carries from part to part: the copy of the game with the actions so far
+/// applied and, for a placement (not an imitated space), its progress.
+#[derive(Clone)]
+struct Trial {
+    game: Box<Game>,
+    placing: Option<placement::Placing>,
+}
+
+impl Trial {
+    /// Carries out `action` for `part` as the entry will: through the placement when there is
+    /// one, else as one part of the space.
+    fn act(&mut self, p: usize, d: usize, space: ActionSpace, part: Part, action: &Action) -> crate::error::RuleResult {
+        match &mut self.placing {
+            Some(placing) => placing.act(&mut self.game, action),
+            None => placement::run_action(&mut self.game, p, d, space, part, action),
+        }
+    }
 }
 
 /// Most parts of a space, and most part uses in one sequence (the Adventure's forge and two
@@ -313,63 +357,65 @@ struct Walk<'a> {
     limits: &'a Limits,
     /// Imitation nesting (at most 2).
     depth: usize,
-    /// Whether the last action of a list is run before the list is handed on (else the
-    /// receiver verifies the whole entry, which runs it anyway).
-    check_last: bool,
     /// Lists to accept before stopping.
     most: usize,
     accepted: usize,
 }
 
+/// Receives a walk's action list with the state after it, and says whether it counts.
+type Accept<'a> = dyn FnMut(Vec<Action>, Trial) -> bool + 'a;
+
 impl Walk<'_> {
-    /// Hands every action list for the dwarf, in the state `g` after it was placed, to
+    /// Hands every action list for the dwarf, starting from `trial` (the dwarf placed), to
     /// `accept`, which says whether the list counts (towards [`Walk::most`]).
-    fn action_lists(&mut self, g: &Game, chooser: &mut dyn Chooser, accept: &mut dyn FnMut(Vec<Action>) -> bool) {
-        let player = g.player(self.p);
+    fn action_lists(&mut self, trial: Trial, chooser: &mut dyn Chooser, accept: &mut Accept) {
+        let player = trial.game.player(self.p);
         let flow =
             placement::flow(self.space, player.owns(Furnishing::GuestRoom), player.dwarfs[self.d].weapon.is_some());
-        let mut sequences = part_sequences(&flow);
+        let sequences = part_sequences(&flow);
         let picks = chooser.choose(sequences.len(), sequences.len());
-        let picked: Vec<Seq> = picks.into_iter().map(|i| std::mem::take(&mut sequences[i])).collect();
-        for seq in picked {
+        let mut trial = Some(trial);
+        for (n, &i) in picks.iter().enumerate() {
+            let seq = sequences[i];
             let cap = if seq.len() <= 1 { self.limits.options_alone } else { self.limits.options_per_part };
-            self.extend(g, &flow, &seq, Vec::new(), cap, chooser, accept);
+            let Some(t) = (if n + 1 == picks.len() { trial.take() } else { trial.clone() }) else { return };
+            self.extend(t, &flow, &seq, Vec::new(), cap, chooser, accept);
             if self.accepted >= self.most {
                 break;
             }
         }
     }
 
+    /// Carries out the parts `seq` on `trial`, one option each as the chooser says; the
+    /// copy is moved into the last option explored rather than copied.
     #[allow(clippy::too_many_arguments)]
     fn extend(
         &mut self,
-        g: &Game,
+        trial: Trial,
         flow: &Flow,
         seq: &[usize],
         done: Vec<Action>,
         cap: usize,
         chooser: &mut dyn Chooser,
-        accept: &mut dyn FnMut(Vec<Action>) -> bool,
+        accept: &mut Accept,
     ) {
         let Some((&k, rest)) = seq.split_first() else {
-            self.accepted += usize::from(accept(done));
+            self.accepted += usize::from(accept(done, trial));
             return;
         };
         let part = flow.parts[k].0;
-        let options = part_options(g, self.p, self.d, self.space, part, self.limits, chooser, self.depth);
-        for i in chooser.choose(options.len(), cap) {
+        let options = part_options(&trial.game, self.p, self.d, self.space, part, self.limits, chooser, self.depth);
+        let picks = chooser.choose(options.len(), cap);
+        let mut trial = Some(trial);
+        for (n, &i) in picks.iter().enumerate() {
             let action = &options[i];
+            let Some(mut next) = (if n + 1 == picks.len() { trial.take() } else { trial.clone() }) else { return };
+            if next.act(self.p, self.d, self.space, part, action).is_err() {
+                continue;
+            }
             let mut done = done.clone();
             done.push(action.clone());
-            if rest.is_empty() && !self.check_last {
-                self.accepted += usize::from(accept(done));
-            } else {
-                let mut next = g.clone();
-                if placement::run_action(&mut next, self.p, self.d, self.space, part, action).is_err() {
-                    continue;
-                }
-                self.extend(&next, flow, rest, done, cap, chooser, accept);
-            }
+            self.extend(next, flow, rest, done, cap, chooser, accept);
             if self.accepted >= self.most {
                 return;
             }
@@ -651,15 +697,14 @@ fn imitate_options(
         .collect();
     let mut out = Vec::new();
     for target in targets {
-        let mut paid = g.clone();
+        let mut paid = Box::new(g.clone());
         let cost = via.imitation_cost(g.setup().players());
         if paid.players[p].supply.take(&Goods::one(Good::Food, cost)).is_err() {
             continue;
         }
         placement::give_fixed_goods(&mut paid, p, target);
-        let mut walk =
-            Walk { p, d, space: target, limits, depth: depth + 1, check_last: true, most: limits.per_space, accepted: 0 };
-        walk.action_lists(&paid, chooser, &mut |actions| {
+        let mut walk = Walk { p, d, space: target, limits, depth: depth + 1, most: limits.per_space, accepted: 0 };
+        walk.action_lists(Trial { game: paid, placing: None }, chooser, &mut |actions, _| {
             out.push(Action::Imitate { space: target, actions });
             true
         });

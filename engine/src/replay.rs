@@ -289,6 +289,20 @@ impl Game {
             return fail(ErrorCode::UnknownPlayer, format!("player {p}; this game has {}", self.players().len()));
         }
         apply(self, entry)?;
+        self.check_housed(p)
+    }
+
+    /// The rest of [`Game::play_entry`] for a `place` entry carried out step by step on this
+    /// game (the generator's candidates): the placement's last checks, the next turn and the
+    /// housing check. Only for a placement begun in the placing player's work turn.
+    pub(crate) fn finish_placing(&mut self, placing: &crate::rules::placement::Placing) -> RuleResult {
+        placing.end(self)?;
+        self.next_turn(placing.player());
+        self.check_housed(placing.player())
+    }
+
+    /// Every entry ends with all of its player's animals housed (`RULES.md` F.1).
+    fn check_housed(&self, p: usize) -> RuleResult {
         let player = self.player(p);
         if !housing::fits(&player.board, player.dwarfs_in_play(), player.animals(), player.supply.get(Good::Dog)) {
             return fail(

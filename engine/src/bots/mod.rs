@@ -38,7 +38,7 @@ pub trait Bot {
     /// [`Bot::place`], with the game after the entry when the bot has it already (bots verify
     /// their entry by applying it to a copy of the game; the simulation then continues from that
     /// copy instead of applying the entry again).
-    fn place_and_play(&self, game: &Game, p: usize, rng: &mut SplitMix64) -> Option<(Entry, Option<Game>)>;
+    fn place_and_play(&self, game: &Game, p: usize, rng: &mut SplitMix64) -> Option<(Entry, Option<Box<Game>>)>;
 
     /// Field or breeding, at a harvest with the third red event (`RULES.md` C.4).
     fn harvest_choice(&self, game: &Game, p: usize, _rng: &mut SplitMix64) -> HarvestPhase {
@@ -215,7 +215,9 @@ pub fn simulate(setup: &Value, bots: &[BotKind], seed: u64) -> Result<Simulation
         return Err(SimulateError::BotCount { bots: bots.len(), players: validated.players() });
     }
     let players: Vec<Box<dyn Bot + Send + Sync>> = bots.iter().map(|k| k.bot()).collect();
-    let mut game = Game::new(validated);
+    // On the heap: the bots hand back the state after their placement as a box, taken over
+    // without copying the game.
+    let mut game = Box::new(Game::new(validated));
     game.set_record_events(false);
     let mut rng = SplitMix64::new(seed ^ BOTS_SALT);
     let mut entries: Vec<Entry> = Vec::new();
@@ -281,7 +283,7 @@ pub fn simulate(setup: &Value, bots: &[BotKind], seed: u64) -> Result<Simulation
         }
     }
     let scores: Vec<i64> = game.results().map(|(s, _)| s.iter().map(|r| r.score.total).collect()).unwrap_or_default();
-    Ok(Simulation { setup, entries, scores, game })
+    Ok(Simulation { setup, entries, scores, game: *game })
 }
 
 /// Field or breeding: whichever gives more this harvest (crops from sown fields against

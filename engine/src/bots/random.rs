@@ -71,7 +71,7 @@ impl Default for RandomBot {
 impl RandomBot {
     /// One random walk (steps 1–4 above) ending in a legal entry, if it does, with the game
     /// after it.
-    pub fn walk(&self, game: &Game, p: usize, free: &[ActionSpace], rng: &mut SplitMix64) -> Option<(Entry, Game)> {
+    pub fn walk(&self, game: &Game, p: usize, free: &[ActionSpace], rng: &mut SplitMix64) -> Option<(Entry, Box<Game>)> {
         let space = *free.get(rng.below(free.len().max(1)))?;
         let choices = legal::dwarf_choices(game, p);
         let choice = *choices.get(rng.below(choices.len().max(1)))?;
@@ -86,7 +86,7 @@ pub(crate) fn free_spaces(game: &Game) -> Vec<ActionSpace> {
 }
 
 impl Bot for RandomBot {
-    fn place_and_play(&self, game: &Game, p: usize, rng: &mut SplitMix64) -> Option<(Entry, Option<Game>)> {
+    fn place_and_play(&self, game: &Game, p: usize, rng: &mut SplitMix64) -> Option<(Entry, Option<Box<Game>>)> {
         let free = free_spaces(game);
         if free.is_empty() {
             return None;

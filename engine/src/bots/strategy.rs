@@ -154,8 +154,8 @@ fn peaceful_bonus(pl: &Player, left: f64) -> f64 {
 }
 
 impl Bot for StrategyBot {
-    fn place_and_play(&self, game: &Game, p: usize, rng: &mut SplitMix64) -> Option<(Entry, Option<Game>)> {
-        let mut best: Option<(f64, Entry, Game)> = None;
+    fn place_and_play(&self, game: &Game, p: usize, rng: &mut SplitMix64) -> Option<(Entry, Option<Box<Game>>)> {
+        let mut best: Option<(f64, Entry, Box<Game>)> = None;
         for space in free_spaces(game) {
             if self.style == Style::Peaceful && skip_peaceful(space) {
                 continue;

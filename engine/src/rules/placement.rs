@@ -54,9 +54,36 @@ pub enum Connector {
     UrgentWish { guest_room: bool },
 }
 
+/// Most parts of a space (Sheep farming and Urgent wish have 3).
+pub const MAX_PARTS: usize = 3;
+
+/// The parts of a space, each with how often it may be done, inline: a flow is looked up for
+/// every candidate placement the generator builds.
+#[derive(Clone, Copy, Debug)]
+pub struct Parts {
+    len: usize,
+    items: [(Part, usize); MAX_PARTS],
+}
+
+impl Parts {
+    fn new(parts: &[(Part, usize)]) -> Parts {
+        let mut items = [(Part::Grow, 0); MAX_PARTS];
+        items[..parts.len()].copy_from_slice(parts);
+        Parts { len: parts.len(), items }
+    }
+}
+
+impl std::ops::Deref for Parts {
+    type Target = [(Part, usize)];
+    fn deref(&self) -> &[(Part, usize)] {
+        &self.items[..self.len]
+    }
+}
+
 /// The parts of a space (each with how often it may be done) and how they combine.
+#[derive(Clone, Copy, Debug)]
 pub struct Flow {
-    pub parts: Vec<(Part, usize)>,
+    pub parts: Parts,
     pub connector: Connector,
 }
 
@@ -76,50 +103,50 @@ pub fn flow(space: ActionSpace, guest_room: bool, armed: bool) -> Flow {
     use crate::rules::tiles::Twin as Tw;
     use Part::*;
     let either = if guest_room { AndOr } else { Or };
-    let (parts, connector): (Vec<(Part, usize)>, Connector) = match space {
-        A::DriftMining | A::DriftMining2 => (vec![(Twin(CT), 1)], AndOr),
-        A::Excavation => (vec![(Twin(CT_CC), 1)], AndOr),
-        A::Clearing | A::Sustenance => (vec![(Twin(MF), 1)], AndOr),
-        A::Logging => (vec![(Expedition(1), 1)], AndOr),
-        A::Growth => (vec![(Gain(GROWTH_GOODS), 1), (Grow, 1)], either),
-        A::Housework => (vec![(Dog, 1), (Furnish(Fu::Any), 1)], AndOr),
-        A::SlashAndBurn => (vec![(Twin(MF), 1), (Sow, 1)], AndThenOr),
-        A::SmallScaleDriftMining => (vec![(TwinWith(Tw::CavernTunnel, Good::Stone), 1)], AndThen),
-        A::WeeklyMarket => (vec![(Buy, 1)], AndOr),
-        A::HardwareRental => (vec![(Expedition(2), 1), (Sow, 1)], AndThenOr),
-        A::FenceBuilding => (vec![(SmallPasture, 1), (LargePasture, 1)], AndOr),
+    let (parts, connector): (&[(Part, usize)], Connector) = match space {
+        A::DriftMining | A::DriftMining2 => (&[(Twin(CT), 1)], AndOr),
+        A::Excavation => (&[(Twin(CT_CC), 1)], AndOr),
+        A::Clearing | A::Sustenance => (&[(Twin(MF), 1)], AndOr),
+        A::Logging => (&[(Expedition(1), 1)], AndOr),
+        A::Growth => (&[(Gain(GROWTH_GOODS), 1), (Grow, 1)], either),
+        A::Housework => (&[(Dog, 1), (Furnish(Fu::Any), 1)], AndOr),
+        A::SlashAndBurn => (&[(Twin(MF), 1), (Sow, 1)], AndThenOr),
+        A::SmallScaleDriftMining => (&[(TwinWith(Tw::CavernTunnel, Good::Stone), 1)], AndThen),
+        A::WeeklyMarket => (&[(Buy, 1)], AndOr),
+        A::HardwareRental => (&[(Expedition(2), 1), (Sow, 1)], AndThenOr),
+        A::FenceBuilding => (&[(SmallPasture, 1), (LargePasture, 1)], AndOr),
         A::Extension => (
-            vec![
+            &[
                 (TwinWith(Tw::MeadowField, Good::Wood), 1),
                 (TwinWith(Tw::CavernTunnel, Good::Stone), 1),
             ],
             either,
         ),
-        A::Imitation | A::Imitation2 | A::Imitation3 => (vec![(Imitate, 1)], AndThen),
-        A::Blacksmithing if armed => (vec![(Expedition(3), 1)], AndOr),
-        A::Blacksmithing => (vec![(Forge, 1), (Expedition(3), 1)], AndThen),
+        A::Imitation | A::Imitation2 | A::Imitation3 => (&[(Imitate, 1)], AndThen),
+        A::Blacksmithing if armed => (&[(Expedition(3), 1)], AndOr),
+        A::Blacksmithing => (&[(Forge, 1), (Expedition(3), 1)], AndThen),
         A::SheepFarming | A::DonkeyFarming => {
-            (vec![(SmallPasture, 1), (LargePasture, 1), (Stable, 1)], AndOr)
+            (&[(SmallPasture, 1), (LargePasture, 1), (Stable, 1)], AndOr)
         }
-        A::OreMineConstruction => (vec![(OreMine, 1), (Expedition(2), 1)], AndThenOr),
-        A::WishForChildren => (vec![(Grow, 1), (Furnish(Fu::DwellingOnly), 1)], either),
+        A::OreMineConstruction => (&[(OreMine, 1), (Expedition(2), 1)], AndThenOr),
+        A::WishForChildren => (&[(Grow, 1), (Furnish(Fu::DwellingOnly), 1)], either),
         A::UrgentWishForChildren => (
-            vec![(Furnish(Fu::DwellingOnly), 1), (Grow, 1), (Gain(URGENT_GOLD), 1)],
+            &[(Furnish(Fu::DwellingOnly), 1), (Grow, 1), (Gain(URGENT_GOLD), 1)],
             UrgentWish { guest_room },
         ),
         A::RubyMineConstruction if guest_room => (
-            vec![(RubyMine(Some(Tile::Tunnel)), 1), (RubyMine(Some(Tile::DeepTunnel)), 1)],
+            &[(RubyMine(Some(Tile::Tunnel)), 1), (RubyMine(Some(Tile::DeepTunnel)), 1)],
             AndOr,
         ),
-        A::RubyMineConstruction => (vec![(RubyMine(None), 1)], AndOr),
-        A::FamilyLife => (vec![(Grow, 1), (Sow, 1)], AndOr),
-        A::Exploration => (vec![(Expedition(4), 1)], AndOr),
-        A::Adventure if armed => (vec![(Expedition(1), 2)], AndOr),
-        A::Adventure => (vec![(Forge, 1), (Expedition(1), 2)], AndThen),
-        A::OreTrading => (vec![(TradeOre, 1)], AndOr),
-        _ => (vec![], AndOr),
+        A::RubyMineConstruction => (&[(RubyMine(None), 1)], AndOr),
+        A::FamilyLife => (&[(Grow, 1), (Sow, 1)], AndOr),
+        A::Exploration => (&[(Expedition(4), 1)], AndOr),
+        A::Adventure if armed => (&[(Expedition(1), 2)], AndOr),
+        A::Adventure => (&[(Forge, 1), (Expedition(1), 2)], AndThen),
+        A::OreTrading => (&[(TradeOre, 1)], AndOr),
+        _ => (&[], AndOr),
     };
-    Flow { parts, connector }
+    Flow { parts: Parts::new(parts), connector }
 }
 
 /// Goods a space gives to whoever uses it, on top of its accumulated goods (B.2, B.3).
@@ -203,12 +230,57 @@ pub fn place(
     ruby: bool,
     actions: &[Action],
 ) -> RuleResult {
-    let (d, took) = begin(game, p, space, dwarf, ruby)?;
-    let round = game.round();
-    game.record(crate::events::Event::Placed { player: p, round, space, dwarf: d, imitated: None });
-    let result = use_space(game, p, d, space, took, actions, &mut Vec::new());
-    game.doing = Default::default();
-    result
+    let mut placing = Placing::begin(game, p, space, dwarf, ruby)?;
+    match actions.iter().try_for_each(|a| placing.act(game, a)) {
+        Ok(()) => placing.end(game),
+        Err(e) => {
+            game.doing = Default::default();
+            Err(e)
+        }
+    }
+}
+
+/// A placement carried out one action at a time: [`place`] is [`Placing::begin`], one
+/// [`Placing::act`] per action and [`Placing::end`]. The generator takes the same steps while
+/// it builds a candidate, so that it checks the candidate on one copy of the game instead of
+/// replaying the finished entry on another.
+#[derive(Clone, Debug)]
+pub struct Placing {
+    using: Using,
+    /// Spaces imitated so far in this placement (H.7).
+    imitated: Vec<ActionSpace>,
+}
+
+impl Placing {
+    /// Places the dwarf ([`begin`]) and gives the space's fixed goods.
+    pub fn begin(game: &mut Game, p: usize, space: ActionSpace, dwarf: Option<u32>, ruby: bool) -> RuleResult<Placing> {
+        let (d, took) = begin(game, p, space, dwarf, ruby)?;
+        let round = game.round();
+        game.record(crate::events::Event::Placed { player: p, round, space, dwarf: d, imitated: None });
+        Ok(Placing { using: Using::start(game, p, d, space, took), imitated: Vec::new() })
+    }
+
+    /// The placing player.
+    pub fn player(&self) -> usize {
+        self.using.p
+    }
+
+    /// The dwarf placed.
+    pub fn dwarf(&self) -> usize {
+        self.using.d
+    }
+
+    /// One item of the entry's `actions`.
+    pub fn act(&mut self, game: &mut Game, action: &Action) -> RuleResult {
+        self.using.act(game, action, &mut self.imitated)
+    }
+
+    /// The checks after the last action.
+    pub fn end(&self, game: &mut Game) -> RuleResult {
+        let result = self.using.end(game);
+        game.doing = Default::default();
+        result
+    }
 }
 
 /// The first half of a placement: checks the space, chooses and places the dwarf, and takes
@@ -261,43 +333,76 @@ fn use_space(
     actions: &[Action],
     imitated: &mut Vec<ActionSpace>,
 ) -> RuleResult {
-    let fixed = give_fixed_goods(game, p, space);
-    game.doing.space = Some(space);
-    let player = &game.players[p];
-    let guest = player.owns(Furnishing::GuestRoom);
-    let armed = player.dwarfs[d].weapon.is_some();
-    let flow = flow(space, guest, armed);
-    let mut used = vec![0usize; flow.parts.len()];
-    let mut last: Option<usize> = None;
-    let mut did_something = took || !fixed.is_empty();
+    let mut using = Using::start(game, p, d, space, took);
     for action in actions {
+        using.act(game, action, imitated)?;
+    }
+    using.end(game)
+}
+
+/// Dwarf `d` of player `p` using `space` (placed there or imitating it), between actions.
+#[derive(Clone, Copy, Debug)]
+struct Using {
+    p: usize,
+    d: usize,
+    space: ActionSpace,
+    /// Fixed when the space is entered (a Guest room or weapon gained there changes nothing).
+    flow: Flow,
+    guest: bool,
+    /// How often each part was done.
+    used: [usize; MAX_PARTS],
+    last: Option<usize>,
+    did_something: bool,
+}
+
+impl Using {
+    /// Gives the fixed goods; `took` says whether something was already gained.
+    fn start(game: &mut Game, p: usize, d: usize, space: ActionSpace, took: bool) -> Using {
+        let fixed = give_fixed_goods(game, p, space);
+        game.doing.space = Some(space);
+        let player = &game.players[p];
+        let guest = player.owns(Furnishing::GuestRoom);
+        let flow = flow(space, guest, player.dwarfs[d].weapon.is_some());
+        Using { p, d, space, flow, guest, used: [0; MAX_PARTS], last: None, did_something: took || !fixed.is_empty() }
+    }
+
+    fn used(&self) -> &[usize] {
+        &self.used[..self.flow.parts.len()]
+    }
+
+    fn act(&mut self, game: &mut Game, action: &Action, imitated: &mut Vec<ActionSpace>) -> RuleResult {
+        let (p, space, flow) = (self.p, self.space, &self.flow);
         if action.is_free() {
-            free::free_action(game, p, action, free::Window::Anytime)?;
-            continue;
+            return free::free_action(game, p, action, free::Window::Anytime);
         }
         let cell = ruby_mine_cell(&game.players[p], action);
         let k = flow
             .parts
             .iter()
             .enumerate()
-            .position(|(k, &(part, max))| matches(part, action) && used[k] < max && fits_cell(part, cell))
-            .ok_or_else(|| not_allowed(space, action, &flow, &used))?;
-        check_connector(space, &flow, &used, last, k)?;
-        run_part(game, p, d, space, flow.parts[k].0, action, imitated)?;
-        used[k] += 1;
-        last = Some(k);
-        did_something = true;
+            .position(|(k, &(part, max))| matches(part, action) && self.used[k] < max && fits_cell(part, cell))
+            .ok_or_else(|| not_allowed(space, action, flow, self.used()))?;
+        check_connector(space, flow, self.used(), self.last, k)?;
+        run_part(game, p, self.d, space, flow.parts[k].0, action, imitated)?;
+        self.used[k] += 1;
+        self.last = Some(k);
+        self.did_something = true;
+        Ok(())
     }
-    if space == ActionSpace::Extension && guest && used.iter().all(|&u| u > 0) {
-        let player = &mut game.players[p];
-        ensure(!player.extension_both, ErrorCode::ActionNotAllowed, || {
-            "the Guest room lets you use both halves of Extension once per game".into()
-        })?;
-        player.extension_both = true;
+
+    fn end(&self, game: &mut Game) -> RuleResult {
+        let space = self.space;
+        if space == ActionSpace::Extension && self.guest && self.used().iter().all(|&u| u > 0) {
+            let player = &mut game.players[self.p];
+            ensure(!player.extension_both, ErrorCode::ActionNotAllowed, || {
+                "the Guest room lets you use both halves of Extension once per game".into()
+            })?;
+            player.extension_both = true;
+        }
+        ensure(self.did_something, ErrorCode::NoAction, || {
+            format!("a dwarf on {} must carry out at least one of its actions", space.id())
+        })
     }
-    ensure(did_something, ErrorCode::NoAction, || {
-        format!("a dwarf on {} must carry out at least one of its actions", space.id())
-    })
 }
 
 /// What lies under a `ruby_mine` action's cell (for the Guest room's two Ruby mines, H.8).
