@@ -222,6 +222,10 @@ pub struct HomeBoard {
     /// Bit `t` set while furnishing tile `t` lies on the board: ownership is asked on every
     /// gain and payment, so it must not scan the board.
     owned: u64,
+    /// Bit [`Coord::index`] set while the cell may count for animal housing (see
+    /// [`HomeBoard::housing_cells`]): housing is checked for every candidate move, and most
+    /// cells never count.
+    housing: u64,
 }
 
 impl Default for HomeBoard {
@@ -233,7 +237,7 @@ impl Default for HomeBoard {
 impl HomeBoard {
     /// The starting board: entry dwelling and one empty cavern (`RULES.md` A.5).
     pub fn new() -> HomeBoard {
-        let mut b = HomeBoard { spaces: [Space::default(); CELLS], owned: 0 };
+        let mut b = HomeBoard { spaces: [Space::default(); CELLS], owned: 0, housing: 0 };
         b.set_tile(ENTRY_DWELLING, Tile::EntryDwelling);
         b.set_tile(START_CAVERN, Tile::Cavern);
         b
@@ -259,10 +263,38 @@ impl HomeBoard {
         if let Tile::Furnished { tile, .. } = t {
             self.owned |= 1u64 << tile as u32;
         }
+        self.note_housing(c);
     }
 
     pub fn set_stable(&mut self, c: Coord) {
         self.spaces[c.index()].stable = true;
+        self.note_housing(c);
+    }
+
+    /// Keeps bit `c` of `housing`: a cell counts for housing unless it is empty without a
+    /// stable or a cavern or tunnel without one (those never hold animals nor give room).
+    fn note_housing(&mut self, c: Coord) {
+        let Space { tile, stable } = self.space(c);
+        let bare = matches!(tile, None | Some(Tile::Cavern | Tile::Tunnel | Tile::DeepTunnel));
+        let bit = 1u64 << c.index();
+        if stable || !bare {
+            self.housing |= bit;
+        } else {
+            self.housing &= !bit;
+        }
+    }
+
+    /// The cells that may count for animal housing, in [`Coord::all`] order: every other cell
+    /// is empty, a cavern or a tunnel, without a stable.
+    pub fn housing_cells(&self) -> impl Iterator<Item = Coord> {
+        let mut bits = self.housing;
+        std::iter::from_fn(move || {
+            let i = bits.trailing_zeros() as usize;
+            (bits != 0).then(|| {
+                bits &= bits - 1;
+                Coord::from_index(i)
+            })
+        })
     }
 
     pub fn has_stable(&self, c: Coord) -> bool {

@@ -94,7 +94,8 @@ impl Containers {
         let mut k = Containers::default();
         let mut stubble_room = false;
         let mut empty_fields = 0;
-        for c in Coord::all() {
+        // The other cells are empty, caverns or tunnels without a stable: no room there.
+        for c in board.housing_cells() {
             let space = board.space(c);
             let stable = usize::from(space.stable);
             match space.tile {
