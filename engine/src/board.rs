@@ -39,7 +39,7 @@ impl Coord {
     }
 
     /// Forest side: columns ≤ 2 (ring cells take the side they border, `RULES.md` A.4).
-    pub fn is_forest(self) -> bool {
+    pub const fn is_forest(self) -> bool {
         self.col <= 2
     }
 
@@ -49,7 +49,7 @@ impl Coord {
 
     /// Orthogonal adjacency; the cliff between columns 2 and 3 separates the halves except on
     /// row 3, where the cave opens (`RULES.md` A.2).
-    pub fn is_adjacent(self, other: Coord) -> bool {
+    pub const fn is_adjacent(self, other: Coord) -> bool {
         let dr = (self.row - other.row).abs();
         let dc = (self.col - other.col).abs();
         if dr + dc != 1 {
@@ -69,12 +69,12 @@ impl Coord {
         })
     }
 
-    fn index(self) -> usize {
+    const fn index(self) -> usize {
         ((self.row + 1) as usize) * 8 + (self.col + 1) as usize
     }
 
     /// The coordinate of [`Coord::index`] `i` (`i < 48`).
-    fn from_index(i: usize) -> Coord {
+    const fn from_index(i: usize) -> Coord {
         Coord { row: (i / 8) as i8 - 1, col: (i % 8) as i8 - 1 }
     }
 
@@ -125,6 +125,39 @@ const fn pairs<const N: usize>(ring: bool) -> [(Coord, Coord); N] {
         row += 1;
     }
     assert!(n == N);
+    out
+}
+
+/// [`Coord::neighbours`] of each cell as a bit set of [`Coord::index`], at compile time.
+static NEIGHBOURS: [u64; CELLS] = neighbour_masks();
+
+/// The cells of the mountain side, as a bit set of [`Coord::index`].
+const MOUNTAIN: u64 = {
+    let mut m = 0u64;
+    let mut i = 0;
+    while i < CELLS {
+        if Coord::from_index(i).col > 2 {
+            m |= 1u64 << i;
+        }
+        i += 1;
+    }
+    m
+};
+
+const fn neighbour_masks() -> [u64; CELLS] {
+    let mut out = [0u64; CELLS];
+    let mut i = 0;
+    while i < CELLS {
+        let c = Coord::from_index(i);
+        let mut j = 0;
+        while j < CELLS {
+            if Coord::from_index(j).is_adjacent(c) {
+                out[i] |= 1u64 << j;
+            }
+            j += 1;
+        }
+        i += 1;
+    }
     out
 }
 
@@ -222,6 +255,9 @@ pub struct HomeBoard {
     /// Bit `t` set while furnishing tile `t` lies on the board: ownership is asked on every
     /// gain and payment, so it must not scan the board.
     owned: u64,
+    /// Bit [`Coord::index`] set while the cell holds a tile (tiles are never removed, only
+    /// covered): adjacency checks for new tiles run for every candidate cell.
+    tiled: u64,
     /// Bit [`Coord::index`] set while the cell may count for animal housing (see
     /// [`HomeBoard::housing_cells`]): housing is checked for every candidate move, and most
     /// cells never count.
@@ -237,7 +273,7 @@ impl Default for HomeBoard {
 impl HomeBoard {
     /// The starting board: entry dwelling and one empty cavern (`RULES.md` A.5).
     pub fn new() -> HomeBoard {
-        let mut b = HomeBoard { spaces: [Space::default(); CELLS], owned: 0, housing: 0 };
+        let mut b = HomeBoard { spaces: [Space::default(); CELLS], owned: 0, tiled: 0, housing: 0 };
         b.set_tile(ENTRY_DWELLING, Tile::EntryDwelling);
         b.set_tile(START_CAVERN, Tile::Cavern);
         b
@@ -263,12 +299,25 @@ impl HomeBoard {
         if let Tile::Furnished { tile, .. } = t {
             self.owned |= 1u64 << tile as u32;
         }
+        self.tiled |= 1u64 << c.index();
         self.note_housing(c);
     }
 
     pub fn set_stable(&mut self, c: Coord) {
         self.spaces[c.index()].stable = true;
         self.note_housing(c);
+    }
+
+    /// Whether a cell next to one of `cells` ([`Coord::neighbours`]), not itself one of
+    /// them, holds a tile; only mountain neighbours count when `mountain` is set.
+    pub fn tile_next_to(&self, cells: &[Coord], mountain: bool) -> bool {
+        let (mut near, mut own) = (0u64, 0u64);
+        for c in cells {
+            near |= NEIGHBOURS[c.index()];
+            own |= 1u64 << c.index();
+        }
+        let side = if mountain { MOUNTAIN } else { u64::MAX };
+        near & !own & side & self.tiled != 0
     }
 
     /// Keeps bit `c` of `housing`: a cell counts for housing unless it is empty without a
@@ -383,6 +432,19 @@ mod tests {
                 .collect();
             assert_eq!(adjacent_pairs(ring), &expected[..]);
         }
+    }
+
+    #[test]
+    fn neighbour_masks_follow_neighbours() {
+        let mut b = HomeBoard::new();
+        for c in Coord::all() {
+            let want: u64 = c.neighbours().map(|n| 1u64 << n.index()).sum();
+            assert_eq!(NEIGHBOURS[c.index()], want, "{c:?}");
+            assert_eq!(MOUNTAIN & (1u64 << c.index()) != 0, c.is_mountain());
+        }
+        b.set_tile(Coord::at(2, 3), Tile::Cavern);
+        assert!(b.tile_next_to(&[Coord::at(1, 3)], true));
+        assert!(!b.tile_next_to(&[Coord::at(1, 3), Coord::at(2, 3)], true));
     }
 
     #[test]

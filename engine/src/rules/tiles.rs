@@ -58,17 +58,13 @@ pub fn coord(raw: RawCoord, ring: bool) -> RuleResult<Coord> {
 
 /// Mountain tiles must join the cave system: an occupied mountain space next to them (A.2).
 fn touches_cave(p: &Player, cells: &[Coord]) -> bool {
-    cells.iter().any(|c| {
-        c.neighbours().any(|n| n.is_mountain() && p.board.tile(n).is_some() && !cells.contains(&n))
-    })
+    p.board.tile_next_to(cells, true)
 }
 
 /// Forest tiles must touch an existing tile; with no forest tile yet, the only forest space
 /// that does is the one in front of the cave entrance (A.2).
 fn touches_tiles(p: &Player, cells: &[Coord]) -> bool {
-    cells
-        .iter()
-        .any(|c| c.neighbours().any(|n| p.board.tile(n).is_some() && !cells.contains(&n)))
+    p.board.tile_next_to(cells, false)
 }
 
 /// Gives the printed bonus of a newly covered space (A.3).
