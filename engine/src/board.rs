@@ -444,7 +444,11 @@ mod tests {
         }
         b.set_tile(Coord::at(2, 3), Tile::Cavern);
         assert!(b.tile_next_to(&[Coord::at(1, 3)], true));
-        assert!(!b.tile_next_to(&[Coord::at(1, 3), Coord::at(2, 3)], true));
+        // The pair's own cells do not count; nothing else lies near the top right corner.
+        assert!(!b.tile_next_to(&[Coord::at(0, 5), Coord::at(0, 4)], true));
+        b.set_tile(Coord::at(0, 4), Tile::Tunnel);
+        assert!(!b.tile_next_to(&[Coord::at(0, 5), Coord::at(0, 4)], true));
+        assert!(b.tile_next_to(&[Coord::at(0, 5)], true));
     }
 
     #[test]
