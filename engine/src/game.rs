@@ -152,7 +152,7 @@ impl Phase {
 /// An action space on the table this round.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SpaceState {
-    pub goods: Goods,
+    pub goods: crate::goods::SpaceGoods,
     /// `(player, dwarf)` standing on it, in bytes (at most 7 players and 6 dwarfs): the
     /// spaces are most of a [`Game`]'s size, and games are copied for every candidate move.
     occupant: Option<(u8, u8)>,

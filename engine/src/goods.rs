@@ -198,6 +198,40 @@ impl Goods {
     }
 }
 
+/// The goods lying on an action space, one byte per good: the spaces are most of a
+/// [`crate::game::Game`], which the generator copies for every candidate move, and a space
+/// gains at most a few goods a round for 12 rounds, far below 255. Adds saturate, like
+/// [`Goods::add`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SpaceGoods([u8; 13]);
+
+impl SpaceGoods {
+    /// As a bundle of goods.
+    pub fn goods(&self) -> Goods {
+        Goods(self.0.map(u32::from))
+    }
+
+    pub fn add_all(&mut self, other: &Goods) {
+        for (slot, &n) in self.0.iter_mut().zip(&other.0) {
+            *slot = u8::try_from(u32::from(*slot).saturating_add(n)).unwrap_or(u8::MAX);
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(|&c| c == 0)
+    }
+
+    pub fn total(&self) -> u64 {
+        self.0.iter().map(|&c| u64::from(c)).sum()
+    }
+}
+
+impl Serialize for SpaceGoods {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.goods().serialize(s)
+    }
+}
+
 impl Serialize for Goods {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeMap;

@@ -297,7 +297,7 @@ pub fn begin(game: &mut Game, p: usize, space: ActionSpace, dwarf: Option<u32>, 
     let mut taken = Goods::new();
     if let Some(state) = game.spaces.get_mut(&space) {
         state.set_occupant(p, d);
-        taken = std::mem::take(&mut state.goods);
+        taken = std::mem::take(&mut state.goods).goods();
     }
     if space == ActionSpace::StartingPlayer {
         game.starting_player = p;
