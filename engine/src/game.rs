@@ -179,7 +179,7 @@ impl SpaceState {
 }
 
 /// A game in progress.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct Game {
     /// Shared: a game's setup never changes, and copies of a game are frequent (move
     /// generation verifies candidates on copies).
@@ -199,7 +199,39 @@ pub struct Game {
     pub(crate) doing: crate::events::Doing,
 }
 
+/// Written out so that [`Clone::clone_from`] keeps the target's list of players: the
+/// generator refreshes one spare copy for candidate after candidate, and the list is the
+/// copy's only allocation.
+impl Clone for Game {
+    fn clone(&self) -> Game {
+        self.with_players(self.players.clone())
+    }
+
+    fn clone_from(&mut self, source: &Game) {
+        let mut players = std::mem::take(&mut self.players);
+        players.clone_from(&source.players);
+        *self = source.with_players(players);
+    }
+}
+
 impl Game {
+    /// A copy of everything but the players, with `players`.
+    fn with_players(&self, players: Vec<Player>) -> Game {
+        Game {
+            setup: self.setup.clone(),
+            players,
+            round_index: self.round_index,
+            phase: self.phase.clone(),
+            starting_player: self.starting_player,
+            spaces: self.spaces.clone(),
+            harvest: self.harvest,
+            reds_revealed: self.reds_revealed,
+            events: self.events.clone(),
+            record_events: self.record_events,
+            doing: self.doing,
+        }
+    }
+
     /// A new game at the first decision of round 1.
     pub fn new(setup: Setup) -> Game {
         let players = setup

@@ -211,6 +211,10 @@ impl SpaceGoods {
         Goods(self.0.map(u32::from))
     }
 
+    pub fn get(&self, good: Good) -> u32 {
+        u32::from(self.0[good.index()])
+    }
+
     pub fn add_all(&mut self, other: &Goods) {
         for (slot, &n) in self.0.iter_mut().zip(&other.0) {
             *slot = u8::try_from(u32::from(*slot).saturating_add(n)).unwrap_or(u8::MAX);

@@ -109,42 +109,56 @@ fn trial_copy(game: &Game) -> Game {
     g
 }
 
-/// [`trial_copy`] on the heap, for copies that are handed on: a [`Game`] is a few kilobytes,
-/// and moving it by value through the walk cost more than copying it.
-fn boxed_trial(game: &Game) -> Box<Game> {
-    let mut g = Box::new(game.clone());
+/// [`trial_copy`] on the heap, for copies that are handed on (a [`Game`] is too large to move
+/// by value through the walk), written over `spare` when there is one: copies of rejected
+/// candidates and replaced states are refreshed rather than freed and allocated again.
+fn boxed_trial(game: &Game, spare: &mut Option<Box<Game>>) -> Box<Game> {
+    let mut g = match spare.take() {
+        Some(mut g) => {
+            (*g).clone_from(game);
+            g
+        }
+        None => Box::new(game.clone()),
+    };
     g.set_record_events(false);
     g
 }
 
 /// The entry, or the entry with a conversion that makes room for gained animals, if legal.
 fn verified(game: &Game, entry: Entry) -> Option<Entry> {
-    verified_outcome(game, entry).map(|(e, _)| e)
+    verified_outcome(game, entry, &mut None).ok().map(|(e, _)| e)
 }
 
-/// [`verified`], with the state after the entry (so that callers need not apply it again).
-fn verified_outcome(game: &Game, entry: Entry) -> Option<(Entry, Box<Game>)> {
-    let mut g = boxed_trial(game);
+/// [`verified`], with the state after the entry (so that callers need not apply it again);
+/// if illegal, the copy it was tried on, for reuse.
+fn verified_outcome(game: &Game, entry: Entry, spare: &mut Option<Box<Game>>) -> Verdict {
+    let mut g = boxed_trial(game, spare);
     let result = g.play_entry(&entry);
     outcome(game, entry, g, result)
 }
 
+/// A legal entry with the state after it, or the copy an illegal one was tried on.
+type Verdict = Result<(Entry, Box<Game>), Box<Game>>;
+
 /// The outcome of `entry` played on a copy `g` of `game` with `result`: the entry and `g` if
 /// legal; if the gained animals did not fit, the entry with [`make_room`]'s conversion appended,
 /// played on a fresh copy.
-fn outcome(game: &Game, mut entry: Entry, g: Box<Game>, result: crate::error::RuleResult) -> Option<(Entry, Box<Game>)> {
+fn outcome(game: &Game, mut entry: Entry, g: Box<Game>, result: crate::error::RuleResult) -> Verdict {
     match result {
-        Ok(()) => Some((entry, g)),
+        Ok(()) => Ok((entry, g)),
         Err(e) if e.code == crate::ErrorCode::AnimalsUnhoused => {
             let p = entry.player() as usize;
-            let fix = make_room(g.player(p))?;
+            let Some(fix) = make_room(g.player(p)) else { return Err(g) };
             if let Entry::Place { actions, .. } | Entry::Feed { actions, .. } | Entry::Free { actions, .. } = &mut entry {
                 actions.push(fix);
             }
-            let mut g = boxed_trial(game);
-            g.play_entry(&entry).is_ok().then_some((entry, g))
+            let mut g = boxed_trial(game, &mut Some(g));
+            match g.play_entry(&entry) {
+                Ok(()) => Ok((entry, g)),
+                Err(_) => Err(g),
+            }
         }
-        Err(_) => None,
+        Err(_) => Err(g),
     }
 }
 
@@ -219,9 +233,10 @@ pub fn space_outcomes(
     chooser: &mut dyn Chooser,
 ) -> Vec<(Entry, Box<Game>)> {
     let mut out = Vec::new();
+    let mut spare = None;
     for choice in dwarf_choices(game, p) {
         let left = limits.per_space - out.len().min(limits.per_space);
-        out.extend(dwarf_outcomes(game, p, space, choice, limits, left, chooser));
+        out.extend(dwarf_outcomes(game, p, space, choice, limits, left, chooser, &mut spare));
         if out.len() >= limits.per_space {
             break;
         }
@@ -230,7 +245,9 @@ pub fn space_outcomes(
 }
 
 /// Legal `place` entries of player `p` on one space with one dwarf choice (an item of
-/// [`dwarf_choices`]), each with the state after it.
+/// [`dwarf_choices`]), each with the state after it. The first copy of the game is written
+/// over `spare` (a copy no longer needed) when there is one, and a copy no longer needed is
+/// left there.
 pub fn dwarf_places(
     game: &Game,
     p: usize,
@@ -238,10 +255,12 @@ pub fn dwarf_places(
     choice: (Option<u32>, bool),
     limits: &Limits,
     chooser: &mut dyn Chooser,
+    spare: &mut Option<Box<Game>>,
 ) -> Vec<(Entry, Box<Game>)> {
-    dwarf_outcomes(game, p, space, choice, limits, limits.per_space, chooser)
+    dwarf_outcomes(game, p, space, choice, limits, limits.per_space, chooser, spare)
 }
 
+#[allow(clippy::too_many_arguments)]
 fn dwarf_outcomes(
     game: &Game,
     p: usize,
@@ -250,36 +269,37 @@ fn dwarf_outcomes(
     limits: &Limits,
     most: usize,
     chooser: &mut dyn Chooser,
+    spare: &mut Option<Box<Game>>,
 ) -> Vec<(Entry, Box<Game>)> {
     let mut out = Vec::new();
     if most == 0 {
         return out;
     }
-    let mut g = boxed_trial(game);
-    let Ok(placing) = placement::Placing::begin(&mut g, p, space, dwarf, ruby) else { return out };
+    let mut g = boxed_trial(game, spare);
+    let Ok(placing) = placement::Placing::begin(&mut g, p, space, dwarf, ruby) else {
+        *spare = Some(g);
+        return out;
+    };
     let d = placing.dwarf();
     // In the player's turn, finishing the placement on the walk's copy is exactly
     // `play_entry` on a fresh copy; in any other state the entry is replayed as a log would be.
     let in_turn = matches!(game.phase(), Phase::Work { to_move } if *to_move == p);
     let mut accept = |actions: Vec<Action>, trial: Trial| {
         let entry = Entry::Place { player: p as u32, space, dwarf, ruby, actions };
-        let verified = match trial {
+        let verdict = match trial {
             Trial { game: mut g, placing: Some(placing) } if in_turn => {
                 let result = g.finish_placing(&placing);
                 outcome(game, entry, g, result)
             }
-            _ => verified_outcome(game, entry),
+            Trial { game: g, .. } => verified_outcome(game, entry, &mut Some(g)),
         };
-        match verified {
-            Some(o) => {
-                out.push(o);
-                true
-            }
-            None => false,
-        }
+        verdict.map(|o| out.push(o))
     };
-    let mut walk = Walk { p, d, space, limits, depth: 0, most, accepted: 0 };
+    let mut walk = Walk { p, d, space, limits, depth: 0, most, accepted: 0, spare: None };
     walk.action_lists(Trial { game: g, placing: Some(placing) }, chooser, &mut accept);
+    if walk.spare.is_some() {
+        *spare = walk.spare;
+    }
     out
 }
 
@@ -360,10 +380,13 @@ struct Walk<'a> {
     /// Lists to accept before stopping.
     most: usize,
     accepted: usize,
+    /// The copy of a rejected list, for reuse.
+    spare: Option<Box<Game>>,
 }
 
-/// Receives a walk's action list with the state after it, and says whether it counts.
-type Accept<'a> = dyn FnMut(Vec<Action>, Trial) -> bool + 'a;
+/// Receives a walk's action list with the state after it; `Ok` when the list counts, else
+/// the copy it was tried on.
+type Accept<'a> = dyn FnMut(Vec<Action>, Trial) -> Result<(), Box<Game>> + 'a;
 
 impl Walk<'_> {
     /// Hands every action list for the dwarf, starting from `trial` (the dwarf placed), to
@@ -400,7 +423,10 @@ impl Walk<'_> {
         accept: &mut Accept,
     ) {
         let Some((&k, rest)) = seq.split_first() else {
-            self.accepted += usize::from(accept(done, trial));
+            match accept(done, trial) {
+                Ok(()) => self.accepted += 1,
+                Err(g) => self.spare = Some(g),
+            }
             return;
         };
         let part = flow.parts[k].0;
@@ -411,6 +437,7 @@ impl Walk<'_> {
             let action = &options[i];
             let Some(mut next) = (if n + 1 == picks.len() { trial.take() } else { trial.clone() }) else { return };
             if next.act(self.p, self.d, self.space, part, action).is_err() {
+                self.spare = Some(next.game);
                 continue;
             }
             let mut done = done.clone();
@@ -703,10 +730,11 @@ fn imitate_options(
             continue;
         }
         placement::give_fixed_goods(&mut paid, p, target);
-        let mut walk = Walk { p, d, space: target, limits, depth: depth + 1, most: limits.per_space, accepted: 0 };
+        let mut walk =
+            Walk { p, d, space: target, limits, depth: depth + 1, most: limits.per_space, accepted: 0, spare: None };
         walk.action_lists(Trial { game: paid, placing: None }, chooser, &mut |actions, _| {
             out.push(Action::Imitate { space: target, actions });
-            true
+            Ok(())
         });
     }
     out

@@ -40,6 +40,18 @@ pub trait Bot {
     /// copy instead of applying the entry again).
     fn place_and_play(&self, game: &Game, p: usize, rng: &mut SplitMix64) -> Option<(Entry, Option<Box<Game>>)>;
 
+    /// [`Bot::place_and_play`], allowed to write over `spare`, a copy of a game no longer
+    /// needed, instead of allocating one (the simulation hands in the state it replaces).
+    fn place_reusing(
+        &self,
+        game: &Game,
+        p: usize,
+        rng: &mut SplitMix64,
+        _spare: &mut Option<Box<Game>>,
+    ) -> Option<(Entry, Option<Box<Game>>)> {
+        self.place_and_play(game, p, rng)
+    }
+
     /// Field or breeding, at a harvest with the third red event (`RULES.md` C.4).
     fn harvest_choice(&self, game: &Game, p: usize, _rng: &mut SplitMix64) -> HarvestPhase {
         sensible_harvest_choice(game, p)
@@ -218,6 +230,8 @@ pub fn simulate(setup: &Value, bots: &[BotKind], seed: u64) -> Result<Simulation
     // On the heap: the bots hand back the state after their placement as a box, taken over
     // without copying the game.
     let mut game = Box::new(Game::new(validated));
+    // The state a placement replaced, for the next placement's bot to copy the game into.
+    let mut spare: Option<Box<Game>> = None;
     game.set_record_events(false);
     let mut rng = SplitMix64::new(seed ^ BOTS_SALT);
     let mut entries: Vec<Entry> = Vec::new();
@@ -240,13 +254,13 @@ pub fn simulate(setup: &Value, bots: &[BotKind], seed: u64) -> Result<Simulation
             Phase::Over => break,
             Phase::Work { to_move } => {
                 let (entry, after) = players[to_move]
-                    .place_and_play(&game, to_move, &mut rng)
+                    .place_reusing(&game, to_move, &mut rng, &mut spare)
                     .ok_or_else(|| stuck(&game, &entries, format!("no legal placement for player {to_move}")))?;
                 match after {
                     // The bot's verified copy: the entry applied to this very game.
                     Some(after) if entries.len() < MAX_SIMULATED_ENTRIES => {
                         entries.push(entry);
-                        game = after;
+                        spare = Some(std::mem::replace(&mut game, after));
                     }
                     _ => play(&mut game, &mut entries, entry)?,
                 }

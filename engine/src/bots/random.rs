@@ -72,11 +72,24 @@ impl RandomBot {
     /// One random walk (steps 1–4 above) ending in a legal entry, if it does, with the game
     /// after it.
     pub fn walk(&self, game: &Game, p: usize, free: &[ActionSpace], rng: &mut SplitMix64) -> Option<(Entry, Box<Game>)> {
+        self.walk_reusing(game, p, free, rng, &mut None)
+    }
+
+    /// [`RandomBot::walk`], writing its copy of the game over `spare` when there is one, and
+    /// leaving there the copy of a failed walk.
+    fn walk_reusing(
+        &self,
+        game: &Game,
+        p: usize,
+        free: &[ActionSpace],
+        rng: &mut SplitMix64,
+        spare: &mut Option<Box<Game>>,
+    ) -> Option<(Entry, Box<Game>)> {
         let space = *free.get(rng.below(free.len().max(1)))?;
         let choices = legal::dwarf_choices(game, p);
         let choice = *choices.get(rng.below(choices.len().max(1)))?;
         let mut sampler = Sampler { rng };
-        legal::dwarf_places(game, p, space, choice, &self.limits, &mut sampler).into_iter().next()
+        legal::dwarf_places(game, p, space, choice, &self.limits, &mut sampler, spare).into_iter().next()
     }
 }
 
@@ -87,12 +100,22 @@ pub(crate) fn free_spaces(game: &Game) -> Vec<ActionSpace> {
 
 impl Bot for RandomBot {
     fn place_and_play(&self, game: &Game, p: usize, rng: &mut SplitMix64) -> Option<(Entry, Option<Box<Game>>)> {
+        self.place_reusing(game, p, rng, &mut None)
+    }
+
+    fn place_reusing(
+        &self,
+        game: &Game,
+        p: usize,
+        rng: &mut SplitMix64,
+        spare: &mut Option<Box<Game>>,
+    ) -> Option<(Entry, Option<Box<Game>>)> {
         let free = free_spaces(game);
         if free.is_empty() {
             return None;
         }
         for _ in 0..self.attempts {
-            if let Some((e, after)) = self.walk(game, p, &free, rng) {
+            if let Some((e, after)) = self.walk_reusing(game, p, &free, rng, spare) {
                 return Some((e, Some(after)));
             }
         }
