@@ -417,7 +417,7 @@ impl Walk<'_> {
         trial: Trial,
         flow: &Flow,
         seq: &[usize],
-        done: Vec<Action>,
+        mut done: Vec<Action>,
         cap: usize,
         chooser: &mut dyn Chooser,
         accept: &mut Accept,
@@ -440,9 +440,12 @@ impl Walk<'_> {
                 self.spare = Some(next.game);
                 continue;
             }
-            let mut done = done.clone();
-            done.push(action.clone());
-            self.extend(next, flow, rest, done, cap, chooser, accept);
+            // The last option takes the list itself; a list starts with room for a whole
+            // sequence (at most MAX_SEQ actions), so pushing never reallocates it.
+            let mut more = if n + 1 == picks.len() { std::mem::take(&mut done) } else { done.clone() };
+            more.reserve(MAX_SEQ.saturating_sub(more.len()));
+            more.push(action.clone());
+            self.extend(next, flow, rest, more, cap, chooser, accept);
             if self.accepted >= self.most {
                 return;
             }
