@@ -249,7 +249,7 @@ pub struct Space {
 }
 
 /// A player's home board.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct HomeBoard {
     spaces: [Space; CELLS],
     /// Bit `t` set while furnishing tile `t` lies on the board: ownership is asked on every

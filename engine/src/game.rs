@@ -45,7 +45,7 @@ impl Dwarf {
 /// Copying a player allocates nothing (the generator copies the game for every candidate
 /// move): the name and the rarely changed lists are shared until written
 /// ([`Arc::make_mut`]), the dwarfs are inline.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct Player {
     pub name: Arc<str>,
     pub supply: Goods,
@@ -60,6 +60,28 @@ pub struct Player {
     pub extension_both: bool,
     /// Goods promised by suppliers: (printed round, good), collected at that round's start.
     pub future: Arc<Vec<(u8, crate::goods::Good)>>,
+}
+
+/// Written out for [`Clone::clone_from`], which leaves the shared parts alone when they are
+/// the same (see [`Game`]'s).
+impl Clone for Player {
+    fn clone(&self) -> Player {
+        Player { name: self.name.clone(), built: self.built.clone(), future: self.future.clone(), ..*self }
+    }
+
+    fn clone_from(&mut self, source: &Player) {
+        // Every field named, so that a new one cannot be forgotten here.
+        let Player { name, supply, begging, dwarfs, board, harvest_choice, built, extension_both, future } = source;
+        share(&mut self.name, name);
+        self.supply = *supply;
+        self.begging = *begging;
+        self.dwarfs = *dwarfs;
+        self.board = *board;
+        self.harvest_choice = *harvest_choice;
+        share(&mut self.built, built);
+        self.extension_both = *extension_both;
+        share(&mut self.future, future);
+    }
 }
 
 impl Player {
@@ -199,24 +221,13 @@ pub struct Game {
     pub(crate) doing: crate::events::Doing,
 }
 
-/// Written out so that [`Clone::clone_from`] keeps the target's list of players: the
-/// generator refreshes one spare copy for candidate after candidate, and the list is the
-/// copy's only allocation.
+/// Written out so that [`Clone::clone_from`] keeps the target's list of players and shared
+/// parts: the generator refreshes one spare copy for candidate after candidate, and the list
+/// is the copy's only allocation.
 impl Clone for Game {
     fn clone(&self) -> Game {
-        self.with_players(self.players.clone())
-    }
-
-    fn clone_from(&mut self, source: &Game) {
-        let mut players = std::mem::take(&mut self.players);
-        players.clone_from(&source.players);
-        *self = source.with_players(players);
-    }
-}
-
-impl Game {
-    /// A copy of everything but the players, with `players`.
-    fn with_players(&self, players: Vec<Player>) -> Game {
+        let mut players = Vec::with_capacity(self.players.len());
+        players.extend(self.players.iter().cloned());
         Game {
             setup: self.setup.clone(),
             players,
@@ -232,6 +243,44 @@ impl Game {
         }
     }
 
+    fn clone_from(&mut self, source: &Game) {
+        // Every field named, so that a new one cannot be forgotten here.
+        let Game {
+            setup,
+            players,
+            round_index,
+            phase,
+            starting_player,
+            spaces,
+            harvest,
+            reds_revealed,
+            events,
+            record_events,
+            doing,
+        } = source;
+        share(&mut self.setup, setup);
+        self.players.clone_from(players);
+        self.round_index = *round_index;
+        self.phase.clone_from(phase);
+        self.starting_player = *starting_player;
+        self.spaces.clone_from(spaces);
+        self.harvest = *harvest;
+        self.reds_revealed = *reds_revealed;
+        share(&mut self.events, events);
+        self.record_events = *record_events;
+        self.doing = *doing;
+    }
+}
+
+/// Points `slot` at what `source` points at, without touching the counts when it already
+/// does (copies of one game share these; the counts are atomic, so each change costs).
+fn share<T: ?Sized>(slot: &mut Arc<T>, source: &Arc<T>) {
+    if !Arc::ptr_eq(slot, source) {
+        *slot = Arc::clone(source);
+    }
+}
+
+impl Game {
     /// A new game at the first decision of round 1.
     pub fn new(setup: Setup) -> Game {
         let players = setup

@@ -357,6 +357,23 @@ mod tests {
         assert_ne!(game_seed(7, 1), game_seed(8, 0));
     }
 
+    /// `Game::clone_from` (written out, reusing the target) gives exactly a copy, also across
+    /// games with other players.
+    #[test]
+    fn clone_from_copies_a_game() {
+        let play = |players: usize, seed: u64| {
+            let kinds = vec![BotKind::Random; players];
+            let setup = simulated_setup(&kinds, crate::notation::FurnishingSet::Full, seed);
+            simulate(&setup, &kinds, seed).expect("simulated").game
+        };
+        let (a, b, c) = (play(4, 1), play(4, 2), play(2, 3));
+        for (target, source) in [(&a, &b), (&b, &c), (&c, &a)] {
+            let mut copy = target.clone();
+            copy.clone_from(source);
+            assert_eq!(&copy, source);
+        }
+    }
+
     #[test]
     fn mixed_seats_come_from_the_seed() {
         assert_eq!(seat_kinds(BotChoice::Mixed, 7, 3), seat_kinds(BotChoice::Mixed, 7, 3));
