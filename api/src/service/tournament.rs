@@ -165,10 +165,11 @@ mod tests {
             s.iter().map(|s| (s.rank, s.player.as_str(), s.games, s.wins, s.total_score)).collect();
         // Ties share the win (game 1); the incomplete game counts for no one.
         assert_eq!(rows, vec![(1, "Bo", 2, 1, 100), (2, "Ann", 2, 1, 80), (3, "Cy", 1, 1, 50)]);
+        // Tied winners of game 4 both get a win: Ann 2 wins; Bo 1 win with 60 beats Cy 1 win with 50.
         let g4 = game(4, Status::Complete, &[("Ann", 20, None), ("Bo", 20, None)]);
         let s = standings(&[&g1, &g4]);
-        let rows: Vec<(usize, &str)> = s.iter().map(|s| (s.rank, s.player.as_str())).collect();
-        assert_eq!(rows, vec![(1, "Ann"), (2, "Cy"), (3, "Bo")]);
+        let rows: Vec<(usize, &str, usize, i64)> = s.iter().map(|s| (s.rank, s.player.as_str(), s.wins, s.total_score)).collect();
+        assert_eq!(rows, vec![(1, "Ann", 2, 70), (2, "Bo", 1, 60), (3, "Cy", 1, 50)]);
         let tie = game(5, Status::Complete, &[("Zed", 10, None), ("Amy", 10, None)]);
         let s = standings(&[&tie]);
         assert_eq!(s.iter().map(|s| (s.rank, s.player.as_str())).collect::<Vec<_>>(), vec![(1, "Amy"), (1, "Zed")]);
