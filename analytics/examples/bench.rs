@@ -1,5 +1,6 @@
-//! Benchmark: a synthetic corpus of N player-games, a full recompute, filtered queries (cold
-//! and cached), an append, and the peak resident memory.
+//! Benchmark: a synthetic corpus of N player-games, a full recompute, filtered queries
+//! (computed, with bounds cutting a month, cached, and cold: the first query after appending one
+//! game), appends, and the peak resident memory.
 //!
 //! ```sh
 //! cargo run --release -p chronicle-analytics --example bench -- --player-games 1000000
@@ -11,7 +12,7 @@
 use std::time::{Duration, Instant};
 
 use chronicle_analytics::synthetic::{self, Options, TOURNAMENTS};
-use chronicle_analytics::{FurnishingSet, Stats, StatsFilter};
+use chronicle_analytics::{AnalyticsError, FurnishingSet, Stats, StatsFilter};
 use chronicle_engine::shuffle::SplitMix64;
 
 fn arg(args: &[String], name: &str, default: u64) -> Result<u64, String> {
@@ -60,6 +61,52 @@ fn report(name: &str, mut times: Vec<f64>) {
         percentile(&times, 0.99),
         times.last().copied().unwrap_or(f64::NAN)
     );
+}
+
+/// A filter whose `played_at` bounds fall inside months (any instant, with an offset).
+fn cut_filter(r: &mut SplitMix64) -> StatsFilter {
+    let mut f = random_filter(r);
+    let (year, month, day, hour) = (2021 + r.below(4), 1 + r.below(12), 1 + r.below(28), r.below(24));
+    f.played_from = Some(format!("{year}-{month:02}-{day:02}T{hour:02}:30:00+02:00"));
+    f.played_until = (r.below(2) == 0).then(|| format!("{}-{:02}-{:02}", year + 1, 1 + r.below(12), 1 + r.below(28)));
+    f
+}
+
+type Family = (&'static str, fn(&Stats, &StatsFilter) -> Result<u64, AnalyticsError>);
+
+/// The five families, through the cache, each returning a number to check.
+const FAMILIES: [Family; 5] = [
+    ("furnishings", |s, f| Ok(s.furnishings(f)?.player_games)),
+    ("weapons", |s, f| Ok(s.weapons(f)?.player_games)),
+    ("seats", |s, f| Ok(s.seats(f)?.by_seat.len() as u64)),
+    ("scores", |s, f| Ok(s.scores(f, 10)?.player_games)),
+    ("spaces", |s, f| Ok(s.spaces(f)?.placements)),
+];
+
+/// Times every family on every filter, clearing the cache before each query; reports per
+/// family and overall, and returns the mean number of player-games selected.
+fn time_families(title: &str, stats: &Stats, filters: &[StatsFilter]) -> Result<f64, AnalyticsError> {
+    println!("{title}:");
+    let mut times: Vec<Vec<f64>> = vec![Vec::new(); FAMILIES.len()];
+    let mut selected = 0u64;
+    for f in filters {
+        for (i, (_, query)) in FAMILIES.iter().enumerate() {
+            stats.clear_cache();
+            let t = Instant::now();
+            let check = query(stats, f)?;
+            times[i].push(ms(t.elapsed()));
+            if i == 0 {
+                selected += check;
+            }
+        }
+    }
+    let mut any = Vec::new();
+    for ((name, _), times) in FAMILIES.iter().zip(times) {
+        any.extend(times.iter().copied());
+        report(name, times);
+    }
+    report("any family", any);
+    Ok(selected as f64 / filters.len().max(1) as f64)
 }
 
 fn random_filter(r: &mut SplitMix64) -> StatsFilter {
@@ -142,39 +189,11 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     // Filtered queries, computed (no cache).
     let mut r = SplitMix64::new(seed ^ 0x5EED);
     let filters: Vec<StatsFilter> = (0..queries).map(|_| random_filter(&mut r)).collect();
-    println!("filtered queries, computed (cache bypassed):");
-    let mut family_times: Vec<(&str, Vec<f64>)> = vec![
-        ("furnishings", vec![]),
-        ("weapons", vec![]),
-        ("seats", vec![]),
-        ("scores", vec![]),
-        ("spaces", vec![]),
-    ];
-    let mut any = Vec::new();
-    let mut selected = 0u64;
-    for f in &filters {
-        let t = Instant::now();
-        selected += stats.compute_furnishings(f)?.player_games;
-        family_times[0].1.push(ms(t.elapsed()));
-        let t = Instant::now();
-        stats.compute_weapons(f)?;
-        family_times[1].1.push(ms(t.elapsed()));
-        let t = Instant::now();
-        stats.compute_seats(f)?;
-        family_times[2].1.push(ms(t.elapsed()));
-        let t = Instant::now();
-        stats.compute_scores(f, 10)?;
-        family_times[3].1.push(ms(t.elapsed()));
-        let t = Instant::now();
-        stats.compute_spaces(f)?;
-        family_times[4].1.push(ms(t.elapsed()));
-    }
-    for (name, times) in family_times {
-        any.extend(times.iter().copied());
-        report(name, times);
-    }
-    report("any family", any);
-    println!("  (mean selection: {:.0} player-games)", selected as f64 / filters.len().max(1) as f64);
+    let selected = time_families("filtered queries, computed (cache bypassed)", &stats, &filters)?;
+    println!("  (mean selection: {selected:.0} player-games)");
+    let cut: Vec<StatsFilter> = (0..queries).map(|_| cut_filter(&mut r)).collect();
+    let selected = time_families("filtered queries whose played_at bounds cut months, computed", &stats, &cut)?;
+    println!("  (mean selection: {selected:.0} player-games)");
 
     // The same queries through the cache (second asking).
     for f in &filters {
@@ -189,19 +208,32 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     println!("filtered queries, cached (all five families per query):");
     report("all, cached", cached);
 
-    // Freshness: one game arrives.
+    // Freshness: one game arrives before each query; the query is the first after it (cold).
     let mut stats = stats;
-    let extra = synthetic::corpus(Options { first_game_id: 1 << 40, ..Options::new(4, seed + 1) });
-    let t = Instant::now();
-    stats.add_games(&extra)?;
-    let append = t.elapsed();
+    let mut appends = Vec::new();
+    let mut cold: Vec<Vec<f64>> = vec![Vec::new(); FAMILIES.len()];
+    for (q, f) in filters.iter().chain(&cut).enumerate() {
+        let game = synthetic::corpus(Options { first_game_id: (1 << 40) + 10 * q as i64, ..Options::new(4, seed + q as u64) });
+        let t = Instant::now();
+        stats.add_games(&game)?;
+        appends.push(ms(t.elapsed()));
+        for (i, (_, query)) in FAMILIES.iter().enumerate() {
+            let t = Instant::now();
+            query(&stats, f)?;
+            cold[i].push(ms(t.elapsed()));
+        }
+    }
+    println!("cold: one game appended, then each family once (first query after the append), same filters:");
+    report("append", appends);
+    let mut any = Vec::new();
+    for ((name, _), times) in FAMILIES.iter().zip(cold) {
+        any.extend(times.iter().copied());
+        report(name, times);
+    }
+    report("any family", any);
     let t = Instant::now();
     stats.all(&StatsFilter::all())?;
-    println!(
-        "append one game: {:.2} ms; first unfiltered query of all families afterwards: {:.0} ms",
-        ms(append),
-        ms(t.elapsed())
-    );
+    println!("first unfiltered query of all families after the last append: {:.1} ms", ms(t.elapsed()));
 
     let (hwm, rss) = memory();
     drop(corpus);

@@ -8,20 +8,9 @@ pub(crate) fn i64s(df: &DataFrame, name: &str) -> PolarsResult<Vec<Option<i64>>>
     Ok(c.i64()?.iter().collect())
 }
 
-/// A column as `f64` values (cast first); nulls stay `None`.
-pub(crate) fn f64s(df: &DataFrame, name: &str) -> PolarsResult<Vec<Option<f64>>> {
-    let c = df.column(name)?.cast(&DataType::Float64)?;
-    Ok(c.f64()?.iter().collect())
-}
-
 /// A count or sum that is never null or negative in a well-formed aggregate.
 pub(crate) fn count(v: Option<i64>) -> u64 {
     v.and_then(|x| u64::try_from(x).ok()).unwrap_or(0)
-}
-
-/// A small key (player count, seat, round, id index) back from its `i64`.
-pub(crate) fn small(v: Option<i64>) -> Option<u8> {
-    v.and_then(|x| u8::try_from(x).ok())
 }
 
 /// `sum / n`, or `None` when `n` is 0.

@@ -1,5 +1,6 @@
 //! Which player-games a query looks at, and how `played_at` text is compared.
 
+use crate::calendar::{days_from_civil, days_in_month};
 use crate::error::AnalyticsError;
 use crate::input::FurnishingSet;
 use crate::rate::DEFAULT_MIN_SAMPLE;
@@ -174,30 +175,6 @@ pub fn parse_played_at(text: &str) -> Option<i64> {
         _ => return None,
     };
     Some(secs - offset)
-}
-
-fn is_leap(y: i64) -> bool {
-    (y % 4 == 0 && y % 100 != 0) || y % 400 == 0
-}
-
-fn days_in_month(y: i64, m: i64) -> i64 {
-    match m {
-        2 if is_leap(y) => 29,
-        2 => 28,
-        4 | 6 | 9 | 11 => 30,
-        _ => 31,
-    }
-}
-
-/// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's `days_from_civil`).
-fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
 }
 
 #[cfg(test)]

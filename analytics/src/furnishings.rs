@@ -22,11 +22,15 @@
 use std::collections::BTreeMap;
 
 use chronicle_engine::furnishing::Furnishing;
-use polars::prelude::*;
 
-use crate::columns::{count, i64s, mean, small};
-use crate::frames::{Selection, Tables, TILE_PC, TILE_ROUND};
+use crate::buckets::Gathered;
+use crate::columns::mean;
+use crate::frames::TILE_ROUND;
 use crate::rate::Rate;
+use crate::tally::{Part, Sums};
+
+/// The tally parts the statistics are computed from.
+pub(crate) const PARTS: &[Part] = &[Part::Seats, Part::Tiles];
 
 /// The statistics of every tile, in catalogue order.
 #[derive(Clone, Debug, PartialEq)]
@@ -70,64 +74,44 @@ pub struct RoundWinRate {
     pub win_rate: Rate,
 }
 
-/// Counts and sums of one group of player-games.
-#[derive(Clone, Copy, Debug, Default)]
-struct Sums {
-    n: u64,
-    wins: u64,
-    score: i64,
-}
+/// Player counts 1–7, as indexes.
+const PCS: usize = 8;
 
-pub(crate) fn compute(t: &Tables, sel: &Selection, min_sample: u64) -> PolarsResult<FurnishingStats> {
+/// Tile keys `tile·16 + round`.
+const TILE_CELLS: usize = 48 * TILE_ROUND as usize;
+
+pub(crate) fn compute(tallies: &Gathered<'_>, min_sample: u64) -> FurnishingStats {
     // Player-games by (player count, full set).
-    let pg = sel.player_games(t)?;
-    let player_games = pg.height() as u64;
-    let by_pc = pg
-        .lazy()
-        .group_by([(col("pc") * lit(2i32) + col("full").cast(DataType::Int32)).alias("key")])
-        .agg([len().alias("n"), col("winner").sum().alias("wins"), col("total").sum().alias("score")])
-        .collect()?;
-    // (player count, full) -> sums
     let mut groups: BTreeMap<(u8, bool), Sums> = BTreeMap::new();
-    for ((key, n), (wins, score)) in
-        i64s(&by_pc, "key")?.into_iter().zip(i64s(&by_pc, "n")?).zip(i64s(&by_pc, "wins")?.into_iter().zip(i64s(&by_pc, "score")?))
-    {
-        let Some(key) = key else { continue };
-        let Some(pc) = small(Some(key / 2)) else { continue };
-        groups.insert((pc, key % 2 == 1), Sums { n: count(n), wins: count(wins), score: score.unwrap_or(0) });
+    // Builders by player count and tile key.
+    let mut cells = vec![Sums::default(); PCS * TILE_CELLS];
+    for (class, tally) in tallies {
+        let g = groups.entry((class.pc, class.full)).or_default();
+        for (_, s) in tally.get(Part::Seats).iter() {
+            g.add(s);
+        }
+        let pc = usize::from(class.pc);
+        for (key, s) in tally.get(Part::Tiles).iter() {
+            if let Some(c) = usize::try_from(*key).ok().and_then(|k| cells.get_mut(pc * TILE_CELLS + k)) {
+                c.add(s);
+            }
+        }
     }
-
-    // One group per (tile, round, player count).
-    let facts = sel.facts(&t.tiles)?;
-    let agg = facts
-        .lazy()
-        .group_by([col("key")])
-        .agg([len().alias("n"), col("winner").sum().alias("wins"), col("total").sum().alias("score")])
-        .collect()?;
+    groups.retain(|_, s| s.n > 0);
+    let player_games = groups.values().map(|s| s.n).sum();
     // tile -> player count -> (built sums, sum of rounds)
     let mut built: BTreeMap<i64, BTreeMap<u8, (Sums, i64)>> = BTreeMap::new();
     // tile -> round -> (built, wins)
     let mut rounds: BTreeMap<i64, BTreeMap<u8, (u64, u64)>> = BTreeMap::new();
-    {
-        let key = i64s(&agg, "key")?;
-        let n = i64s(&agg, "n")?;
-        let wins = i64s(&agg, "wins")?;
-        let score = i64s(&agg, "score")?;
-        let (per_pc, per_round) = (i64::from(TILE_PC), i64::from(TILE_ROUND));
-        for i in 0..key.len() {
-            let Some(k) = key[i] else { continue };
-            let tile = k / per_pc / per_round;
-            let (Some(round), Some(pc)) = (small(Some(k / per_pc % per_round)), small(Some(k % per_pc))) else { continue };
-            let (n, wins, score) = (count(n[i]), count(wins[i]), score[i].unwrap_or(0));
-            let e = built.entry(tile).or_default().entry(pc).or_default();
-            e.0.n += n;
-            e.0.wins += wins;
-            e.0.score += score;
-            e.1 += i64::from(round) * n as i64;
-            let r = rounds.entry(tile).or_default().entry(round).or_default();
-            r.0 += n;
-            r.1 += wins;
-        }
+    for (i, s) in cells.iter().enumerate().filter(|(_, s)| s.n > 0) {
+        let (pc, key) = ((i / TILE_CELLS) as u8, (i % TILE_CELLS) as i64);
+        let (tile, round) = (key / TILE_ROUND, (key % TILE_ROUND) as u8);
+        let e = built.entry(tile).or_default().entry(pc).or_default();
+        e.0.add(s);
+        e.1 += i64::from(round) * s.n as i64;
+        let r = rounds.entry(tile).or_default().entry(round).or_default();
+        r.0 += s.n;
+        r.1 += s.wins;
     }
 
     let empty = BTreeMap::new();
@@ -139,10 +123,7 @@ pub(crate) fn compute(t: &Tables, sel: &Selection, min_sample: u64) -> PolarsRes
             let mut eligible: BTreeMap<u8, Sums> = BTreeMap::new();
             for (&(pc, is_full), s) in &groups {
                 if is_full || tile.card().intro {
-                    let e = eligible.entry(pc).or_default();
-                    e.n += s.n;
-                    e.wins += s.wins;
-                    e.score += s.score;
+                    eligible.entry(pc).or_default().add(s);
                 }
             }
             let mut all_b = Sums::default();
@@ -150,13 +131,9 @@ pub(crate) fn compute(t: &Tables, sel: &Selection, min_sample: u64) -> PolarsRes
             let mut round_sum = 0i64;
             let (mut win_d, mut score_d, mut weight) = (0.0, 0.0, 0u64);
             for (pc, e) in &eligible {
-                all_e.n += e.n;
-                all_e.wins += e.wins;
-                all_e.score += e.score;
+                all_e.add(e);
                 let Some((b, r)) = built.get(pc) else { continue };
-                all_b.n += b.n;
-                all_b.wins += b.wins;
-                all_b.score += b.score;
+                all_b.add(b);
                 round_sum += r;
                 let not_n = e.n.saturating_sub(b.n);
                 if b.n > 0 && not_n > 0 {
@@ -188,5 +165,5 @@ pub(crate) fn compute(t: &Tables, sel: &Selection, min_sample: u64) -> PolarsRes
             }
         })
         .collect();
-    Ok(FurnishingStats { player_games, tiles })
+    FurnishingStats { player_games, tiles }
 }

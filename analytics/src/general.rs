@@ -18,11 +18,11 @@
 use std::collections::BTreeMap;
 
 use chronicle_engine::action_space::ActionSpace;
-use polars::prelude::*;
 
-use crate::columns::{count, f64s, i64s, small};
-use crate::frames::{space_column, Selection, Tables, ROUNDS, RS};
+use crate::buckets::Gathered;
+use crate::frames::RS;
 use crate::rate::Rate;
+use crate::tally::Part;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct SeatWinRate {
@@ -102,21 +102,16 @@ pub struct SpaceUseStats {
     pub rounds: Vec<RoundUse>,
 }
 
-pub(crate) fn seats(t: &Tables, sel: &Selection, min_sample: u64) -> PolarsResult<SeatStats> {
-    let pg = sel.player_games(t)?;
-    let agg = pg
-        .lazy()
-        .group_by([(col("pc") * lit(8i32) + col("seat")).alias("key")])
-        .agg([len().alias("n"), col("winner").sum().alias("wins")])
-        .collect()?;
-    let key = i64s(&agg, "key")?;
-    let n = i64s(&agg, "n")?;
-    let wins = i64s(&agg, "wins")?;
+pub(crate) fn seats(tallies: &Gathered<'_>, min_sample: u64) -> SeatStats {
+    // (player count, seat) -> (wins, n)
     let mut rows: BTreeMap<(u8, u8), (u64, u64)> = BTreeMap::new();
-    for i in 0..key.len() {
-        let Some(k) = key[i] else { continue };
-        let (Some(p), Some(s)) = (small(Some(k / 8)), small(Some(k % 8))) else { continue };
-        rows.insert((p, s), (count(wins[i]), count(n[i])));
+    for (class, tally) in tallies {
+        for (seat, s) in tally.get(Part::Seats).iter() {
+            let Ok(seat) = u8::try_from(*seat) else { continue };
+            let e = rows.entry((class.pc, seat)).or_default();
+            e.0 += s.wins;
+            e.1 += s.n;
+        }
     }
     let by_seat = rows
         .iter()
@@ -145,94 +140,112 @@ pub(crate) fn seats(t: &Tables, sel: &Selection, min_sample: u64) -> PolarsResul
         let expected = expected_sum / n_all as f64;
         FirstPlayerRow { player_count: None, win_rate, expected, advantage: win_rate.rate - expected }
     });
-    Ok(SeatStats { by_seat, first_player, first_player_overall })
+    SeatStats { by_seat, first_player, first_player_overall }
 }
 
-pub(crate) fn scores(t: &Tables, sel: &Selection, bucket_width: u32) -> PolarsResult<ScoreStats> {
-    let width = i64::from(bucket_width.max(1));
-    let pg = sel.player_games(t)?;
-    let player_games = pg.height() as u64;
-    if player_games == 0 {
-        return Ok(ScoreStats { player_games, mean: None, min: None, max: None, quantiles: None, bucket_width: width as u32, histogram: Vec::new() });
+/// Player-games by final score, ascending.
+fn score_counts(tallies: &Gathered<'_>) -> Vec<(i64, u64)> {
+    let cells = || tallies.iter().map(|(_, t)| t.get(Part::Scores));
+    let lo = cells().filter_map(|c| c.first_key()).min();
+    let hi = cells().filter_map(|c| c.last_key()).max();
+    let (Some(lo), Some(hi)) = (lo, hi) else { return Vec::new() };
+    // Scores span a few hundred points: count in an array unless they are absurdly spread.
+    match usize::try_from(hi.saturating_sub(lo)).ok().filter(|&span| span < 1 << 20) {
+        Some(span) => {
+            let mut counts = vec![0u64; span + 1];
+            for (score, s) in cells().flat_map(|c| c.iter()) {
+                if let Some(c) = usize::try_from(score - lo).ok().and_then(|i| counts.get_mut(i)) {
+                    *c += s.n;
+                }
+            }
+            counts.into_iter().enumerate().filter(|(_, n)| *n > 0).map(|(i, n)| (lo + i as i64, n)).collect()
+        }
+        None => {
+            let mut counts: BTreeMap<i64, u64> = BTreeMap::new();
+            for (score, s) in cells().flat_map(|c| c.iter()) {
+                *counts.entry(*score).or_default() += s.n;
+            }
+            counts.into_iter().collect()
+        }
     }
-    let total = || col("total").cast(DataType::Float64);
-    let q = |p: f64, name: &str| total().quantile(lit(p), QuantileMethod::Linear).alias(name);
-    let summary = pg
-        .clone()
-        .lazy()
-        .select([
-            total().mean().alias("mean"),
-            col("total").min().alias("min"),
-            col("total").max().alias("max"),
-            q(0.10, "p10"),
-            q(0.25, "p25"),
-            q(0.50, "p50"),
-            q(0.75, "p75"),
-            q(0.90, "p90"),
-        ])
-        .collect()?;
-    let one = |name: &str| -> PolarsResult<Option<f64>> { Ok(f64s(&summary, name)?.first().copied().flatten()) };
-    let quantiles = match (one("p10")?, one("p25")?, one("p50")?, one("p75")?, one("p90")?) {
-        (Some(p10), Some(p25), Some(p50), Some(p75), Some(p90)) => Some(Quantiles { p10, p25, p50, p75, p90 }),
-        _ => None,
+}
+
+/// The value at 0-based position `at` of the sorted scores.
+fn order_statistic(counts: &[(i64, u64)], at: u64) -> f64 {
+    let mut seen = 0;
+    for &(score, n) in counts {
+        seen += n;
+        if at < seen {
+            return score as f64;
+        }
+    }
+    counts.last().map_or(f64::NAN, |c| c.0 as f64)
+}
+
+/// Quantile `q` by linear interpolation between order statistics, exactly as polars computes
+/// it (`QuantileMethod::Linear`): position `(n − 1)·q`.
+fn quantile(counts: &[(i64, u64)], n: u64, q: f64) -> f64 {
+    let float_idx = (n - 1) as f64 * q;
+    let idx = float_idx as u64;
+    let lower = order_statistic(counts, idx);
+    if float_idx.ceil() as u64 == idx {
+        return lower;
+    }
+    let upper = order_statistic(counts, idx + 1);
+    if lower == upper {
+        lower
+    } else {
+        (float_idx - idx as f64) * (upper - lower) + lower
+    }
+}
+
+pub(crate) fn scores(tallies: &Gathered<'_>, bucket_width: u32) -> ScoreStats {
+    let width = i64::from(bucket_width.max(1));
+    let counts = score_counts(tallies);
+    let player_games: u64 = counts.iter().map(|c| c.1).sum();
+    let (Some(&(min, _)), Some(&(max, _))) = (counts.first(), counts.last()) else {
+        return ScoreStats { player_games, mean: None, min: None, max: None, quantiles: None, bucket_width: width as u32, histogram: Vec::new() };
     };
-    let hist = pg
-        .lazy()
-        // `from = total − (total mod width)` with a non-negative remainder whatever the sign
-        // convention of `%` (floor division itself needs another polars feature).
-        .group_by([(col("total") - ((col("total") % lit(width)) + lit(width)) % lit(width)).alias("from")])
-        .agg([len().alias("n")])
-        .collect()?;
-    let counts: BTreeMap<i64, u64> = i64s(&hist, "from")?
-        .into_iter()
-        .zip(i64s(&hist, "n")?)
-        .filter_map(|(from, n)| Some((from?, count(n))))
-        .collect();
+    let sum: i128 = counts.iter().map(|&(score, n)| i128::from(score) * i128::from(n)).sum();
+    let q = |p: f64| quantile(&counts, player_games, p);
+    let quantiles = Some(Quantiles { p10: q(0.10), p25: q(0.25), p50: q(0.50), p75: q(0.75), p90: q(0.90) });
+    // Buckets `[from, from + width)` with `from` a multiple of `width`.
+    let mut by_from: BTreeMap<i64, u64> = BTreeMap::new();
+    for &(score, n) in &counts {
+        *by_from.entry(score - score.rem_euclid(width)).or_default() += n;
+    }
     let mut histogram = Vec::new();
-    if let (Some((&lo, _)), Some((&hi, _))) = (counts.first_key_value(), counts.last_key_value()) {
+    if let (Some((&lo, _)), Some((&hi, _))) = (by_from.first_key_value(), by_from.last_key_value()) {
         let mut from = lo;
         while from <= hi {
-            histogram.push(Bucket { from, count: counts.get(&from).copied().unwrap_or(0) });
+            histogram.push(Bucket { from, count: by_from.get(&from).copied().unwrap_or(0) });
             from += width;
         }
     }
-    Ok(ScoreStats {
+    ScoreStats {
         player_games,
-        mean: one("mean")?,
-        min: i64s(&summary, "min")?.first().copied().flatten(),
-        max: i64s(&summary, "max")?.first().copied().flatten(),
+        mean: Some(sum as f64 / player_games as f64),
+        min: Some(min),
+        max: Some(max),
         quantiles,
         bucket_width: width as u32,
         histogram,
-    })
+    }
 }
 
-pub(crate) fn spaces(t: &Tables, sel: &Selection) -> PolarsResult<SpaceUseStats> {
-    // First uses: one bit column per (round, space), summed over the selected games.
-    let mut keys = Vec::with_capacity(usize::from(ROUNDS) * ActionSpace::ALL.len());
-    for round in 1..=ROUNDS {
-        for (i, &space) in ActionSpace::ALL.iter().enumerate() {
-            keys.push((round, space, space_column(round, i)));
-        }
-    }
-    let names: Vec<String> = keys.iter().map(|k| k.2.clone()).collect();
-    let totals = sel.count_games(t, &names)?;
+pub(crate) fn spaces(tallies: &Gathered<'_>) -> SpaceUseStats {
     let mut counts: BTreeMap<(u8, ActionSpace), u64> = BTreeMap::new();
-    for (round, space, name) in keys {
-        let n = count(i64s(&totals, &name)?.first().copied().flatten());
-        if n > 0 {
-            counts.insert((round, space), n);
+    let mut cells = vec![0u64; (usize::from(crate::frames::ROUNDS) + 1) * RS as usize];
+    for (_, tally) in tallies {
+        for (key, s) in tally.get(Part::Spaces).iter() {
+            if let Some(c) = usize::try_from(*key).ok().and_then(|k| cells.get_mut(k)) {
+                *c += s.n;
+            }
         }
     }
-    // Repeated uses, if any.
-    let extra = sel.extra(t)?;
-    if extra.height() > 0 {
-        let agg = extra.lazy().group_by([col("rs")]).agg([len().alias("n")]).collect()?;
-        for (rs, n) in i64s(&agg, "rs")?.into_iter().zip(i64s(&agg, "n")?) {
-            let Some(rs) = rs else { continue };
-            let (Some(round), Some(space)) = (small(Some(rs / i64::from(RS))), space_of(rs % i64::from(RS))) else { continue };
-            *counts.entry((round, space)).or_default() += count(n);
-        }
+    for (key, &n) in cells.iter().enumerate().filter(|(_, n)| **n > 0) {
+        let (Ok(round), Some(space)) = (u8::try_from(key as i64 / RS), space_of(key as i64 % RS)) else { continue };
+        counts.insert((round, space), n);
     }
     let mut by_round: BTreeMap<u8, Vec<SpaceCount>> = BTreeMap::new();
     for ((round, space), count) in counts {
@@ -251,7 +264,7 @@ pub(crate) fn spaces(t: &Tables, sel: &Selection) -> PolarsResult<SpaceUseStats>
             RoundUse { round, placements: total, spaces }
         })
         .collect();
-    Ok(SpaceUseStats { placements, rounds })
+    SpaceUseStats { placements, rounds }
 }
 
 fn space_of(ix: i64) -> Option<ActionSpace> {

@@ -164,9 +164,9 @@ impl BatchIndex {
         ids.into_iter().map(|(_, id)| id).collect()
     }
 
-    /// The row of seat 0 of a game.
-    pub(crate) fn first_row(&self, game_id: i64) -> Option<usize> {
-        self.games.get(&game_id).and_then(|g| g.seat(0)).map(|l| l.row)
+    /// The rows of a game's player-games, by seat.
+    pub(crate) fn seat_rows(&self, game_id: i64) -> Option<&[usize]> {
+        self.games.get(&game_id).and_then(|g| g.rows.get(..usize::from(g.player_count)))
     }
 
     /// Where `(game_id, seat)` is.

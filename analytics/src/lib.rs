@@ -1,7 +1,7 @@
 //! Strategy statistics over verified Caverna games.
 //!
 //! The crate depends on the engine (for the vocabulary: tiles, loot items, action spaces) and
-//! on polars, which computes every statistic; it performs no IO and reads no clock. The
+//! on polars; it performs no IO and reads no clock. The
 //! service loads rows from its store into a [`Corpus`] — **complete, legal games only**; the
 //! caller filters — builds a [`Stats`] from it, adds games as they arrive
 //! ([`Stats::add_games`]) and asks questions per [`StatsFilter`]:
@@ -18,6 +18,23 @@
 //! `below_min_sample` flag ([`Rate`]). Each module's documentation gives the exact definitions;
 //! [`stats`] describes how results stay fresh.
 //!
+//! # How statistics are computed
+//!
+//! The rows live in polars frames (`frames`). Polars computes, with one group-by per kind of
+//! count, the *tallies* (`tally`): counts of player-games, wins and score sums per cell (a seat,
+//! a tile and round, a loot item, a score, a space and round...) for each *bucket* of games of
+//! one player count, set, tournament and calendar month (`buckets`). Tallies are computed when
+//! games are added, for those games only, and added to their buckets'. A query adds up the
+//! tallies of the buckets its filter selects and derives the statistic from the sums in plain
+//! Rust (each family's module).
+//!
+//! The split is deliberate: a query then touches at most a few thousand small sorted lists
+//! instead of millions of rows, and at that size the fixed cost of planning and running a
+//! polars query (about a millisecond per group-by) would dominate; sums of integer counts are
+//! exact, so the results are those of a group-by over the selected rows. Polars remains the
+//! engine wherever rows are read: for new games, and for the games of a month that a time bound
+//! cuts in two, which are gathered from the frames and tallied like a new batch.
+//!
 //! ```
 //! use chronicle_analytics::{synthetic, Stats, StatsFilter};
 //! let corpus = synthetic::corpus(synthetic::Options::new(300, 7));
@@ -26,16 +43,20 @@
 //! assert!(seats.by_seat.iter().all(|s| s.player_count == 2));
 //! ```
 
+mod buckets;
+mod calendar;
 mod columns;
 pub mod error;
 pub mod filter;
 mod frames;
 pub mod furnishings;
 pub mod general;
+mod ingest;
 pub mod input;
 pub mod rate;
 pub mod stats;
 pub mod synthetic;
+mod tally;
 pub mod weapons;
 
 pub use error::AnalyticsError;

@@ -3,13 +3,17 @@
 //! # Freshness
 //!
 //! - **Appending is eager and cheap.** [`Stats::add_games`] validates a batch, translates it
-//!   into rows of the four frames and stacks them onto each frame's small tail (see
-//!   `frames::Table`): the cost is proportional to the batch, plus an occasional merge of the
-//!   tail into the main block whose cost, spread over the rows appended, is a small constant.
-//!   No statistic is computed at append time.
-//! - **Statistics are computed lazily and cached per query.** Each query method (one per metric
-//!   family) looks its filter up in that family's cache; on a miss it computes the statistic
-//!   from the frames with polars and stores the result. Every append bumps the
+//!   into rows of the frames, tallies it with polars (one group-by per tally part over the
+//!   batch's rows only) and then stacks the rows onto each frame's small tail (see
+//!   `frames::Table`) and adds the tallies to its buckets' and classes' tallies (see
+//!   `buckets`). The cost is proportional to the batch, plus an occasional merge of a frame's
+//!   tail into its main block whose cost, spread over the rows appended, is a small constant.
+//! - **Statistics are computed from tallies and cached per query.** Each query method (one per
+//!   metric family) looks its filter up in that family's cache; on a miss it adds up the
+//!   tallies the filter selects (a few dozen to a few thousand small sorted lists, never the
+//!   rows, except for a month cut by a time bound) and derives the statistic in plain Rust, then
+//!   stores the result. The first query after an append is therefore as fast as any
+//!   uncached query. Every append bumps the
 //!   [`Stats::generation`] and clears all caches, so an answer never mixes data from before and
 //!   after an append. A cache holds at most [`CACHE_CAPACITY`] filters per family; when full it
 //!   is emptied (simple, and filters are few in practice).
@@ -21,12 +25,15 @@ use std::collections::HashMap;
 use std::hash::Hash;
 use std::sync::{Arc, Mutex, MutexGuard};
 
+use crate::buckets::Catalog;
 use crate::error::AnalyticsError;
 use crate::filter::StatsFilter;
 use crate::frames::Tables;
 use crate::furnishings::{self, FurnishingStats};
 use crate::general::{self, ScoreStats, SeatStats, SpaceUseStats};
+use crate::ingest;
 use crate::input::Corpus;
+use crate::tally::{self, Part};
 use crate::weapons::{self, WeaponStats};
 
 /// Filters remembered per metric family before the cache is emptied.
@@ -64,6 +71,7 @@ impl Cache {
 #[derive(Debug)]
 pub struct Stats {
     tables: Tables,
+    catalog: Catalog,
     generation: u64,
     cache: Mutex<Cache>,
 }
@@ -71,7 +79,7 @@ pub struct Stats {
 impl Stats {
     /// No games yet.
     pub fn new() -> Result<Stats, AnalyticsError> {
-        Ok(Stats { tables: Tables::new()?, generation: 0, cache: Mutex::new(Cache::default()) })
+        Ok(Stats { tables: Tables::new()?, catalog: Catalog::default(), generation: 0, cache: Mutex::new(Cache::default()) })
     }
 
     /// The statistics of a corpus (validated as in [`Corpus::validate`]).
@@ -84,7 +92,15 @@ impl Stats {
     /// Adds a batch of whole games (none of which may have been added before) and invalidates
     /// every cached result. On error nothing is added.
     pub fn add_games(&mut self, corpus: &Corpus) -> Result<(), AnalyticsError> {
-        self.tables.append(corpus)?;
+        let ends = self.tables.ends().ok_or_else(|| AnalyticsError::InvalidInput("more rows than the index type holds".into()))?;
+        let batch = ingest::translate(corpus, &self.catalog, ends)?;
+        if !batch.new.games.is_empty() {
+            let tallies = tally::compute(&batch.rows, &Part::ALL)?;
+            // Nothing below fails on well-formed frames of the same schema; a failure here would
+            // leave the frames as they were before the failing table.
+            self.tables.append(batch.rows)?;
+            self.catalog.commit(batch.new, tallies);
+        }
         self.generation += 1;
         self.lock().clear();
         Ok(())
@@ -96,16 +112,17 @@ impl Stats {
     }
 
     pub fn games(&self) -> usize {
-        self.tables.games()
+        self.catalog.games()
     }
 
     pub fn player_games(&self) -> usize {
         self.tables.player_games()
     }
 
-    /// Estimated heap size of the frames holding the corpus.
+    /// Estimated heap size of the frames holding the corpus, the tallies and the per-game
+    /// index (not of the cached results).
     pub fn estimated_bytes(&self) -> usize {
-        self.tables.estimated_bytes()
+        self.tables.estimated_bytes() + self.catalog.estimated_bytes()
     }
 
     /// Forgets every cached result (the next queries recompute).
@@ -180,31 +197,31 @@ impl Stats {
 
     /// [`Stats::furnishings`] without the cache.
     pub fn compute_furnishings(&self, filter: &StatsFilter) -> Result<FurnishingStats, AnalyticsError> {
-        let sel = self.tables.select(filter)?;
-        Ok(furnishings::compute(&self.tables, &sel, filter.min_sample)?)
+        let tallies = self.catalog.gather(&self.tables, filter, furnishings::PARTS)?;
+        Ok(furnishings::compute(&tallies, filter.min_sample))
     }
 
     /// [`Stats::weapons`] without the cache.
     pub fn compute_weapons(&self, filter: &StatsFilter) -> Result<WeaponStats, AnalyticsError> {
-        let sel = self.tables.select(filter)?;
-        Ok(weapons::compute(&self.tables, &sel, filter.min_sample)?)
+        let tallies = self.catalog.gather(&self.tables, filter, weapons::PARTS)?;
+        Ok(weapons::compute(&tallies, filter.min_sample))
     }
 
     /// [`Stats::seats`] without the cache.
     pub fn compute_seats(&self, filter: &StatsFilter) -> Result<SeatStats, AnalyticsError> {
-        let sel = self.tables.select(filter)?;
-        Ok(general::seats(&self.tables, &sel, filter.min_sample)?)
+        let tallies = self.catalog.gather(&self.tables, filter, &[Part::Seats])?;
+        Ok(general::seats(&tallies, filter.min_sample))
     }
 
     /// [`Stats::scores`] without the cache.
     pub fn compute_scores(&self, filter: &StatsFilter, bucket_width: u32) -> Result<ScoreStats, AnalyticsError> {
-        let sel = self.tables.select(filter)?;
-        Ok(general::scores(&self.tables, &sel, bucket_width)?)
+        let tallies = self.catalog.gather(&self.tables, filter, &[Part::Scores])?;
+        Ok(general::scores(&tallies, bucket_width))
     }
 
     /// [`Stats::spaces`] without the cache.
     pub fn compute_spaces(&self, filter: &StatsFilter) -> Result<SpaceUseStats, AnalyticsError> {
-        let sel = self.tables.select(filter)?;
-        Ok(general::spaces(&self.tables, &sel)?)
+        let tallies = self.catalog.gather(&self.tables, filter, &[Part::Spaces])?;
+        Ok(general::spaces(&tallies))
     }
 }

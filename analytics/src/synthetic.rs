@@ -12,6 +12,7 @@ use chronicle_engine::action_space::ActionSpace;
 use chronicle_engine::furnishing::Furnishing;
 use chronicle_engine::shuffle::SplitMix64;
 
+use crate::calendar::civil_from_days;
 use crate::input::{Corpus, FurnishingSet, LootTaken, PlayerGame, SpaceUse, TileBuilt};
 use crate::weapons::LOOT_ITEMS;
 
@@ -57,18 +58,8 @@ fn pick_weighted(r: &mut SplitMix64, weights: &[u32]) -> usize {
 
 /// `YYYY-MM-DDTHH:MM:SS` of seconds since the epoch (UTC).
 fn format_utc(secs: i64) -> String {
-    let days = secs.div_euclid(86_400);
+    let (y, m, d) = civil_from_days(secs.div_euclid(86_400));
     let rem = secs.rem_euclid(86_400);
-    // H. Hinnant's civil_from_days.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
     format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}", rem / 3600, rem % 3600 / 60, rem % 60)
 }
 

@@ -15,11 +15,14 @@
 use std::collections::BTreeMap;
 
 use chronicle_engine::notation::LootItem;
-use polars::prelude::*;
 
-use crate::columns::{count, i64s, mean, small};
-use crate::frames::{Selection, Tables};
+use crate::buckets::Gathered;
+use crate::columns::mean;
 use crate::rate::Rate;
+use crate::tally::{Part, Sums};
+
+/// The tally parts the statistics are computed from.
+pub(crate) const PARTS: &[Part] = &[Part::Seats, Part::Strength, Part::Expeditions, Part::Loot];
 
 /// Every loot item, index = `LootItem as usize` (`RULES.md` D.2).
 pub const LOOT_ITEMS: [LootItem; 23] = LootItem::ALL;
@@ -148,70 +151,44 @@ pub struct WeaponStats {
     pub loot: Vec<LootStats>,
 }
 
-fn group(df: &DataFrame, min_sample: u64) -> PolarsResult<BTreeMap<Option<i64>, GroupStats>> {
-    let key = i64s(df, "key")?;
-    let n = i64s(df, "n")?;
-    let wins = i64s(df, "wins")?;
-    let score = i64s(df, "score")?;
-    let mut out = BTreeMap::new();
-    for i in 0..key.len() {
-        let n = count(n[i]);
-        out.insert(
-            key[i],
-            GroupStats { win_rate: Rate::new(count(wins[i]), n, min_sample), mean_score: mean(score[i].unwrap_or(0) as f64, n) },
-        );
+fn group(s: &Sums, min_sample: u64) -> GroupStats {
+    GroupStats { win_rate: Rate::new(s.wins, s.n, min_sample), mean_score: mean(s.score as f64, s.n) }
+}
+
+/// Cells of one part summed over the tallies, by key.
+fn summed(tallies: &Gathered<'_>, part: Part) -> BTreeMap<i64, Sums> {
+    let mut out: BTreeMap<i64, Sums> = BTreeMap::new();
+    for (_, tally) in tallies {
+        for (key, s) in tally.get(part).iter() {
+            out.entry(*key).or_default().add(s);
+        }
     }
-    Ok(out)
+    out
 }
 
-fn empty_group(min_sample: u64) -> GroupStats {
-    GroupStats { win_rate: Rate::new(0, 0, min_sample), mean_score: None }
-}
-
-pub(crate) fn compute(t: &Tables, sel: &Selection, min_sample: u64) -> PolarsResult<WeaponStats> {
-    let pg = sel.player_games(t)?;
-    let player_games = pg.height() as u64;
-    let outcome = || [len().alias("n"), col("winner").sum().alias("wins"), col("total").sum().alias("score")];
-    let s = col("strength");
-    let class = when(s.clone().is_null())
-        .then(lit(0i32))
-        .when(s.clone().lt_eq(lit(7i32)))
-        .then(lit(1i32))
-        .otherwise(lit(2i32));
-    let e = col("expeditions").cast(DataType::Int64);
-    let bucket = when(e.clone().eq(lit(0i64)))
-        .then(lit(0i32))
-        .when(e.clone().lt_eq(lit(2i64)))
-        .then(lit(1i32))
-        .when(e.lt_eq(lit(5i64)))
-        .then(lit(2i32))
-        .otherwise(lit(3i32));
-    let lazy = pg.clone().lazy();
-    let by_class = group(&lazy.clone().group_by([class.alias("key")]).agg(outcome()).collect()?, min_sample)?;
-    let by_strength = group(&lazy.clone().group_by([s.alias("key")]).agg(outcome()).collect()?, min_sample)?;
-    let by_bucket = group(&lazy.group_by([bucket.alias("key")]).agg(outcome()).collect()?, min_sample)?;
-
-    let winners = pg.column("winner")?.bool()?.sum().map_or(0, u64::from);
+pub(crate) fn compute(tallies: &Gathered<'_>, min_sample: u64) -> WeaponStats {
+    let all = summed(tallies, Part::Seats).values().fold(Sums::default(), |mut a, s| {
+        a.add(s);
+        a
+    });
+    let (player_games, winners) = (all.n, all.wins);
     let others = player_games.saturating_sub(winners);
-    let loot = sel.facts(&t.loot)?;
-    let by_item = loot
-        .lazy()
-        .group_by([col("key")])
-        .agg([len().alias("n")])
-        .collect()?;
+    // Max strength (−1: never armed) -> sums.
+    let by_strength = summed(tallies, Part::Strength);
+    let mut by_class = [Sums::default(); 3];
+    for (&strength, s) in &by_strength {
+        let class = WeaponClass::of(u8::try_from(strength).ok());
+        by_class[WeaponClass::ALL.iter().position(|&c| c == class).unwrap_or(0)].add(s);
+    }
+    let by_bucket = summed(tallies, Part::Expeditions);
     // item -> (winners who took it, others who took it)
     let mut took: BTreeMap<i64, (u64, u64)> = BTreeMap::new();
-    {
-        let key = i64s(&by_item, "key")?;
-        let n = i64s(&by_item, "n")?;
-        for i in 0..key.len() {
-            let Some(k) = key[i] else { continue };
-            let e = took.entry(k / 2).or_default();
-            if k % 2 == 1 {
-                e.0 += count(n[i]);
-            } else {
-                e.1 += count(n[i]);
-            }
+    for (k, s) in summed(tallies, Part::Loot) {
+        let e = took.entry(k / 2).or_default();
+        if k % 2 == 1 {
+            e.0 += s.n;
+        } else {
+            e.1 += s.n;
         }
     }
     let mut loot: Vec<LootStats> = LOOT_ITEMS
@@ -225,26 +202,18 @@ pub(crate) fn compute(t: &Tables, sel: &Selection, min_sample: u64) -> PolarsRes
         .collect();
     loot.sort_by(|a, b| b.difference.total_cmp(&a.difference).then(a.item.cmp(&b.item)));
 
-    let get = |m: &BTreeMap<Option<i64>, GroupStats>, k: i64| m.get(&Some(k)).cloned().unwrap_or_else(|| empty_group(min_sample));
-    Ok(WeaponStats {
+    WeaponStats {
         player_games,
-        by_class: WeaponClass::ALL
-            .iter()
-            .enumerate()
-            .map(|(i, &class)| ClassStats { class, stats: get(&by_class, i as i64) })
-            .collect(),
+        by_class: WeaponClass::ALL.iter().zip(&by_class).map(|(&class, s)| ClassStats { class, stats: group(s, min_sample) }).collect(),
         by_max_strength: by_strength
-            .into_iter()
-            .filter_map(|(k, stats)| match k {
-                None => Some(StrengthStats { max_strength: None, stats }),
-                Some(k) => small(Some(k)).map(|s| StrengthStats { max_strength: Some(s), stats }),
-            })
+            .iter()
+            .map(|(&k, s)| StrengthStats { max_strength: u8::try_from(k).ok(), stats: group(s, min_sample) })
             .collect(),
         by_expeditions: ExpeditionBucket::ALL
             .iter()
             .enumerate()
-            .map(|(i, &bucket)| ExpeditionStats { bucket, stats: get(&by_bucket, i as i64) })
+            .map(|(i, &bucket)| ExpeditionStats { bucket, stats: group(&by_bucket.get(&(i as i64)).copied().unwrap_or_default(), min_sample) })
             .collect(),
         loot,
-    })
+    }
 }

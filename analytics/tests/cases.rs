@@ -314,6 +314,20 @@ fn repeated_space_uses_are_counted() {
 }
 
 #[test]
+fn widely_spread_scores() {
+    // Scores millions of points apart are counted exactly too (not in an array).
+    let mut c = tiny();
+    c.player_games[0].total = 3_000_000;
+    c.player_games[6].total = -1_000_001;
+    let s = Stats::from_corpus(&c).unwrap();
+    for f in [StatsFilter::all(), StatsFilter::all().played_from("2024-01-10T10:00:00Z")] {
+        common::assert_scores(&s.scores(&f, 1_000_000).unwrap(), &common::scores(&c, &f, 1_000_000), "spread");
+    }
+    let sc = s.scores(&StatsFilter::all(), 1_000_000).unwrap();
+    assert_eq!((sc.min, sc.max, sc.histogram.len()), (Some(-1_000_001), Some(3_000_000), 6));
+}
+
+#[test]
 fn loot_and_space_ids_round_trip() {
     for (i, item) in LOOT_ITEMS.iter().enumerate() {
         assert_eq!(*item as usize, i);
@@ -445,7 +459,13 @@ fn incremental_appends_equal_a_full_build() {
         }
     }
     assert_eq!(s.player_games(), corpus.player_games.len());
-    for f in [StatsFilter::all(), StatsFilter::all().player_count(3), StatsFilter::all().tournament("League").played_from("2022-06-01")] {
+    for f in [
+        StatsFilter::all(),
+        StatsFilter::all().player_count(3),
+        StatsFilter::all().tournament("League").played_from("2022-06-01"),
+        // Bounds inside months: those months are counted from their rows.
+        StatsFilter::all().played_from("2022-06-15T10:00:00+02:00").played_until("2023-02-03"),
+    ] {
         common::assert_all(&s, &corpus, &f, "incremental");
         // And the same as building at once.
         let whole = Stats::from_corpus(&corpus).unwrap();

@@ -1,0 +1,201 @@
+//! Buckets of games with their tallies, and which tallies a filter adds up.
+//!
+//! Every filter condition is on the game: its player count, furnishing set and tournament (its
+//! [`Class`]) and when it was played. Games are therefore grouped in **buckets** of one class
+//! and one calendar month (UTC) of `played_at` (or no readable date), and each bucket keeps the
+//! [`Tally`] of its games, updated when games are added. Each class also keeps the tally of
+//! all its games, dated or not.
+//!
+//! A query adds tallies:
+//!
+//! - without a time bound, those of the classes the filter matches (a few dozen at most for
+//!   the player counts × sets × tournaments that occur);
+//! - with a time bound, those of the matching buckets of every month wholly inside the bounds;
+//!   a month a bound cuts (a bound that is not the first instant of a month) is counted from
+//!   the rows of its games inside the bounds, gathered and tallied with the same polars
+//!   group-bys as a new batch. At most two months are cut, so this costs a scan of at most
+//!   two months of rows, never of the corpus.
+
+use std::borrow::Cow;
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use polars::prelude::IdxSize;
+
+use crate::calendar::{month_of, month_start};
+use crate::error::AnalyticsError;
+use crate::filter::StatsFilter;
+use crate::frames::{Starts, Tables};
+use crate::input::FurnishingSet;
+use crate::tally::{self, Part, Tally};
+
+/// What a filter can select a game by, apart from when it was played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub(crate) struct Class {
+    pub(crate) pc: u8,
+    pub(crate) full: bool,
+    /// Tournament code (see [`Catalog`]).
+    pub(crate) tournament: Option<u32>,
+}
+
+/// Tallies to add up, each with the class of its games.
+pub(crate) type Gathered<'a> = [(Class, Cow<'a, Tally>)];
+
+/// A bucket's calendar month (`None`: no readable `played_at`) and class.
+pub(crate) type BucketKey = (Option<i64>, Class);
+
+#[derive(Debug)]
+struct Bucket {
+    key: BucketKey,
+    /// Game numbers (rows of the game frame), ascending.
+    games: Vec<IdxSize>,
+    tally: Tally,
+}
+
+/// A batch translated but not yet added: the names and buckets it introduces and its games.
+#[derive(Debug, Default)]
+pub(crate) struct NewGames {
+    /// Tournament names new to the catalog, coded from the catalog's count on.
+    pub(crate) tournaments: Vec<String>,
+    /// Buckets new to the catalog, numbered from the catalog's count on.
+    pub(crate) buckets: Vec<BucketKey>,
+    /// Per game, in row order: id, bucket, `played_at` (seconds), where its rows start.
+    pub(crate) games: Vec<(i64, u32, Option<i64>, Starts)>,
+}
+
+/// Everything about the stored games that is not in the frames.
+#[derive(Debug, Default)]
+pub(crate) struct Catalog {
+    tournaments: HashMap<String, u32>,
+    game_ids: HashSet<i64>,
+    /// Per game number: `played_at` in seconds and where its rows start.
+    played: Vec<Option<i64>>,
+    starts: Vec<Starts>,
+    ids: HashMap<BucketKey, u32>,
+    buckets: Vec<Bucket>,
+    /// Dated buckets by month.
+    months: BTreeMap<i64, Vec<u32>>,
+    /// Every game of a class.
+    classes: BTreeMap<Class, Tally>,
+}
+
+impl Catalog {
+    pub(crate) fn games(&self) -> usize {
+        self.played.len()
+    }
+
+    pub(crate) fn has_game(&self, id: i64) -> bool {
+        self.game_ids.contains(&id)
+    }
+
+    pub(crate) fn tournament(&self, name: &str) -> Option<u32> {
+        self.tournaments.get(name).copied()
+    }
+
+    pub(crate) fn tournament_count(&self) -> usize {
+        self.tournaments.len()
+    }
+
+    pub(crate) fn bucket(&self, key: &BucketKey) -> Option<u32> {
+        self.ids.get(key).copied()
+    }
+
+    pub(crate) fn bucket_count(&self) -> usize {
+        self.buckets.len()
+    }
+
+    /// Heap bytes of the tallies and game references (estimated).
+    pub(crate) fn estimated_bytes(&self) -> usize {
+        let tallies: usize = self.buckets.iter().map(|b| b.tally.bytes() + b.games.capacity() * 4).sum::<usize>()
+            + self.classes.values().map(Tally::bytes).sum::<usize>();
+        let games = self.played.capacity() * std::mem::size_of::<Option<i64>>()
+            + self.starts.capacity() * std::mem::size_of::<Starts>()
+            + self.game_ids.capacity() * 16;
+        tallies + games
+    }
+
+    /// Records a batch whose rows were just appended, with its tallies.
+    pub(crate) fn commit(&mut self, new: NewGames, tallies: Vec<(u32, Tally)>) {
+        for name in new.tournaments {
+            let code = self.tournaments.len() as u32;
+            self.tournaments.insert(name, code);
+        }
+        for key in new.buckets {
+            let id = self.buckets.len() as u32;
+            self.ids.insert(key, id);
+            if let Some(month) = key.0 {
+                self.months.entry(month).or_default().push(id);
+            }
+            self.buckets.push(Bucket { key, games: Vec::new(), tally: Tally::default() });
+        }
+        for (id, bucket, played, starts) in new.games {
+            let number = self.played.len() as IdxSize;
+            self.game_ids.insert(id);
+            self.played.push(played);
+            self.starts.push(starts);
+            if let Some(b) = self.buckets.get_mut(bucket as usize) {
+                b.games.push(number);
+            }
+        }
+        for (bucket, t) in tallies {
+            let Some(b) = self.buckets.get_mut(bucket as usize) else { continue };
+            self.classes.entry(b.key.1).or_default().add(&t);
+            b.tally.add(&t);
+        }
+    }
+
+    /// The tallies a filter adds up, with their classes, computing only `parts` of the tallies
+    /// of cut months.
+    pub(crate) fn gather<'a>(
+        &'a self,
+        tables: &Tables,
+        filter: &StatsFilter,
+        parts: &[Part],
+    ) -> Result<Vec<(Class, Cow<'a, Tally>)>, AnalyticsError> {
+        let (from, until) = filter.played_bounds()?;
+        let tournament = match &filter.tournament {
+            None => None,
+            Some(name) => match self.tournament(name) {
+                Some(code) => Some(code),
+                None => return Ok(Vec::new()),
+            },
+        };
+        let matches = |c: &Class| {
+            filter.player_count.map_or(true, |p| c.pc == p)
+                && filter.furnishing_set.map_or(true, |s| c.full == (s == FurnishingSet::Full))
+                && tournament.map_or(true, |t| c.tournament == Some(t))
+        };
+        if from.is_none() && until.is_none() {
+            return Ok(self.classes.iter().filter(|(c, _)| matches(*c)).map(|(c, t)| (*c, Cow::Borrowed(t))).collect());
+        }
+        let inside = |at: i64| from.map_or(true, |f| at >= f) && until.map_or(true, |u| at < u);
+        let first = from.map_or(i64::MIN, month_of);
+        let last = match until {
+            Some(u) => month_of(u.saturating_sub(1)),
+            None => i64::MAX,
+        };
+        let mut out = Vec::new();
+        let mut cut: Vec<IdxSize> = Vec::new();
+        let months = if first <= last { self.months.range(first..=last) } else { self.months.range(0..0) };
+        for (&month, ids) in months {
+            let whole = inside(month_start(month)) && until.map_or(true, |u| month_start(month + 1) <= u);
+            for b in ids.iter().filter_map(|&id| self.buckets.get(id as usize)).filter(|b| matches(&b.key.1)) {
+                if whole {
+                    out.push((b.key.1, Cow::Borrowed(&b.tally)));
+                } else {
+                    let played = |g: &IdxSize| self.played.get(*g as usize).copied().flatten();
+                    cut.extend(b.games.iter().copied().filter(|g| played(g).is_some_and(inside)));
+                }
+            }
+        }
+        if !cut.is_empty() {
+            cut.sort_unstable();
+            let rows = tables.take(&cut, &self.starts, parts)?;
+            for (bucket, t) in tally::compute(&rows, parts)? {
+                if let Some(b) = self.buckets.get(bucket as usize) {
+                    out.push((b.key.1, Cow::Owned(t)));
+                }
+            }
+        }
+        Ok(out)
+    }
+}

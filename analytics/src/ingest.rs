@@ -1,0 +1,201 @@
+//! Translating a batch of input rows into frame rows, game by game, without changing anything:
+//! the batch is added only once it is whole (see [`crate::stats`]).
+//!
+//! Rows are written in game order (the order of first appearance in `player_games`), seats in
+//! order within a game and facts in player-game order, so each game's rows are contiguous (see
+//! [`crate::frames`]). Facts are grouped by player-game with a counting sort (linear) and only
+//! the few facts of one player-game are sorted, to keep the first build of each tile and each
+//! distinct loot item.
+
+use std::collections::HashMap;
+
+use chronicle_engine::action_space::ActionSpace;
+use polars::prelude::IdxSize;
+
+use crate::buckets::{BucketKey, Catalog, Class, NewGames};
+use crate::calendar::month_of;
+use crate::error::AnalyticsError;
+use crate::filter::parse_played_at;
+use crate::frames::{GameRowsOut, PgRows, Rows, Starts, LOOT_KEYS, ROUNDS, RS, SPACE_KEYS, TILE_KEYS, TILE_ROUND};
+use crate::input::{Corpus, FurnishingSet, Locator};
+
+/// A translated batch.
+pub(crate) struct Batch {
+    pub(crate) rows: Rows,
+    pub(crate) new: NewGames,
+}
+
+fn too_many() -> AnalyticsError {
+    AnalyticsError::InvalidInput("more rows than the index type holds".into())
+}
+
+fn idx(n: usize) -> Result<IdxSize, AnalyticsError> {
+    IdxSize::try_from(n).map_err(|_| too_many())
+}
+
+/// `(row, value)` facts grouped by row, then each row's values sorted and filtered: a value is
+/// kept unless `same` as the last kept value of its row. Returns the kept facts in row order
+/// and, per row, the position of its first kept fact.
+fn per_row(rows: usize, facts: &[(usize, u16)], same: impl Fn(u16, u16) -> bool) -> (Vec<(usize, u16)>, Vec<usize>) {
+    let mut start = vec![0usize; rows + 1];
+    for &(row, _) in facts {
+        if let Some(s) = start.get_mut(row + 1) {
+            *s += 1;
+        }
+    }
+    for i in 1..start.len() {
+        start[i] += start[i - 1];
+    }
+    let mut next = start.clone();
+    let mut values = vec![0u16; facts.len()];
+    for &(row, value) in facts {
+        if let Some(at) = next.get_mut(row) {
+            if let Some(slot) = values.get_mut(*at) {
+                *slot = value;
+            }
+            *at += 1;
+        }
+    }
+    let mut kept = Vec::with_capacity(facts.len());
+    let mut first = Vec::with_capacity(rows);
+    for row in 0..rows {
+        first.push(kept.len());
+        let Some(slice) = values.get_mut(start[row]..start[row + 1]) else { continue };
+        slice.sort_unstable();
+        let mut last: Option<u16> = None;
+        for &v in slice.iter() {
+            if last.is_some_and(|l| same(l, v)) {
+                continue;
+            }
+            last = Some(v);
+            kept.push((row, v));
+        }
+    }
+    (kept, first)
+}
+
+/// Translates a batch for a catalog whose frames end at `at`.
+pub(crate) fn translate(corpus: &Corpus, catalog: &Catalog, at: Starts) -> Result<Batch, AnalyticsError> {
+    let index = corpus.check()?;
+    let order = index.game_order();
+    if let Some(dup) = order.iter().find(|g| catalog.has_game(**g)) {
+        return Err(AnalyticsError::InvalidInput(format!("game {dup} was already added")));
+    }
+    let mut new = NewGames::default();
+    let mut new_names: HashMap<&str, u32> = HashMap::new();
+    let mut new_ids: HashMap<BucketKey, u32> = HashMap::new();
+    // Batch player-game row of each input row.
+    let mut pos = vec![0usize; corpus.player_games.len()];
+    let mut pg = PgRows::default();
+    let mut first_pg = Vec::with_capacity(order.len());
+    let mut game_bucket = Vec::with_capacity(order.len());
+    for &id in &order {
+        let rows = index.seat_rows(id).unwrap_or_default();
+        let Some(first) = rows.first().and_then(|&r| corpus.player_games.get(r)) else {
+            return Err(AnalyticsError::InvalidInput(format!("game {id} without player-games")));
+        };
+        let played = first.played_at.as_deref().and_then(parse_played_at);
+        let tournament = match first.tournament.as_deref() {
+            None => None,
+            Some(name) => Some(match catalog.tournament(name) {
+                Some(code) => code,
+                None => {
+                    let next = u32::try_from(catalog.tournament_count() + new_names.len()).map_err(|_| too_many())?;
+                    *new_names.entry(name).or_insert_with(|| {
+                        new.tournaments.push(name.to_owned());
+                        next
+                    })
+                }
+            }),
+        };
+        let class = Class { pc: first.player_count, full: first.furnishing_set == FurnishingSet::Full, tournament };
+        let key = (played.map(month_of), class);
+        let bucket = match catalog.bucket(&key) {
+            Some(b) => b,
+            None => {
+                let next = u32::try_from(catalog.bucket_count() + new_ids.len()).map_err(|_| too_many())?;
+                *new_ids.entry(key).or_insert_with(|| {
+                    new.buckets.push(key);
+                    next
+                })
+            }
+        };
+        first_pg.push(pg.bucket.len());
+        game_bucket.push(bucket);
+        for &r in rows {
+            let Some(p) = corpus.player_games.get(r) else { continue };
+            if let Some(slot) = pos.get_mut(r) {
+                *slot = pg.bucket.len();
+            }
+            pg.bucket.push(bucket);
+            pg.seat.push(i32::from(p.seat));
+            pg.winner.push(p.winner);
+            pg.total.push(p.total);
+            pg.strength.push(p.max_strength.map(i32::from));
+            pg.expeditions.push(p.expeditions);
+        }
+        new.games.push((id, bucket, played, Starts::default()));
+    }
+    let n_pg = pg.bucket.len();
+    let mut locator = Locator::new(&index);
+    let mut facts = Vec::with_capacity(corpus.tiles.len());
+    for t in &corpus.tiles {
+        let row = pos.get(locator.locate(t.game_id, t.seat)?.row).copied().unwrap_or(0);
+        facts.push((row, t.tile as u16 * TILE_ROUND as u16 + u16::from(t.round)));
+    }
+    // First build of each tile: the smallest round among the values of the same tile.
+    let (tiles, tile_first) = per_row(n_pg, &facts, |a, b| a / TILE_ROUND as u16 == b / TILE_ROUND as u16);
+    let bucket_of = |row: usize| i64::from(pg.bucket.get(row).copied().unwrap_or(0));
+    let winner_of = |row: usize| pg.winner.get(row).copied().unwrap_or(false);
+    let mut t_rows = (Vec::with_capacity(tiles.len()), Vec::with_capacity(tiles.len()), Vec::with_capacity(tiles.len()));
+    for &(row, v) in &tiles {
+        t_rows.0.push(bucket_of(row) * TILE_KEYS + i64::from(v));
+        t_rows.1.push(winner_of(row));
+        t_rows.2.push(pg.total.get(row).copied().unwrap_or(0));
+    }
+    facts.clear();
+    for l in &corpus.loot {
+        let row = pos.get(locator.locate(l.game_id, l.seat)?.row).copied().unwrap_or(0);
+        facts.push((row, l.item as u16));
+    }
+    let (loot, loot_first) = per_row(n_pg, &facts, |a, b| a == b);
+    drop(facts);
+    let l_keys: Vec<i64> =
+        loot.iter().map(|&(row, item)| bucket_of(row) * LOOT_KEYS + i64::from(item) * 2 + i64::from(winner_of(row))).collect();
+    // Games with their (round, space) bits; repeated uses as extra rows, in game order.
+    let spaces = ActionSpace::ALL.len();
+    let mut games = GameRowsOut { bucket: game_bucket, bits: vec![vec![false; order.len()]; usize::from(ROUNDS) * spaces] };
+    let mut extra: Vec<(usize, i64)> = Vec::new();
+    for u in &corpus.spaces {
+        let game = locator.locate(u.game_id, u.seat)?.game;
+        let bit = (usize::from(u.round) - 1) * spaces + u.space as usize;
+        match games.bits.get_mut(bit).and_then(|b| b.get_mut(game)) {
+            Some(b) if !*b => *b = true,
+            Some(_) => {
+                let bucket = i64::from(games.bucket.get(game).copied().unwrap_or(0));
+                extra.push((game, bucket * SPACE_KEYS + i64::from(u.round) * RS + u.space as i64));
+            }
+            None => return Err(AnalyticsError::InvalidInput(format!("game {}: space use out of range", u.game_id))),
+        }
+    }
+    extra.sort_by_key(|e| e.0);
+    let (n_tiles, n_loot, n_extra) = (tiles.len(), loot.len(), extra.len());
+    let mut e = 0;
+    for (g, game) in new.games.iter_mut().enumerate() {
+        let p = first_pg.get(g).copied().unwrap_or(n_pg);
+        while extra.get(e).is_some_and(|x| x.0 < g) {
+            e += 1;
+        }
+        game.3 = Starts {
+            pg: idx(at.pg as usize + p)?,
+            tiles: idx(at.tiles as usize + tile_first.get(p).copied().unwrap_or(n_tiles))?,
+            loot: idx(at.loot as usize + loot_first.get(p).copied().unwrap_or(n_loot))?,
+            extra: idx(at.extra as usize + e)?,
+        };
+    }
+    for (base, n) in [(at.pg, n_pg), (at.tiles, n_tiles), (at.loot, n_loot), (at.extra, n_extra)] {
+        idx(base as usize + n)?;
+    }
+    let rows = Rows::new(pg, t_rows, l_keys, games, extra.into_iter().map(|x| x.1).collect())?;
+    Ok(Batch { rows, new })
+}

@@ -1,0 +1,310 @@
+//! Tallies: the additive counts of one bucket of games, and the polars group-bys that compute
+//! them from rows.
+//!
+//! A tally holds, for each [`Part`], a sorted list of cells `key → (n, wins, score)` over the
+//! player-games of one bucket (see [`crate::buckets`]). Every statistic of the crate is a
+//! function of the cells of the selected buckets summed together, and sums of tallies are exact
+//! (integers), so a query adds pre-computed tallies instead of scanning rows.
+//!
+//! | part | rows | key | counts |
+//! |---|---|---|---|
+//! | `Seats` | player-games | seat (0-based) | n, wins, score |
+//! | `Tiles` | first builds | `tile·16 + round` | n, wins, score of the builders |
+//! | `Strength` | player-games | max strength, −1 = never armed | n, wins, score |
+//! | `Expeditions` | player-games | expedition bucket 0–3 | n, wins, score |
+//! | `Loot` | distinct items taken | `item·2 + winner` | n |
+//! | `Scores` | player-games | final score | n |
+//! | `Spaces` | placements | `round·64 + space` | n |
+
+use std::collections::BTreeMap;
+
+use chronicle_engine::action_space::ActionSpace;
+use polars::prelude::*;
+
+use crate::columns::{count, i64s};
+use crate::frames::{space_column, Rows, LOOT_KEYS, ROUNDS, RS, SPACE_KEYS, TILE_KEYS};
+
+/// Player-games (or placements) of one cell: how many, how many of them won, their total score.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Sums {
+    pub(crate) n: u64,
+    pub(crate) wins: u64,
+    pub(crate) score: i64,
+}
+
+impl Sums {
+    pub(crate) fn add(&mut self, other: &Sums) {
+        self.n += other.n;
+        self.wins += other.wins;
+        self.score += other.score;
+    }
+}
+
+/// Cells sorted by key, each key once.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct Cells(Vec<(i64, Sums)>);
+
+impl Cells {
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &(i64, Sums)> {
+        self.0.iter()
+    }
+
+    pub(crate) fn first_key(&self) -> Option<i64> {
+        self.0.first().map(|c| c.0)
+    }
+
+    pub(crate) fn last_key(&self) -> Option<i64> {
+        self.0.last().map(|c| c.0)
+    }
+
+    /// Sorts (stable: linear on already sorted runs) and merges equal keys.
+    fn normalize(&mut self) {
+        self.0.sort_by_key(|c| c.0);
+        self.0.dedup_by(|later, first| {
+            let same = later.0 == first.0;
+            if same {
+                first.1.add(&later.1);
+            }
+            same
+        });
+    }
+
+    /// Adds another list cell by cell (a merge of two sorted lists).
+    fn add(&mut self, other: &Cells) {
+        if other.0.is_empty() {
+            return;
+        }
+        if self.0.is_empty() {
+            self.0.clone_from(&other.0);
+            return;
+        }
+        let (a, b) = (&self.0, &other.0);
+        let mut out = Vec::with_capacity(a.len() + b.len());
+        let (mut i, mut j) = (0, 0);
+        while let (Some(&x), Some(&y)) = (a.get(i), b.get(j)) {
+            if x.0 < y.0 {
+                out.push(x);
+                i += 1;
+            } else if y.0 < x.0 {
+                out.push(y);
+                j += 1;
+            } else {
+                let mut s = x.1;
+                s.add(&y.1);
+                out.push((x.0, s));
+                i += 1;
+                j += 1;
+            }
+        }
+        out.extend_from_slice(a.get(i..).unwrap_or_default());
+        out.extend_from_slice(b.get(j..).unwrap_or_default());
+        self.0 = out;
+    }
+}
+
+/// What a tally counts; see the module table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Part {
+    Seats,
+    Tiles,
+    Strength,
+    Expeditions,
+    Loot,
+    Scores,
+    Spaces,
+}
+
+impl Part {
+    pub(crate) const ALL: [Part; 7] =
+        [Part::Seats, Part::Tiles, Part::Strength, Part::Expeditions, Part::Loot, Part::Scores, Part::Spaces];
+}
+
+/// The cells of every part for one bucket of games (parts not computed stay empty).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct Tally {
+    parts: [Cells; 7],
+}
+
+impl Tally {
+    pub(crate) fn get(&self, part: Part) -> &Cells {
+        &self.parts[part as usize]
+    }
+
+    pub(crate) fn add(&mut self, other: &Tally) {
+        for (mine, theirs) in self.parts.iter_mut().zip(&other.parts) {
+            mine.add(theirs);
+        }
+    }
+
+    /// Heap bytes of the cells.
+    pub(crate) fn bytes(&self) -> usize {
+        self.parts.iter().map(|c| c.0.capacity() * std::mem::size_of::<(i64, Sums)>()).sum()
+    }
+}
+
+/// Reads group-by output (`key`, `n` and optionally `wins`, `score`) as `(bucket, cell, sums)`
+/// with `key = bucket·per + (cell − shift)`.
+fn read(df: &DataFrame, per: i64, shift: i64) -> PolarsResult<Vec<(u32, i64, Sums)>> {
+    let key = i64s(df, "key")?;
+    let n = i64s(df, "n")?;
+    let opt = |name: &str| -> PolarsResult<Vec<Option<i64>>> {
+        if df.column(name).is_ok() {
+            i64s(df, name)
+        } else {
+            Ok(vec![Some(0); key.len()])
+        }
+    };
+    let (wins, score) = (opt("wins")?, opt("score")?);
+    let mut out = Vec::with_capacity(key.len());
+    for i in 0..key.len() {
+        let Some(k) = key[i] else { continue };
+        let Ok(bucket) = u32::try_from(k.div_euclid(per)) else { continue };
+        let sums = Sums { n: count(n[i]), wins: count(wins[i]), score: score[i].unwrap_or(0) };
+        out.push((bucket, k.rem_euclid(per) + shift, sums));
+    }
+    Ok(out)
+}
+
+/// `frame` grouped by one integer key, with the given aggregations, sorted by key.
+fn grouped(frame: &DataFrame, key: Expr, aggs: Vec<Expr>) -> PolarsResult<DataFrame> {
+    frame.clone().lazy().group_by([key.alias("key")]).agg(aggs).sort(["key"], SortMultipleOptions::default()).collect()
+}
+
+fn outcome() -> Vec<Expr> {
+    vec![len().alias("n"), col("winner").sum().alias("wins"), col("total").sum().alias("score")]
+}
+
+fn bucket_times(per: i64) -> Expr {
+    col("bucket").cast(DataType::Int64) * lit(per)
+}
+
+/// Multiplier placing the bucket in front of a seat, a strength + 1, an expedition bucket.
+const SEAT_KEYS: i64 = 8;
+const STRENGTH_KEYS: i64 = 512;
+const EXPEDITION_KEYS: i64 = 4;
+
+/// The cells of one part over all rows, as `(bucket, cell, sums)` sorted by bucket then cell
+/// (except `Spaces`, whose two sources are merged by [`Cells::normalize`]).
+fn cells(rows: &Rows, part: Part) -> PolarsResult<Vec<(u32, i64, Sums)>> {
+    let pg = &rows.pg;
+    match part {
+        Part::Seats => read(&grouped(pg, bucket_times(SEAT_KEYS) + col("seat").cast(DataType::Int64), outcome())?, SEAT_KEYS, 0),
+        Part::Strength => {
+            let s = col("strength").cast(DataType::Int64).fill_null(lit(-1i64)) + lit(1i64);
+            read(&grouped(pg, bucket_times(STRENGTH_KEYS) + s, outcome())?, STRENGTH_KEYS, -1)
+        }
+        Part::Expeditions => {
+            let e = col("expeditions").cast(DataType::Int64);
+            let bucket = when(e.clone().eq(lit(0i64)))
+                .then(lit(0i64))
+                .when(e.clone().lt_eq(lit(2i64)))
+                .then(lit(1i64))
+                .when(e.lt_eq(lit(5i64)))
+                .then(lit(2i64))
+                .otherwise(lit(3i64));
+            read(&grouped(pg, bucket_times(EXPEDITION_KEYS) + bucket, outcome())?, EXPEDITION_KEYS, 0)
+        }
+        Part::Tiles => read(&grouped(&rows.tiles, col("key"), outcome())?, TILE_KEYS, 0),
+        Part::Loot => read(&grouped(&rows.loot, col("key"), vec![len().alias("n")])?, LOOT_KEYS, 0),
+        Part::Scores => {
+            let df = pg
+                .clone()
+                .lazy()
+                .group_by([col("bucket"), col("total")])
+                .agg([len().alias("n")])
+                .sort(["bucket", "total"], SortMultipleOptions::default())
+                .collect()?;
+            let (bucket, total, n) = (i64s(&df, "bucket")?, i64s(&df, "total")?, i64s(&df, "n")?);
+            Ok(bucket
+                .into_iter()
+                .zip(total)
+                .zip(n)
+                .filter_map(|((b, t), n)| Some((u32::try_from(b?).ok()?, t?, Sums { n: count(n), wins: 0, score: 0 })))
+                .collect())
+        }
+        Part::Spaces => {
+            let mut keys = Vec::with_capacity(usize::from(ROUNDS) * ActionSpace::ALL.len());
+            for round in 1..=ROUNDS {
+                for space in 0..ActionSpace::ALL.len() {
+                    keys.push((i64::from(round) * RS + space as i64, space_column(round, space)));
+                }
+            }
+            let sums = rows
+                .games
+                .clone()
+                .lazy()
+                .group_by([col("bucket")])
+                .agg(keys.iter().map(|(_, name)| col(name.as_str()).sum()).collect::<Vec<_>>())
+                .sort(["bucket"], SortMultipleOptions::default())
+                .collect()?;
+            let buckets = i64s(&sums, "bucket")?;
+            let columns = keys.iter().map(|(_, name)| i64s(&sums, name)).collect::<PolarsResult<Vec<_>>>()?;
+            let mut out = Vec::new();
+            for (i, bucket) in buckets.iter().enumerate() {
+                let Some(bucket) = bucket.and_then(|b| u32::try_from(b).ok()) else { continue };
+                for ((key, _), column) in keys.iter().zip(&columns) {
+                    let n = count(column.get(i).copied().flatten());
+                    if n > 0 {
+                        out.push((bucket, *key, Sums { n, wins: 0, score: 0 }));
+                    }
+                }
+            }
+            if rows.extra.height() > 0 {
+                out.extend(read(&grouped(&rows.extra, col("key"), vec![len().alias("n")])?, SPACE_KEYS, 0)?);
+            }
+            Ok(out)
+        }
+    }
+}
+
+/// The tallies of the buckets present in `rows`, for the parts asked, by bucket ascending.
+pub(crate) fn compute(rows: &Rows, parts: &[Part]) -> PolarsResult<Vec<(u32, Tally)>> {
+    let mut out: BTreeMap<u32, Tally> = BTreeMap::new();
+    for &part in parts {
+        let mut current: Option<(u32, Vec<(i64, Sums)>)> = None;
+        let mut flush = |current: Option<(u32, Vec<(i64, Sums)>)>| {
+            if let Some((bucket, cells)) = current {
+                out.entry(bucket).or_default().parts[part as usize].0.extend(cells);
+            }
+        };
+        for (bucket, key, sums) in cells(rows, part)? {
+            match &mut current {
+                Some((b, cells)) if *b == bucket => cells.push((key, sums)),
+                _ => {
+                    flush(current.take());
+                    current = Some((bucket, vec![(key, sums)]));
+                }
+            }
+        }
+        flush(current);
+    }
+    for tally in out.values_mut() {
+        for cells in &mut tally.parts {
+            cells.normalize();
+        }
+    }
+    Ok(out.into_iter().collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cells(v: &[(i64, u64)]) -> Cells {
+        Cells(v.iter().map(|&(k, n)| (k, Sums { n, wins: n / 2, score: k * n as i64 })).collect())
+    }
+
+    #[test]
+    fn cells_add_by_key() {
+        let mut a = cells(&[(-1, 1), (3, 2), (9, 1)]);
+        a.add(&cells(&[(0, 5), (3, 1), (10, 1)]));
+        let keys: Vec<(i64, u64)> = a.iter().map(|c| (c.0, c.1.n)).collect();
+        assert_eq!(keys, vec![(-1, 1), (0, 5), (3, 3), (9, 1), (10, 1)]);
+        let mut e = Cells::default();
+        e.add(&a);
+        assert_eq!(e, a);
+        let mut u = Cells(vec![(4, Sums { n: 1, wins: 1, score: 2 }), (1, Sums::default()), (4, Sums { n: 2, wins: 0, score: 3 })]);
+        u.normalize();
+        assert_eq!(u.0, vec![(1, Sums::default()), (4, Sums { n: 3, wins: 1, score: 5 })]);
+    }
+}
