@@ -165,9 +165,16 @@ fn read(df: &DataFrame, per: i64, shift: i64) -> PolarsResult<Vec<(u32, i64, Sum
     Ok(out)
 }
 
+/// Runs a tally query. These are single group-bys on in-memory frames, which no plan rewrite
+/// improves, while optimizing a plan (of 468 aggregations for spaces) costs milliseconds: only
+/// the passes needed for correctness run.
+fn collect(query: LazyFrame) -> PolarsResult<DataFrame> {
+    query.with_optimizations(OptFlags::TYPE_COERCION | OptFlags::TYPE_CHECK | OptFlags::EAGER).collect()
+}
+
 /// `frame` grouped by one integer key, with the given aggregations, sorted by key.
 fn grouped(frame: &DataFrame, key: Expr, aggs: Vec<Expr>) -> PolarsResult<DataFrame> {
-    frame.clone().lazy().group_by([key.alias("key")]).agg(aggs).sort(["key"], SortMultipleOptions::default()).collect()
+    collect(frame.clone().lazy().group_by([key.alias("key")]).agg(aggs).sort(["key"], SortMultipleOptions::default()))
 }
 
 fn outcome() -> Vec<Expr> {
@@ -207,13 +214,13 @@ fn cells(rows: &Rows, part: Part) -> PolarsResult<Vec<(u32, i64, Sums)>> {
         Part::Tiles => read(&grouped(&rows.tiles, col("key"), outcome())?, TILE_KEYS, 0),
         Part::Loot => read(&grouped(&rows.loot, col("key"), vec![len().alias("n")])?, LOOT_KEYS, 0),
         Part::Scores => {
-            let df = pg
-                .clone()
-                .lazy()
-                .group_by([col("bucket"), col("total")])
-                .agg([len().alias("n")])
-                .sort(["bucket", "total"], SortMultipleOptions::default())
-                .collect()?;
+            let df = collect(
+                pg.clone()
+                    .lazy()
+                    .group_by([col("bucket"), col("total")])
+                    .agg([len().alias("n")])
+                    .sort(["bucket", "total"], SortMultipleOptions::default()),
+            )?;
             let (bucket, total, n) = (i64s(&df, "bucket")?, i64s(&df, "total")?, i64s(&df, "n")?);
             Ok(bucket
                 .into_iter()
@@ -229,14 +236,14 @@ fn cells(rows: &Rows, part: Part) -> PolarsResult<Vec<(u32, i64, Sums)>> {
                     keys.push((i64::from(round) * RS + space as i64, space_column(round, space)));
                 }
             }
-            let sums = rows
-                .games
-                .clone()
-                .lazy()
-                .group_by([col("bucket")])
-                .agg(keys.iter().map(|(_, name)| col(name.as_str()).sum()).collect::<Vec<_>>())
-                .sort(["bucket"], SortMultipleOptions::default())
-                .collect()?;
+            let sums = collect(
+                rows.games
+                    .clone()
+                    .lazy()
+                    .group_by([col("bucket")])
+                    .agg(keys.iter().map(|(_, name)| col(name.as_str()).sum()).collect::<Vec<_>>())
+                    .sort(["bucket"], SortMultipleOptions::default()),
+            )?;
             let buckets = i64s(&sums, "bucket")?;
             let columns = keys.iter().map(|(_, name)| i64s(&sums, name)).collect::<PolarsResult<Vec<_>>>()?;
             let mut out = Vec::new();
