@@ -12,9 +12,10 @@
 //!   the player counts × sets × tournaments that occur);
 //! - with a time bound, those of the matching buckets of every month wholly inside the bounds;
 //!   a month a bound cuts (a bound that is not the first instant of a month) is counted from
-//!   the rows of its games inside the bounds, gathered and tallied with the same polars
-//!   group-bys as a new batch. At most two months are cut, so this costs a scan of at most
-//!   two months of rows, never of the corpus.
+//!   rows, gathered and tallied with the same polars group-bys as a new batch: the rows of its
+//!   games inside the bounds, or, when those are the majority, the bucket's tally minus that of
+//!   the games outside. At most two months are cut, so this costs a scan of at most one month
+//!   of rows, never of the corpus.
 
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -174,26 +175,46 @@ impl Catalog {
             None => i64::MAX,
         };
         let mut out = Vec::new();
+        // Games of cut months to tally, and the buckets counted as whole minus the tally of
+        // their games outside the bounds (when those are fewer than the games inside).
         let mut cut: Vec<IdxSize> = Vec::new();
+        let mut minus: HashSet<u32> = HashSet::new();
         let months = if first <= last { self.months.range(first..=last) } else { self.months.range(0..0) };
         for (&month, ids) in months {
             let whole = inside(month_start(month)) && until.map_or(true, |u| month_start(month + 1) <= u);
-            for b in ids.iter().filter_map(|&id| self.buckets.get(id as usize)).filter(|b| matches(&b.key.1)) {
+            for &id in ids {
+                let Some(b) = self.buckets.get(id as usize).filter(|b| matches(&b.key.1)) else { continue };
                 if whole {
                     out.push((b.key.1, Cow::Borrowed(&b.tally)));
+                    continue;
+                }
+                let played = |g: &IdxSize| self.played.get(*g as usize).copied().flatten();
+                let (wanted, others): (Vec<IdxSize>, Vec<IdxSize>) =
+                    b.games.iter().copied().partition(|g| played(g).is_some_and(inside));
+                if wanted.len() <= others.len() {
+                    cut.extend(wanted);
                 } else {
-                    let played = |g: &IdxSize| self.played.get(*g as usize).copied().flatten();
-                    cut.extend(b.games.iter().copied().filter(|g| played(g).is_some_and(inside)));
+                    minus.insert(id);
+                    cut.extend(others);
                 }
             }
         }
+        let mut tallied: HashMap<u32, Tally> = HashMap::new();
         if !cut.is_empty() {
             cut.sort_unstable();
-            let rows = tables.take(&cut, &self.starts, parts)?;
-            for (bucket, t) in tally::compute(&rows, parts)? {
-                if let Some(b) = self.buckets.get(bucket as usize) {
-                    out.push((b.key.1, Cow::Owned(t)));
-                }
+            tallied.extend(tally::compute(&tables.take(&cut, &self.starts, parts)?, parts)?);
+        }
+        for id in minus {
+            let Some(b) = self.buckets.get(id as usize) else { continue };
+            let mut whole = b.tally.clone();
+            if let Some(t) = tallied.remove(&id) {
+                whole.sub(&t);
+            }
+            out.push((b.key.1, Cow::Owned(whole)));
+        }
+        for (id, t) in tallied {
+            if let Some(b) = self.buckets.get(id as usize) {
+                out.push((b.key.1, Cow::Owned(t)));
             }
         }
         Ok(out)

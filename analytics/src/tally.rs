@@ -38,6 +38,13 @@ impl Sums {
         self.wins += other.wins;
         self.score += other.score;
     }
+
+    /// Removes a subset's counts.
+    fn sub(&mut self, part: &Sums) {
+        self.n = self.n.saturating_sub(part.n);
+        self.wins = self.wins.saturating_sub(part.wins);
+        self.score -= part.score;
+    }
 }
 
 /// Cells sorted by key, each key once.
@@ -55,6 +62,18 @@ impl Cells {
 
     pub(crate) fn last_key(&self) -> Option<i64> {
         self.0.last().map(|c| c.0)
+    }
+
+    /// Removes the cells of a subset of the counted rows (cells left empty go).
+    fn sub(&mut self, part: &Cells) {
+        for (key, s) in &part.0 {
+            if let Ok(i) = self.0.binary_search_by_key(key, |c| c.0) {
+                if let Some(c) = self.0.get_mut(i) {
+                    c.1.sub(s);
+                }
+            }
+        }
+        self.0.retain(|c| c.1.n > 0);
     }
 
     /// Sorts (stable: linear on already sorted runs) and merges equal keys.
@@ -133,6 +152,13 @@ impl Tally {
     pub(crate) fn add(&mut self, other: &Tally) {
         for (mine, theirs) in self.parts.iter_mut().zip(&other.parts) {
             mine.add(theirs);
+        }
+    }
+
+    /// Removes the counts of a subset of the tallied games.
+    pub(crate) fn sub(&mut self, part: &Tally) {
+        for (mine, theirs) in self.parts.iter_mut().zip(&part.parts) {
+            mine.sub(theirs);
         }
     }
 
@@ -310,6 +336,9 @@ mod tests {
         let mut e = Cells::default();
         e.add(&a);
         assert_eq!(e, a);
+        a.sub(&cells(&[(0, 5), (3, 1)]));
+        let keys: Vec<(i64, u64)> = a.iter().map(|c| (c.0, c.1.n)).collect();
+        assert_eq!(keys, vec![(-1, 1), (3, 2), (9, 1), (10, 1)]);
         let mut u = Cells(vec![(4, Sums { n: 1, wins: 1, score: 2 }), (1, Sums::default()), (4, Sums { n: 2, wins: 0, score: 3 })]);
         u.normalize();
         assert_eq!(u.0, vec![(1, Sums::default()), (4, Sums { n: 3, wins: 1, score: 5 })]);
