@@ -145,9 +145,16 @@ impl<'a> Table<'a> {
         Table { name, rows: rows.len(), columns }
     }
 
-    fn head(&self) -> String {
+    /// `table (column, …)`: what an `INSERT` or a `COPY` writes to.
+    fn target(&self) -> String {
         let names: Vec<&str> = self.columns.iter().map(|(n, _)| *n).collect();
-        format!("INSERT INTO {} ({})", self.name, names.join(", "))
+        format!("{} ({})", self.name, names.join(", "))
+    }
+
+    /// `INSERT INTO table (column, …)`.
+    #[allow(dead_code)] // the SQLite backend's; PostgreSQL copies to `target()`
+    fn head(&self) -> String {
+        format!("INSERT INTO {}", self.target())
     }
 }
 
