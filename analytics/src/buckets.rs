@@ -202,7 +202,7 @@ impl Catalog {
         let mut tallied: HashMap<u32, Tally> = HashMap::new();
         if !cut.is_empty() {
             cut.sort_unstable();
-            tallied.extend(tally::compute(&tables.take(&cut, &self.starts, parts)?, parts)?);
+            tallied.extend(tally::compute(&tables.take(&cut, &self.starts, parts)?, parts, Vec::new())?);
         }
         for id in minus {
             let Some(b) = self.buckets.get(id as usize) else { continue };

@@ -133,13 +133,16 @@ pub(crate) struct PgRows {
     pub(crate) expeditions: Vec<u32>,
 }
 
-/// Game columns as vectors: buckets and the (round, space) bits, `bits[(round − 1)·spaces +
-/// space][game]`.
+/// Game columns as vectors: buckets and the (round, space) bits, as one mask of spaces per
+/// round and game: bit `space` of `masks[round − 1][game]`.
 #[derive(Default)]
 pub(crate) struct GameRowsOut {
     pub(crate) bucket: Vec<u32>,
-    pub(crate) bits: Vec<Vec<bool>>,
+    pub(crate) masks: Vec<Vec<u64>>,
 }
+
+// A round's spaces fit in one mask.
+const _: () = assert!(ActionSpace::ALL.len() <= 64);
 
 impl Rows {
     pub(crate) fn new(
@@ -161,11 +164,15 @@ impl Rows {
         let loot = DataFrame::new_infer_height(vec![column("key", loot)])?;
         let n = games.bucket.len();
         let mut cols = vec![column("bucket", games.bucket)];
-        let mut bits = games.bits.into_iter();
+        let none = vec![0u64; n];
         for round in 1..=ROUNDS {
+            let masks = games.masks.get(usize::from(round) - 1).unwrap_or(&none);
             for space in 0..ActionSpace::ALL.len() {
-                let values = bits.next().unwrap_or_else(|| vec![false; n]);
-                cols.push(column(&space_column(round, space), values));
+                let values = BooleanChunked::from_iter_values(
+                    space_column(round, space).as_str().into(),
+                    masks.iter().map(|m| m >> space & 1 == 1),
+                );
+                cols.push(values.into_column());
             }
         }
         let games = DataFrame::new(n, cols)?;

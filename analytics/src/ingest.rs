@@ -6,10 +6,14 @@
 //! [`crate::frames`]). Facts are grouped by player-game with a counting sort (linear) and only
 //! the few facts of one player-game are sorted, to keep the first build of each tile and each
 //! distinct loot item.
+//!
+//! The batch is validated during the translation, in one pass over each kind of fact (the
+//! checks and errors of [`Corpus::validate`]), and the tile and space cells of its tallies are
+//! counted here (see [`crate::tally::Dense`]). A game's uses of action spaces are held as one
+//! mask of spaces per round while translating.
 
 use std::collections::HashMap;
 
-use chronicle_engine::action_space::ActionSpace;
 use polars::prelude::IdxSize;
 
 use crate::buckets::{BucketKey, Catalog, Class, NewGames};
@@ -17,13 +21,19 @@ use crate::calendar::month_of;
 use crate::error::AnalyticsError;
 use crate::filter::parse_played_at;
 use crate::frames::{GameRowsOut, PgRows, Rows, Starts, LOOT_KEYS, ROUNDS, RS, SPACE_KEYS, TILE_KEYS, TILE_ROUND};
-use crate::input::{Corpus, FurnishingSet, Locator};
+use crate::tally::{Dense, Part, Sums};
+use crate::input::{check_space, check_tile, Corpus, FurnishingSet, Locator};
 
 /// A translated batch.
 pub(crate) struct Batch {
     pub(crate) rows: Rows,
     pub(crate) new: NewGames,
+    /// The tally parts counted during the translation ([`Part::Tiles`], [`Part::Spaces`]).
+    pub(crate) counted: Vec<(Part, Vec<(u32, i64, Sums)>)>,
 }
+
+/// The tally parts of a batch left to polars (the others are counted during the translation).
+pub(crate) const COUNTED_BY_POLARS: [Part; 5] = [Part::Seats, Part::Strength, Part::Expeditions, Part::Loot, Part::Scores];
 
 fn too_many() -> AnalyticsError {
     AnalyticsError::InvalidInput("more rows than the index type holds".into())
@@ -76,11 +86,12 @@ fn per_row(rows: usize, facts: &[(usize, u16)], same: impl Fn(u16, u16) -> bool)
 
 /// Translates a batch for a catalog whose frames end at `at`.
 pub(crate) fn translate(corpus: &Corpus, catalog: &Catalog, at: Starts) -> Result<Batch, AnalyticsError> {
-    let index = corpus.check()?;
+    // Validated in one pass with the translation: the player-games here, each fact where it is
+    // translated (tiles, then loot, then spaces, as `Corpus::check` does); a repeated game is
+    // reported only once the whole batch is known to be valid, as `Corpus::check` would.
+    let index = corpus.index()?;
     let order = index.game_order();
-    if let Some(dup) = order.iter().find(|g| catalog.has_game(**g)) {
-        return Err(AnalyticsError::InvalidInput(format!("game {dup} was already added")));
-    }
+    let dup = order.iter().find(|g| catalog.has_game(**g)).copied();
     let mut new = NewGames::default();
     let mut new_names: HashMap<&str, u32> = HashMap::new();
     let mut new_ids: HashMap<BucketKey, u32> = HashMap::new();
@@ -140,7 +151,9 @@ pub(crate) fn translate(corpus: &Corpus, catalog: &Catalog, at: Starts) -> Resul
     let mut locator = Locator::new(&index);
     let mut facts = Vec::with_capacity(corpus.tiles.len());
     for t in &corpus.tiles {
-        let row = pos.get(locator.locate(t.game_id, t.seat)?.row).copied().unwrap_or(0);
+        let found = locator.locate(t.game_id, t.seat)?;
+        check_tile(t, found.set)?;
+        let row = pos.get(found.row).copied().unwrap_or(0);
         facts.push((row, t.tile as u16 * TILE_ROUND as u16 + u16::from(t.round)));
     }
     // First build of each tile: the smallest round among the values of the same tile.
@@ -162,21 +175,55 @@ pub(crate) fn translate(corpus: &Corpus, catalog: &Catalog, at: Starts) -> Resul
     drop(facts);
     let l_keys: Vec<i64> =
         loot.iter().map(|&(row, item)| bucket_of(row) * LOOT_KEYS + i64::from(item) * 2 + i64::from(winner_of(row))).collect();
-    // Games with their (round, space) bits; repeated uses as extra rows, in game order.
-    let spaces = ActionSpace::ALL.len();
-    let mut games = GameRowsOut { bucket: game_bucket, bits: vec![vec![false; order.len()]; usize::from(ROUNDS) * spaces] };
+    // Games with their (round, space) bits, one mask of spaces per round and game; repeated
+    // uses as extra rows, in game order.
+    let mut games = GameRowsOut { bucket: game_bucket, masks: vec![vec![0u64; order.len()]; usize::from(ROUNDS)] };
     let mut extra: Vec<(usize, i64)> = Vec::new();
     for u in &corpus.spaces {
         let game = locator.locate(u.game_id, u.seat)?.game;
-        let bit = (usize::from(u.round) - 1) * spaces + u.space as usize;
-        match games.bits.get_mut(bit).and_then(|b| b.get_mut(game)) {
-            Some(b) if !*b => *b = true,
+        check_space(u)?;
+        let bit = 1u64 << (u.space as u32 % 64);
+        match games.masks.get_mut(usize::from(u.round) - 1).and_then(|m| m.get_mut(game)) {
+            Some(m) if *m & bit == 0 => *m |= bit,
             Some(_) => {
                 let bucket = i64::from(games.bucket.get(game).copied().unwrap_or(0));
                 extra.push((game, bucket * SPACE_KEYS + i64::from(u.round) * RS + u.space as i64));
             }
             None => return Err(AnalyticsError::InvalidInput(format!("game {}: space use out of range", u.game_id))),
         }
+    }
+    if let Some(dup) = dup {
+        return Err(AnalyticsError::InvalidInput(format!("game {dup} was already added")));
+    }
+    // The tile and space cells, counted game by game in bucket order (see `tally::Dense`).
+    let mut by_bucket: Vec<usize> = (0..order.len()).collect();
+    by_bucket.sort_by_key(|&g| games.bucket.get(g).copied().unwrap_or(0));
+    let mut tile_counts = Dense::new(Part::Tiles, TILE_KEYS);
+    let mut space_counts = Dense::new(Part::Spaces, SPACE_KEYS);
+    for &g in &by_bucket {
+        tile_counts.bucket(games.bucket.get(g).copied().unwrap_or(0));
+        let pg_rows = first_pg.get(g).copied().unwrap_or(n_pg)..first_pg.get(g + 1).copied().unwrap_or(n_pg);
+        let tile_rows = tile_first.get(pg_rows.start).copied().unwrap_or(tiles.len())
+            ..tile_first.get(pg_rows.end).copied().unwrap_or(tiles.len());
+        let (facts, winners) = (tiles.get(tile_rows.clone()).unwrap_or_default(), t_rows.1.get(tile_rows).unwrap_or_default());
+        for (&(row, v), &winner) in facts.iter().zip(winners) {
+            tile_counts.add(usize::from(v), winner, pg.total.get(row).copied().unwrap_or(0));
+        }
+    }
+    // Round by round: one round's masks are a small array.
+    for (r, masks) in games.masks.iter().enumerate() {
+        for &g in &by_bucket {
+            space_counts.bucket(games.bucket.get(g).copied().unwrap_or(0));
+            let mut m = masks.get(g).copied().unwrap_or(0);
+            while m != 0 {
+                let space = m.trailing_zeros() as usize;
+                m &= m - 1;
+                space_counts.add((r + 1) * RS as usize + space, false, 0);
+            }
+        }
+    }
+    for &(_, key) in &extra {
+        space_counts.add_one(u32::try_from(key.div_euclid(SPACE_KEYS)).unwrap_or(0), key.rem_euclid(SPACE_KEYS));
     }
     extra.sort_by_key(|e| e.0);
     let (n_tiles, n_loot, n_extra) = (tiles.len(), loot.len(), extra.len());
@@ -197,5 +244,5 @@ pub(crate) fn translate(corpus: &Corpus, catalog: &Catalog, at: Starts) -> Resul
         idx(base as usize + n)?;
     }
     let rows = Rows::new(pg, t_rows, l_keys, games, extra.into_iter().map(|x| x.1).collect())?;
-    Ok(Batch { rows, new })
+    Ok(Batch { rows, new, counted: vec![tile_counts.cells(), space_counts.cells()] })
 }

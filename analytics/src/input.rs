@@ -238,6 +238,25 @@ impl Corpus {
 
     /// [`Corpus::validate`], keeping the index it builds.
     pub(crate) fn check(&self) -> Result<BatchIndex, AnalyticsError> {
+        let index = self.index()?;
+        let mut at = Locator::new(&index);
+        for t in &self.tiles {
+            check_tile(t, at.locate(t.game_id, t.seat)?.set)?;
+        }
+        for l in &self.loot {
+            at.locate(l.game_id, l.seat)?;
+        }
+        for s in &self.spaces {
+            at.locate(s.game_id, s.seat)?;
+            check_space(s)?;
+        }
+        Ok(index)
+    }
+
+    /// The checks of [`Corpus::validate`] on `player_games` only, and the index they build; the
+    /// facts are checked by the caller ([`check_tile`], [`check_space`] and
+    /// [`Locator::locate`]), in the order of [`Corpus::check`].
+    pub(crate) fn index(&self) -> Result<BatchIndex, AnalyticsError> {
         let bad = |msg: String| Err(AnalyticsError::InvalidInput(msg));
         let mut games: HashMap<i64, GameRows> = HashMap::new();
         for (row, p) in self.player_games.iter().enumerate() {
@@ -275,27 +294,29 @@ impl Corpus {
         {
             return bad(format!("game {id}: not every seat has a player-game row"));
         }
-        let index = BatchIndex { games };
-        let mut at = Locator::new(&index);
-        let round_ok = |r: u8| (1..=12).contains(&r);
-        for t in &self.tiles {
-            let set = at.locate(t.game_id, t.seat)?.set;
-            if !round_ok(t.round) {
-                return bad(format!("game {}: tile {} built in round {}", t.game_id, t.tile.id(), t.round));
-            }
-            if !set.contains(t.tile) {
-                return bad(format!("game {}: tile {} is not in the {} set", t.game_id, t.tile.id(), set.id()));
-            }
-        }
-        for l in &self.loot {
-            at.locate(l.game_id, l.seat)?;
-        }
-        for s in &self.spaces {
-            at.locate(s.game_id, s.seat)?;
-            if !round_ok(s.round) {
-                return bad(format!("game {}: space used in round {}", s.game_id, s.round));
-            }
-        }
-        Ok(index)
+        Ok(BatchIndex { games })
     }
+}
+
+fn round_ok(r: u8) -> bool {
+    (1..=12).contains(&r)
+}
+
+/// The checks of a tile fact once its player-game is found in a game of set `set`.
+pub(crate) fn check_tile(t: &TileBuilt, set: FurnishingSet) -> Result<(), AnalyticsError> {
+    if !round_ok(t.round) {
+        return Err(AnalyticsError::InvalidInput(format!("game {}: tile {} built in round {}", t.game_id, t.tile.id(), t.round)));
+    }
+    if !set.contains(t.tile) {
+        return Err(AnalyticsError::InvalidInput(format!("game {}: tile {} is not in the {} set", t.game_id, t.tile.id(), set.id())));
+    }
+    Ok(())
+}
+
+/// The checks of a space use once its player-game is found.
+pub(crate) fn check_space(s: &SpaceUse) -> Result<(), AnalyticsError> {
+    if !round_ok(s.round) {
+        return Err(AnalyticsError::InvalidInput(format!("game {}: space used in round {}", s.game_id, s.round)));
+    }
+    Ok(())
 }

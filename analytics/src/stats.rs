@@ -3,8 +3,8 @@
 //! # Freshness
 //!
 //! - **Appending is eager and cheap.** [`Stats::add_games`] validates a batch, translates it
-//!   into rows of the frames, tallies it with polars (one group-by per tally part over the
-//!   batch's rows only) and then stacks the rows onto each frame's small tail (see
+//!   into rows of the frames, tallies it (with polars, one group-by per tally part over the
+//!   batch's rows only; tiles and spaces are counted during the translation, see `tally`) and then stacks the rows onto each frame's small tail (see
 //!   `frames::Table`) and adds the tallies to its buckets' and classes' tallies (see
 //!   `buckets`). The cost is proportional to the batch, plus an occasional merge of a frame's
 //!   tail into its main block whose cost, spread over the rows appended, is a small constant.
@@ -95,7 +95,7 @@ impl Stats {
         let ends = self.tables.ends().ok_or_else(|| AnalyticsError::InvalidInput("more rows than the index type holds".into()))?;
         let batch = ingest::translate(corpus, &self.catalog, ends)?;
         if !batch.new.games.is_empty() {
-            let tallies = tally::compute(&batch.rows, &Part::ALL)?;
+            let tallies = tally::compute(&batch.rows, &ingest::COUNTED_BY_POLARS, batch.counted)?;
             // Nothing below fails on well-formed frames of the same schema; a failure here would
             // leave the frames as they were before the failing table.
             self.tables.append(batch.rows)?;

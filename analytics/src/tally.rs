@@ -15,6 +15,14 @@
 //! | `Loot` | distinct items taken | `item·2 + winner` | n |
 //! | `Scores` | player-games | final score | n |
 //! | `Spaces` | placements | `round·64 + space` | n |
+//!
+//! [`compute`] runs one polars group-by per part. When a batch is added, the `Tiles` and
+//! `Spaces` parts are counted during its translation instead ([`Dense`], in
+//! [`crate::ingest`]): one dense array of cells for the bucket being counted, the batch's games
+//! taken bucket by bucket. For a million player-games, the polars group-by of 7 M first builds
+//! into 1.3 M cells took 1.25–1.75 s and the sums of the 468 bit columns per bucket 0.4–0.7 s
+//! (2 shared cores); the arrays count the same cells exactly, in a fraction of that. Tallies of rows gathered from the frames (months cut by
+//! a time bound) use the group-bys for every part.
 
 use std::collections::BTreeMap;
 
@@ -131,11 +139,6 @@ pub(crate) enum Part {
     Loot,
     Scores,
     Spaces,
-}
-
-impl Part {
-    pub(crate) const ALL: [Part; 7] =
-        [Part::Seats, Part::Tiles, Part::Strength, Part::Expeditions, Part::Loot, Part::Scores, Part::Spaces];
 }
 
 /// The cells of every part for one bucket of games (parts not computed stay empty).
@@ -290,17 +293,83 @@ fn cells(rows: &Rows, part: Part) -> PolarsResult<Vec<(u32, i64, Sums)>> {
     }
 }
 
-/// The tallies of the buckets present in `rows`, for the parts asked, by bucket ascending.
-pub(crate) fn compute(rows: &Rows, parts: &[Part]) -> PolarsResult<Vec<(u32, Tally)>> {
+/// Counts of one part over the rows of a batch, counted in plain Rust while it is translated
+/// (see the module documentation for which parts and why): the rows of one bucket at a time
+/// are counted in a dense array of `per` cells, written out when the bucket changes.
+pub(crate) struct Dense {
+    part: Part,
+    cells: Vec<Sums>,
+    bucket: Option<u32>,
+    out: Vec<(u32, i64, Sums)>,
+}
+
+impl Dense {
+    pub(crate) fn new(part: Part, per: i64) -> Dense {
+        Dense { part, cells: vec![Sums::default(); usize::try_from(per).unwrap_or(0)], bucket: None, out: Vec::new() }
+    }
+
+    /// The rows counted next are of `bucket` (cheap when the rows come bucket by bucket; a
+    /// bucket may come again, its cells are then merged by [`compute`]).
+    pub(crate) fn bucket(&mut self, bucket: u32) {
+        if self.bucket != Some(bucket) {
+            self.flush();
+            self.bucket = Some(bucket);
+        }
+    }
+
+    /// Counts one row in `cell` (`0..per`).
+    pub(crate) fn add(&mut self, cell: usize, winner: bool, score: i64) {
+        if let Some(s) = self.cells.get_mut(cell) {
+            s.n += 1;
+            s.wins += u64::from(winner);
+            s.score += score;
+        }
+    }
+
+    /// Counts one row of `bucket` without switching the current bucket (for rare rows).
+    pub(crate) fn add_one(&mut self, bucket: u32, cell: i64) {
+        self.out.push((bucket, cell, Sums { n: 1, wins: 0, score: 0 }));
+    }
+
+    fn flush(&mut self) {
+        let Some(bucket) = self.bucket else { return };
+        for (cell, s) in self.cells.iter_mut().enumerate() {
+            if s.n > 0 {
+                self.out.push((bucket, cell as i64, *s));
+                *s = Sums::default();
+            }
+        }
+    }
+
+    /// The part and its cells as `(bucket, cell, sums)`.
+    pub(crate) fn cells(mut self) -> (Part, Vec<(u32, i64, Sums)>) {
+        self.flush();
+        (self.part, self.out)
+    }
+}
+
+/// The tallies of the buckets present in `rows`, for the parts asked, by bucket ascending,
+/// counted with polars, together with parts already `counted` (see [`Dense`]).
+pub(crate) fn compute(
+    rows: &Rows,
+    parts: &[Part],
+    counted: Vec<(Part, Vec<(u32, i64, Sums)>)>,
+) -> PolarsResult<Vec<(u32, Tally)>> {
     let mut out: BTreeMap<u32, Tally> = BTreeMap::new();
+    let mut all = Vec::with_capacity(parts.len() + counted.len());
     for &part in parts {
+        let cs = cells(rows, part)?;
+        all.push((part, cs));
+    }
+    all.extend(counted);
+    for (part, cs) in all {
         let mut current: Option<(u32, Vec<(i64, Sums)>)> = None;
         let mut flush = |current: Option<(u32, Vec<(i64, Sums)>)>| {
             if let Some((bucket, cells)) = current {
                 out.entry(bucket).or_default().parts[part as usize].0.extend(cells);
             }
         };
-        for (bucket, key, sums) in cells(rows, part)? {
+        for (bucket, key, sums) in cs {
             match &mut current {
                 Some((b, cells)) if *b == bucket => cells.push((key, sums)),
                 _ => {
