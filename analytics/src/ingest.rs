@@ -21,7 +21,7 @@ use crate::calendar::month_of;
 use crate::error::AnalyticsError;
 use crate::filter::parse_played_at;
 use crate::frames::{GameRowsOut, PgRows, Rows, Starts, LOOT_KEYS, ROUNDS, RS, SPACE_KEYS, TILE_KEYS, TILE_ROUND};
-use crate::tally::{Dense, Part, Sums};
+use crate::tally::{Dense, Part, PartCells};
 use crate::input::{check_space, check_tile, Corpus, FurnishingSet, Locator};
 
 /// A translated batch.
@@ -29,7 +29,7 @@ pub(crate) struct Batch {
     pub(crate) rows: Rows,
     pub(crate) new: NewGames,
     /// The tally parts counted during the translation ([`Part::Tiles`], [`Part::Spaces`]).
-    pub(crate) counted: Vec<(Part, Vec<(u32, i64, Sums)>)>,
+    pub(crate) counted: Vec<PartCells>,
 }
 
 /// The tally parts of a batch left to polars (the others are counted during the translation).

@@ -293,6 +293,9 @@ fn cells(rows: &Rows, part: Part) -> PolarsResult<Vec<(u32, i64, Sums)>> {
     }
 }
 
+/// One part's cells as `(bucket, cell, sums)`.
+pub(crate) type PartCells = (Part, Vec<(u32, i64, Sums)>);
+
 /// Counts of one part over the rows of a batch, counted in plain Rust while it is translated
 /// (see the module documentation for which parts and why): the rows of one bucket at a time
 /// are counted in a dense array of `per` cells, written out when the bucket changes.
@@ -342,7 +345,7 @@ impl Dense {
     }
 
     /// The part and its cells as `(bucket, cell, sums)`.
-    pub(crate) fn cells(mut self) -> (Part, Vec<(u32, i64, Sums)>) {
+    pub(crate) fn cells(mut self) -> PartCells {
         self.flush();
         (self.part, self.out)
     }
@@ -353,7 +356,7 @@ impl Dense {
 pub(crate) fn compute(
     rows: &Rows,
     parts: &[Part],
-    counted: Vec<(Part, Vec<(u32, i64, Sums)>)>,
+    counted: Vec<PartCells>,
 ) -> PolarsResult<Vec<(u32, Tally)>> {
     let mut out: BTreeMap<u32, Tally> = BTreeMap::new();
     let mut all = Vec::with_capacity(parts.len() + counted.len());
