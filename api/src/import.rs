@@ -80,16 +80,30 @@ pub async fn import<S: Store>(
     batch: usize,
     progress: &ProgressBar,
 ) -> Result<ImportReport, StoreError> {
+    let mut queue = inputs.into_iter();
+    import_from(store, |n| Ok(queue.by_ref().take(n).collect()), uploader, batch, progress).await
+}
+
+/// [`import`] of logs read on demand: `next(n)` gives up to `n` more logs (none at the end), so
+/// that only the batch being replayed and the one being written are in memory. A read error
+/// ends the import; the batches written before it stay stored.
+pub async fn import_from<S: Store>(
+    store: &S,
+    mut next: impl FnMut(usize) -> Result<Vec<LogInput>, String>,
+    uploader: Option<String>,
+    batch: usize,
+    progress: &ProgressBar,
+) -> Result<ImportReport, StoreError> {
     let batch = batch.max(1);
-    let inputs = Arc::new(inputs);
     let mut report = ImportReport::default();
     let mut writing: Option<Pending> = None;
-    let mut start = 0;
     loop {
-        let next = if start < inputs.len() {
-            let end = (start + batch).min(inputs.len());
+        let inputs = Arc::new(next(batch).map_err(StoreError)?);
+        let next_batch = if inputs.is_empty() {
+            None
+        } else {
             let all = Arc::clone(&inputs);
-            let keys = blocking(move || par_map(&all[start..end], |i| canonical::identify(&i.bytes))).await?;
+            let keys = blocking(move || par_map(&all[..], |i| canonical::identify(&i.bytes))).await?;
             let shas: Vec<String> = keys.iter().map(|k| k.sha256.clone()).collect();
             let known = store.known_games(&shas).await?;
             let mut slots = Vec::with_capacity(keys.len());
@@ -99,7 +113,7 @@ pub async fn import<S: Store>(
                     Some(&id) => slots.push(Slot::Known(id)),
                     None => {
                         slots.push(Slot::Game(todo.len()));
-                        todo.push((start + i, key));
+                        todo.push((i, key));
                     }
                 }
             }
@@ -112,16 +126,13 @@ pub async fn import<S: Store>(
                     prepare_identified(bytes, key.clone(), uploader.as_deref())
                 })
             });
-            let names = inputs[start..end].iter().map(|i| i.name.clone()).collect();
-            start = end;
+            let names = inputs.iter().map(|i| i.name.clone()).collect();
             Some((names, slots, replays))
-        } else {
-            None
         };
         if let Some(pending) = writing.take() {
             write(store, pending, &mut report, progress).await?;
         }
-        match next {
+        match next_batch {
             Some((names, slots, replays)) => {
                 let games = replays.await.map_err(|e| StoreError(format!("replaying logs: {e}")))?;
                 writing = Some(Pending { names, slots, games });
@@ -292,6 +303,19 @@ pub fn progress_bar(len: u64, what: &str, show: bool) -> ProgressBar {
     bar
 }
 
+/// A counter of logs stored (the total is not known while logs are read on demand) on the
+/// process's standard error when `show` and that is a terminal; hidden otherwise.
+fn log_counter(show: bool) -> ProgressBar {
+    if !show || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template("{spinner} {pos} logs ({elapsed}, {per_sec})") {
+        bar.set_style(style);
+    }
+    bar
+}
+
 fn runtime() -> Result<tokio::runtime::Runtime, String> {
     tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -347,22 +371,14 @@ pub fn import_command(
 ) -> Result<i32, String> {
     let ImportArgs { paths, database_url: flag, json, uploader, batch } = args;
     let url = database_url(flag);
-    let inputs = crate::inputs::collect(&paths, stdin)?;
+    let mut reader = crate::inputs::LogReader::new(&paths, stdin)?;
     let rt = runtime()?;
-    let progress = progress_bar(inputs.len() as u64, "logs", progress);
+    let progress = log_counter(progress);
     let report = rt.block_on(async {
-        match store::open(&url).await? {
-            Backend::Postgres(s) => {
-                let r = import(&s, inputs, uploader, batch, &progress).await;
-                s.close().await;
-                r
-            }
-            Backend::Sqlite(s) => {
-                let r = import(&s, inputs, uploader, batch, &progress).await;
-                s.close().await;
-                r
-            }
-        }
+        let store = store::open(&url).await?;
+        let r = import_from(&store, |n| reader.next_batch(n), uploader, batch, &progress).await;
+        store.close().await;
+        r
     });
     let report = report.map_err(|e| e.to_string())?;
     for (name, reason) in &report.failures {
