@@ -3,7 +3,8 @@
 //!
 //! Import is a two-stage pipeline: blocking tasks replay one batch of logs on all cores
 //! ([`crate::inputs::par_map`]) while the store writes the previous batch, one transaction per
-//! batch; games whose dedupe key is stored already are not replayed again. A game is stored
+//! batch; games whose dedupe key is stored already are not replayed again. Logs are read batch
+//! by batch ([`crate::inputs::LogReader`]), so memory holds two batches, not the corpus. A game is stored
 //! completely or not at all, so an import killed at any moment leaves only whole games, and
 //! running it again stores the rest (the others are duplicates).
 
