@@ -73,7 +73,7 @@ enum Slot {
 
 /// Imports logs in batches of `batch`. Per batch: the dedupe keys (all cores), one look-up of
 /// the keys already stored (those games are not replayed again), then the replays of the others
-/// (all cores) while the previous batch is written.
+/// (all cores); all of it while the previous batch is written.
 pub async fn import<S: Store>(
     store: &S,
     inputs: Vec<LogInput>,
@@ -86,8 +86,12 @@ pub async fn import<S: Store>(
 }
 
 /// [`import`] of logs read on demand: `next(n)` gives up to `n` more logs (none at the end), so
-/// that only the batch being replayed and the one being written are in memory. A read error
+/// that only the batch being prepared and the one being written are in memory. A read error
 /// ends the import; the batches written before it stay stored.
+///
+/// The batch being prepared is looked up while the previous one is still being written: a game
+/// in both is then replayed twice and the second copy is found a duplicate when it is stored
+/// (the unique key decides), so the counts are the same as one batch at a time.
 pub async fn import_from<S: Store>(
     store: &S,
     mut next: impl FnMut(usize) -> Result<Vec<LogInput>, String>,
@@ -99,45 +103,25 @@ pub async fn import_from<S: Store>(
     let mut report = ImportReport::default();
     let mut writing: Option<Pending> = None;
     loop {
-        let inputs = Arc::new(next(batch).map_err(StoreError)?);
-        let next_batch = if inputs.is_empty() {
-            None
-        } else {
-            let all = Arc::clone(&inputs);
-            let keys = blocking(move || par_map(&all[..], |i| canonical::identify(&i.bytes))).await?;
-            let shas: Vec<String> = keys.iter().map(|k| k.sha256.clone()).collect();
-            let known = store.known_games(&shas).await?;
-            let mut slots = Vec::with_capacity(keys.len());
-            let mut todo = Vec::new();
-            for (i, key) in keys.into_iter().enumerate() {
-                match known.get(&key.sha256) {
-                    Some(&id) => slots.push(Slot::Known(id)),
-                    None => {
-                        slots.push(Slot::Game(todo.len()));
-                        todo.push((i, key));
-                    }
-                }
+        let inputs = next(batch).map_err(StoreError)?;
+        let done = inputs.is_empty();
+        let written = async {
+            match writing.take() {
+                Some(pending) => write(store, pending, &mut report, progress).await,
+                None => Ok(()),
             }
-            let all = Arc::clone(&inputs);
-            let uploader = uploader.clone();
-            // Runs on the blocking pool from now on, while the previous batch is written.
-            let replays = tokio::task::spawn_blocking(move || {
-                par_map(&todo, |(i, key)| {
-                    let bytes = all.get(*i).map_or(&[][..], |input| &input.bytes[..]);
-                    prepare_identified(bytes, key.clone(), uploader.as_deref())
-                })
-            });
-            let names = inputs.iter().map(|i| i.name.clone()).collect();
-            Some((names, slots, replays))
         };
-        if let Some(pending) = writing.take() {
-            write(store, pending, &mut report, progress).await?;
-        }
-        match next_batch {
-            Some((names, slots, replays)) => {
-                let games = replays.await.map_err(|e| StoreError(format!("replaying logs: {e}")))?;
-                writing = Some(Pending { names, slots, games });
+        let prepared = async {
+            if done {
+                Ok(None)
+            } else {
+                prepare_batch(store, inputs, uploader.clone()).await.map(Some)
             }
+        };
+        let (written, prepared) = tokio::join!(written, prepared);
+        written?;
+        match prepared? {
+            Some(pending) => writing = Some(pending),
             None => break,
         }
     }
@@ -145,8 +129,39 @@ pub async fn import_from<S: Store>(
     Ok(report)
 }
 
+/// The dedupe keys of a batch of logs, a look-up of those stored already, and the replays of
+/// the others.
+async fn prepare_batch<S: Store>(store: &S, inputs: Vec<LogInput>, uploader: Option<String>) -> Result<Pending, StoreError> {
+    let inputs = Arc::new(inputs);
+    let all = Arc::clone(&inputs);
+    let keys = blocking(move || par_map(&all[..], |i| canonical::identify(&i.bytes))).await?;
+    let shas: Vec<String> = keys.iter().map(|k| k.sha256.clone()).collect();
+    let known = store.known_games(&shas).await?;
+    let mut slots = Vec::with_capacity(keys.len());
+    let mut todo = Vec::new();
+    for (i, key) in keys.into_iter().enumerate() {
+        match known.get(&key.sha256) {
+            Some(&id) => slots.push(Slot::Known(id)),
+            None => {
+                slots.push(Slot::Game(todo.len()));
+                todo.push((i, key));
+            }
+        }
+    }
+    let all = Arc::clone(&inputs);
+    let games = blocking(move || {
+        par_map(&todo, |(i, key)| {
+            let bytes = all.get(*i).map_or(&[][..], |input| &input.bytes[..]);
+            prepare_identified(bytes, key.clone(), uploader.as_deref())
+        })
+    })
+    .await?;
+    let names = inputs.iter().map(|i| i.name.clone()).collect();
+    Ok(Pending { names, slots, games })
+}
+
 async fn blocking<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Result<T, StoreError> {
-    tokio::task::spawn_blocking(f).await.map_err(|e| StoreError(format!("reading logs: {e}")))
+    tokio::task::spawn_blocking(f).await.map_err(|e| StoreError(format!("reading and replaying logs: {e}")))
 }
 
 /// Stores one batch and counts its results.

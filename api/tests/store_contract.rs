@@ -357,6 +357,15 @@ async fn reimport_is_a_duplicate_and_changes_nothing<S: TestStore>(s: &S) {
     assert_eq!(third.summary, ImportSummary { imported: 1, duplicates: 1, ..Default::default() });
     assert_eq!(third.ids[0], third.ids[1]);
     assert_eq!(s.game_count().await.unwrap(), 2);
+
+    // In two consecutive batches (the second is looked up while the first is being written):
+    // stored once, the second copy a duplicate of the first.
+    let other = variant(&log.bytes, "consecutive");
+    let batches = vec![input("g", other.clone()), input("h", other.clone()), input("i", other)];
+    let fourth = import(s, batches, None, 1, &quiet()).await.unwrap();
+    assert_eq!(fourth.summary, ImportSummary { imported: 1, duplicates: 2, ..Default::default() });
+    assert_eq!(fourth.ids, vec![fourth.ids[0]; 3]);
+    assert_eq!(s.game_count().await.unwrap(), 3);
 }
 
 async fn invalid_games_are_kept_with_their_error<S: TestStore>(s: &S) {
