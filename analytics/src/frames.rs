@@ -9,7 +9,7 @@
 //! | player-games | seat of a game | `bucket` u32, `seat` i32, `winner` bool, `total` i64, `strength` i32 (null = never armed), `expeditions` u32 |
 //! | tiles | first build of a tile by a player-game | `key` i64 = `bucket·1024 + tile·16 + round`, `winner` bool, `total` i64 (of the player-game) |
 //! | loot | distinct loot item of a player-game | `key` i64 = `bucket·64 + item·2 + winner` |
-//! | games | game | `bucket` u32, and one bool column per (round, space): used in that round of that game |
+//! | games | game | `bucket` u32, and per round `r1`…`r12` u64: the mask of the spaces used in that round of that game (bit = `ActionSpace` index) |
 //! | extra uses | second and later use of a (round, space) in a game | `key` i64 = `bucket·1024 + round·64 + space` |
 //!
 //! Action-space use is held as bits per game — a game uses each space at most once a round
@@ -41,9 +41,9 @@ pub(crate) const TILE_KEYS: i64 = 1024;
 pub(crate) const LOOT_KEYS: i64 = 64;
 pub(crate) const SPACE_KEYS: i64 = 1024;
 
-/// The name of the bit column of a (round, space).
-pub(crate) fn space_column(round: u8, space: usize) -> String {
-    format!("r{round}_{space}")
+/// The name of the games frame's column holding a round's masks of spaces used.
+pub(crate) fn round_column(round: u8) -> String {
+    format!("r{round}")
 }
 
 /// One append-only frame: a large rechunked `main` and a small `tail` of recent batches.
@@ -164,16 +164,10 @@ impl Rows {
         let loot = DataFrame::new_infer_height(vec![column("key", loot)])?;
         let n = games.bucket.len();
         let mut cols = vec![column("bucket", games.bucket)];
-        let none = vec![0u64; n];
+        let mut masks = games.masks.into_iter();
         for round in 1..=ROUNDS {
-            let masks = games.masks.get(usize::from(round) - 1).unwrap_or(&none);
-            for space in 0..ActionSpace::ALL.len() {
-                let values = BooleanChunked::from_iter_values(
-                    space_column(round, space).as_str().into(),
-                    masks.iter().map(|m| m >> space & 1 == 1),
-                );
-                cols.push(values.into_column());
-            }
+            let round_masks = masks.next().filter(|m| m.len() == n).unwrap_or_else(|| vec![0u64; n]);
+            cols.push(column(&round_column(round), round_masks));
         }
         let games = DataFrame::new(n, cols)?;
         let extra = DataFrame::new_infer_height(vec![column("key", extra)])?;

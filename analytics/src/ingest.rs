@@ -21,8 +21,8 @@ use crate::calendar::month_of;
 use crate::error::AnalyticsError;
 use crate::filter::parse_played_at;
 use crate::frames::{GameRowsOut, PgRows, Rows, Starts, LOOT_KEYS, ROUNDS, RS, SPACE_KEYS, TILE_KEYS, TILE_ROUND};
-use crate::tally::{Dense, Part, PartCells};
-use crate::input::{check_space, check_tile, Corpus, FurnishingSet, Locator};
+use crate::tally::{count_spaces, Dense, Part, PartCells};
+use crate::input::{check_space, check_tile, BatchIndex, Corpus, FurnishingSet, Locator};
 
 /// A translated batch.
 pub(crate) struct Batch {
@@ -148,85 +148,29 @@ pub(crate) fn translate(corpus: &Corpus, catalog: &Catalog, at: Starts) -> Resul
         new.games.push((id, bucket, played, Starts::default()));
     }
     let n_pg = pg.bucket.len();
-    let mut locator = Locator::new(&index);
-    let mut facts = Vec::with_capacity(corpus.tiles.len());
-    for t in &corpus.tiles {
-        let found = locator.locate(t.game_id, t.seat)?;
-        check_tile(t, found.set)?;
-        let row = pos.get(found.row).copied().unwrap_or(0);
-        facts.push((row, t.tile as u16 * TILE_ROUND as u16 + u16::from(t.round)));
-    }
-    // First build of each tile: the smallest round among the values of the same tile.
-    let (tiles, tile_first) = per_row(n_pg, &facts, |a, b| a / TILE_ROUND as u16 == b / TILE_ROUND as u16);
-    let bucket_of = |row: usize| i64::from(pg.bucket.get(row).copied().unwrap_or(0));
-    let winner_of = |row: usize| pg.winner.get(row).copied().unwrap_or(false);
-    let mut t_rows = (Vec::with_capacity(tiles.len()), Vec::with_capacity(tiles.len()), Vec::with_capacity(tiles.len()));
-    for &(row, v) in &tiles {
-        t_rows.0.push(bucket_of(row) * TILE_KEYS + i64::from(v));
-        t_rows.1.push(winner_of(row));
-        t_rows.2.push(pg.total.get(row).copied().unwrap_or(0));
-    }
-    facts.clear();
-    for l in &corpus.loot {
-        let row = pos.get(locator.locate(l.game_id, l.seat)?.row).copied().unwrap_or(0);
-        facts.push((row, l.item as u16));
-    }
-    let (loot, loot_first) = per_row(n_pg, &facts, |a, b| a == b);
-    drop(facts);
-    let l_keys: Vec<i64> =
-        loot.iter().map(|&(row, item)| bucket_of(row) * LOOT_KEYS + i64::from(item) * 2 + i64::from(winner_of(row))).collect();
-    // Games with their (round, space) bits, one mask of spaces per round and game; repeated
-    // uses as extra rows, in game order.
-    let mut games = GameRowsOut { bucket: game_bucket, masks: vec![vec![0u64; order.len()]; usize::from(ROUNDS)] };
-    let mut extra: Vec<(usize, i64)> = Vec::new();
-    for u in &corpus.spaces {
-        let game = locator.locate(u.game_id, u.seat)?.game;
-        check_space(u)?;
-        let bit = 1u64 << (u.space as u32 % 64);
-        match games.masks.get_mut(usize::from(u.round) - 1).and_then(|m| m.get_mut(game)) {
-            Some(m) if *m & bit == 0 => *m |= bit,
-            Some(_) => {
-                let bucket = i64::from(games.bucket.get(game).copied().unwrap_or(0));
-                extra.push((game, bucket * SPACE_KEYS + i64::from(u.round) * RS + u.space as i64));
-            }
-            None => return Err(AnalyticsError::InvalidInput(format!("game {}: space use out of range", u.game_id))),
-        }
-    }
+    // The games grouped by bucket, for counting one bucket at a time (see `tally::Dense`).
+    let mut by_bucket: Vec<usize> = (0..order.len()).collect();
+    by_bucket.sort_by_key(|&g| game_bucket.get(g).copied().unwrap_or(0));
+    // Tiles and loot on this thread, action spaces on another: the two read the batch and
+    // write disjoint results. Errors are reported in `Corpus::check`'s order (tiles, loot,
+    // then spaces), whichever thread finds its own first.
+    let tables = PgTables { pos: &pos, pg: &pg, first_pg: &first_pg, by_bucket: &by_bucket, game_bucket: &game_bucket };
+    let (tile_side, space_side) = std::thread::scope(|scope| {
+        let spaces = scope.spawn(|| space_side(corpus, &index, &game_bucket, &by_bucket));
+        let tiles = tile_side(corpus, &index, &tables);
+        let spaces = spaces
+            .join()
+            .unwrap_or_else(|_| Err(AnalyticsError::InvalidInput("counting action-space uses failed".into())));
+        (tiles, spaces)
+    });
+    let TileSide { t_rows, tile_first, n_tiles, l_keys, loot_first, n_loot, tile_counts } = tile_side?;
+    let SpaceSide { masks, mut extra, space_counts } = space_side?;
     if let Some(dup) = dup {
         return Err(AnalyticsError::InvalidInput(format!("game {dup} was already added")));
     }
-    // The tile and space cells, counted game by game in bucket order (see `tally::Dense`).
-    let mut by_bucket: Vec<usize> = (0..order.len()).collect();
-    by_bucket.sort_by_key(|&g| games.bucket.get(g).copied().unwrap_or(0));
-    let mut tile_counts = Dense::new(Part::Tiles, TILE_KEYS);
-    let mut space_counts = Dense::new(Part::Spaces, SPACE_KEYS);
-    for &g in &by_bucket {
-        tile_counts.bucket(games.bucket.get(g).copied().unwrap_or(0));
-        let pg_rows = first_pg.get(g).copied().unwrap_or(n_pg)..first_pg.get(g + 1).copied().unwrap_or(n_pg);
-        let tile_rows = tile_first.get(pg_rows.start).copied().unwrap_or(tiles.len())
-            ..tile_first.get(pg_rows.end).copied().unwrap_or(tiles.len());
-        let (facts, winners) = (tiles.get(tile_rows.clone()).unwrap_or_default(), t_rows.1.get(tile_rows).unwrap_or_default());
-        for (&(row, v), &winner) in facts.iter().zip(winners) {
-            tile_counts.add(usize::from(v), winner, pg.total.get(row).copied().unwrap_or(0));
-        }
-    }
-    // Round by round: one round's masks are a small array.
-    for (r, masks) in games.masks.iter().enumerate() {
-        for &g in &by_bucket {
-            space_counts.bucket(games.bucket.get(g).copied().unwrap_or(0));
-            let mut m = masks.get(g).copied().unwrap_or(0);
-            while m != 0 {
-                let space = m.trailing_zeros() as usize;
-                m &= m - 1;
-                space_counts.add((r + 1) * RS as usize + space, false, 0);
-            }
-        }
-    }
-    for &(_, key) in &extra {
-        space_counts.add_one(u32::try_from(key.div_euclid(SPACE_KEYS)).unwrap_or(0), key.rem_euclid(SPACE_KEYS));
-    }
+    let games = GameRowsOut { bucket: game_bucket, masks };
     extra.sort_by_key(|e| e.0);
-    let (n_tiles, n_loot, n_extra) = (tiles.len(), loot.len(), extra.len());
+    let n_extra = extra.len();
     let mut e = 0;
     for (g, game) in new.games.iter_mut().enumerate() {
         let p = first_pg.get(g).copied().unwrap_or(n_pg);
@@ -244,5 +188,109 @@ pub(crate) fn translate(corpus: &Corpus, catalog: &Catalog, at: Starts) -> Resul
         idx(base as usize + n)?;
     }
     let rows = Rows::new(pg, t_rows, l_keys, games, extra.into_iter().map(|x| x.1).collect())?;
-    Ok(Batch { rows, new, counted: vec![tile_counts.cells(), space_counts.cells()] })
+    Ok(Batch { rows, new, counted: vec![tile_counts, space_counts] })
+}
+
+/// The player-game side of a batch, read by [`tile_side`].
+struct PgTables<'a> {
+    /// Batch player-game row of each input row.
+    pos: &'a [usize],
+    pg: &'a PgRows,
+    /// First player-game row of each game.
+    first_pg: &'a [usize],
+    by_bucket: &'a [usize],
+    game_bucket: &'a [u32],
+}
+
+/// Tile and loot rows of a batch, and its counted [`Part::Tiles`] cells.
+struct TileSide {
+    t_rows: (Vec<i64>, Vec<bool>, Vec<i64>),
+    /// Per player-game row, its first tile row.
+    tile_first: Vec<usize>,
+    n_tiles: usize,
+    l_keys: Vec<i64>,
+    /// Per player-game row, its first loot row.
+    loot_first: Vec<usize>,
+    n_loot: usize,
+    tile_counts: PartCells,
+}
+
+/// Validates and translates the tiles, then the loot, and counts the tile cells.
+fn tile_side(corpus: &Corpus, index: &BatchIndex, t: &PgTables<'_>) -> Result<TileSide, AnalyticsError> {
+    let (pg, n_pg) = (t.pg, t.pg.bucket.len());
+    let mut locator = Locator::new(index);
+    let mut facts = Vec::with_capacity(corpus.tiles.len());
+    for tile in &corpus.tiles {
+        let found = locator.locate(tile.game_id, tile.seat)?;
+        check_tile(tile, found.set)?;
+        let row = t.pos.get(found.row).copied().unwrap_or(0);
+        facts.push((row, tile.tile as u16 * TILE_ROUND as u16 + u16::from(tile.round)));
+    }
+    // First build of each tile: the smallest round among the values of the same tile.
+    let (tiles, tile_first) = per_row(n_pg, &facts, |a, b| a / TILE_ROUND as u16 == b / TILE_ROUND as u16);
+    let bucket_of = |row: usize| i64::from(pg.bucket.get(row).copied().unwrap_or(0));
+    let winner_of = |row: usize| pg.winner.get(row).copied().unwrap_or(false);
+    let mut t_rows = (Vec::with_capacity(tiles.len()), Vec::with_capacity(tiles.len()), Vec::with_capacity(tiles.len()));
+    for &(row, v) in &tiles {
+        t_rows.0.push(bucket_of(row) * TILE_KEYS + i64::from(v));
+        t_rows.1.push(winner_of(row));
+        t_rows.2.push(pg.total.get(row).copied().unwrap_or(0));
+    }
+    facts.clear();
+    for l in &corpus.loot {
+        let row = t.pos.get(locator.locate(l.game_id, l.seat)?.row).copied().unwrap_or(0);
+        facts.push((row, l.item as u16));
+    }
+    let (loot, loot_first) = per_row(n_pg, &facts, |a, b| a == b);
+    drop(facts);
+    let l_keys: Vec<i64> =
+        loot.iter().map(|&(row, item)| bucket_of(row) * LOOT_KEYS + i64::from(item) * 2 + i64::from(winner_of(row))).collect();
+    // The tile cells, counted game by game in bucket order.
+    let mut tile_counts = Dense::new(Part::Tiles, TILE_KEYS);
+    for &g in t.by_bucket {
+        tile_counts.bucket(t.game_bucket.get(g).copied().unwrap_or(0));
+        let pg_rows = t.first_pg.get(g).copied().unwrap_or(n_pg)..t.first_pg.get(g + 1).copied().unwrap_or(n_pg);
+        let tile_rows = tile_first.get(pg_rows.start).copied().unwrap_or(tiles.len())
+            ..tile_first.get(pg_rows.end).copied().unwrap_or(tiles.len());
+        let (facts, winners) = (tiles.get(tile_rows.clone()).unwrap_or_default(), t_rows.1.get(tile_rows).unwrap_or_default());
+        for (&(row, v), &winner) in facts.iter().zip(winners) {
+            tile_counts.add(usize::from(v), winner, pg.total.get(row).copied().unwrap_or(0));
+        }
+    }
+    let (n_tiles, n_loot) = (tiles.len(), loot.len());
+    Ok(TileSide { t_rows, tile_first, n_tiles, l_keys, loot_first, n_loot, tile_counts: tile_counts.cells() })
+}
+
+/// The action-space side of a batch: the masks of spaces used per round and game, repeated
+/// uses as `(game, key)`, and the counted [`Part::Spaces`] cells.
+struct SpaceSide {
+    masks: Vec<Vec<u64>>,
+    extra: Vec<(usize, i64)>,
+    space_counts: PartCells,
+}
+
+/// Validates and translates the action-space uses and counts their cells.
+fn space_side(corpus: &Corpus, index: &BatchIndex, game_bucket: &[u32], by_bucket: &[usize]) -> Result<SpaceSide, AnalyticsError> {
+    let mut locator = Locator::new(index);
+    let mut masks = vec![vec![0u64; game_bucket.len()]; usize::from(ROUNDS)];
+    let mut extra: Vec<(usize, i64)> = Vec::new();
+    for u in &corpus.spaces {
+        let game = locator.locate(u.game_id, u.seat)?.game;
+        check_space(u)?;
+        let bit = 1u64 << (u.space as u32 % 64);
+        match masks.get_mut(usize::from(u.round) - 1).and_then(|m| m.get_mut(game)) {
+            Some(m) if *m & bit == 0 => *m |= bit,
+            Some(_) => {
+                let bucket = i64::from(game_bucket.get(game).copied().unwrap_or(0));
+                extra.push((game, bucket * SPACE_KEYS + i64::from(u.round) * RS + u.space as i64));
+            }
+            None => return Err(AnalyticsError::InvalidInput(format!("game {}: space use out of range", u.game_id))),
+        }
+    }
+    let mut space_counts = Dense::new(Part::Spaces, SPACE_KEYS);
+    count_spaces(&mut space_counts, game_bucket, by_bucket, &masks);
+    for &(_, key) in &extra {
+        space_counts.add_one(u32::try_from(key.div_euclid(SPACE_KEYS)).unwrap_or(0), key.rem_euclid(SPACE_KEYS));
+    }
+    Ok(SpaceSide { masks, extra, space_counts: space_counts.cells() })
 }

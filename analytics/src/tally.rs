@@ -26,11 +26,10 @@
 
 use std::collections::BTreeMap;
 
-use chronicle_engine::action_space::ActionSpace;
 use polars::prelude::*;
 
 use crate::columns::{count, i64s};
-use crate::frames::{space_column, Rows, LOOT_KEYS, ROUNDS, RS, SPACE_KEYS, TILE_KEYS};
+use crate::frames::{round_column, Rows, LOOT_KEYS, ROUNDS, RS, SPACE_KEYS, TILE_KEYS};
 
 /// Player-games (or placements) of one cell: how many, how many of them won, their total score.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -259,36 +258,40 @@ fn cells(rows: &Rows, part: Part) -> PolarsResult<Vec<(u32, i64, Sums)>> {
                 .collect())
         }
         Part::Spaces => {
-            let mut keys = Vec::with_capacity(usize::from(ROUNDS) * ActionSpace::ALL.len());
+            let games = &rows.games;
+            let buckets = games.column("bucket")?.u32()?;
+            let buckets: Vec<u32> = buckets.into_no_null_iter().collect();
+            let mut masks = Vec::with_capacity(usize::from(ROUNDS));
             for round in 1..=ROUNDS {
-                for space in 0..ActionSpace::ALL.len() {
-                    keys.push((i64::from(round) * RS + space as i64, space_column(round, space)));
-                }
+                masks.push(games.column(&round_column(round))?.u64()?.into_no_null_iter().collect::<Vec<u64>>());
             }
-            let sums = collect(
-                rows.games
-                    .clone()
-                    .lazy()
-                    .group_by([col("bucket")])
-                    .agg(keys.iter().map(|(_, name)| col(name.as_str()).sum()).collect::<Vec<_>>())
-                    .sort(["bucket"], SortMultipleOptions::default()),
-            )?;
-            let buckets = i64s(&sums, "bucket")?;
-            let columns = keys.iter().map(|(_, name)| i64s(&sums, name)).collect::<PolarsResult<Vec<_>>>()?;
-            let mut out = Vec::new();
-            for (i, bucket) in buckets.iter().enumerate() {
-                let Some(bucket) = bucket.and_then(|b| u32::try_from(b).ok()) else { continue };
-                for ((key, _), column) in keys.iter().zip(&columns) {
-                    let n = count(column.get(i).copied().flatten());
-                    if n > 0 {
-                        out.push((bucket, *key, Sums { n, wins: 0, score: 0 }));
-                    }
-                }
-            }
+            let mut by_bucket: Vec<usize> = (0..buckets.len()).collect();
+            by_bucket.sort_by_key(|&g| buckets.get(g).copied().unwrap_or(0));
+            let mut counts = Dense::new(Part::Spaces, SPACE_KEYS);
+            count_spaces(&mut counts, &buckets, &by_bucket, &masks);
+            let (_, mut out) = counts.cells();
             if rows.extra.height() > 0 {
                 out.extend(read(&grouped(&rows.extra, col("key"), vec![len().alias("n")])?, SPACE_KEYS, 0)?);
             }
             Ok(out)
+        }
+    }
+}
+
+/// Counts the (round, space) bits of games into `counts`: `masks[round − 1][game]` holds the
+/// spaces `game` used in that round, `buckets[game]` its bucket, and `by_bucket` lists the
+/// games grouped by bucket (so that [`Dense`] switches buckets rarely). Round by round: one
+/// round's masks are a small array, read in a cache-friendly order.
+pub(crate) fn count_spaces(counts: &mut Dense, buckets: &[u32], by_bucket: &[usize], masks: &[Vec<u64>]) {
+    for (r, masks) in masks.iter().enumerate() {
+        let base = (r + 1) * RS as usize;
+        for &g in by_bucket {
+            counts.bucket(buckets.get(g).copied().unwrap_or(0));
+            let mut m = masks.get(g).copied().unwrap_or(0);
+            while m != 0 {
+                counts.add(base + m.trailing_zeros() as usize, false, 0);
+                m &= m - 1;
+            }
         }
     }
 }

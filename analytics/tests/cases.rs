@@ -400,6 +400,15 @@ fn bad_batches_are_rejected_whole() {
         p.player_count = 8;
     }
     rejects(&c, "not 1-7");
+    // Several faults: the first in `Corpus::validate`'s order (tiles, then spaces, then a game
+    // added before) is the one reported, though tiles and spaces are checked side by side.
+    let mut c = one_game(1);
+    c.spaces.push(space(1, 0, 0, ActionSpace::Logging));
+    c.tiles.push(tile(1, 0, Furnishing::Carpenter, 13));
+    assert!(c.validate().unwrap_err().to_string().contains("round 13"));
+    rejects(&c, "round 13");
+    c.tiles.pop();
+    rejects(&c, "round 0");
     // A good batch after the bad ones is still accepted.
     let mut s = Stats::from_corpus(&tiny()).unwrap();
     s.add_games(&one_game(10)).unwrap();
