@@ -42,7 +42,10 @@ fn list(name: &str, migrations: &[(i64, String, PathBuf)]) -> String {
 }
 
 fn main() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../migrations");
+    // Read when the script runs, not when it is compiled: a build script compiled for one
+    // checkout may be reused (shared target directory) for another at a different path.
+    let manifest = std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|e| panic!("CARGO_MANIFEST_DIR: {e}"));
+    let root = Path::new(&manifest).join("../migrations");
     let postgres = migrations(&root);
     let sqlite = migrations(&root.join("sqlite"));
     let names = |m: &[(i64, String, PathBuf)]| m.iter().map(|(v, n, _)| (*v, n.clone())).collect::<Vec<_>>();

@@ -33,7 +33,7 @@ mod embedded {
 pub const DEFAULT_DATABASE_URL: &str = "sqlite://./data/chronicle.db";
 
 /// Games per transaction in `chronicle import` and `chronicle reverify`.
-pub const DEFAULT_BATCH: usize = 256;
+pub const DEFAULT_BATCH: usize = 512;
 
 /// A store failure that is not about one game: connecting, migrating, or the database going
 /// away. Failures of single games are [`Inserted::Failed`].
