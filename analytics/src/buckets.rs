@@ -161,14 +161,14 @@ impl Catalog {
             },
         };
         let matches = |c: &Class| {
-            filter.player_count.map_or(true, |p| c.pc == p)
-                && filter.furnishing_set.map_or(true, |s| c.full == (s == FurnishingSet::Full))
-                && tournament.map_or(true, |t| c.tournament == Some(t))
+            filter.player_count.is_none_or(|p| c.pc == p)
+                && filter.furnishing_set.is_none_or(|s| c.full == (s == FurnishingSet::Full))
+                && tournament.is_none_or(|t| c.tournament == Some(t))
         };
         if from.is_none() && until.is_none() {
-            return Ok(self.classes.iter().filter(|(c, _)| matches(*c)).map(|(c, t)| (*c, Cow::Borrowed(t))).collect());
+            return Ok(self.classes.iter().filter(|(c, _)| matches(c)).map(|(c, t)| (*c, Cow::Borrowed(t))).collect());
         }
-        let inside = |at: i64| from.map_or(true, |f| at >= f) && until.map_or(true, |u| at < u);
+        let inside = |at: i64| from.is_none_or(|f| at >= f) && until.is_none_or(|u| at < u);
         let first = from.map_or(i64::MIN, month_of);
         let last = match until {
             Some(u) => month_of(u.saturating_sub(1)),
@@ -181,7 +181,7 @@ impl Catalog {
         let mut minus: HashSet<u32> = HashSet::new();
         let months = if first <= last { self.months.range(first..=last) } else { self.months.range(0..0) };
         for (&month, ids) in months {
-            let whole = inside(month_start(month)) && until.map_or(true, |u| month_start(month + 1) <= u);
+            let whole = inside(month_start(month)) && until.is_none_or(|u| month_start(month + 1) <= u);
             for &id in ids {
                 let Some(b) = self.buckets.get(id as usize).filter(|b| matches(&b.key.1)) else { continue };
                 if whole {

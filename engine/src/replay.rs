@@ -117,6 +117,8 @@ struct Document {
     claimed: Option<Claimed>,
 }
 
+// Called once per replay: the size of its error does not matter.
+#[allow(clippy::result_large_err)]
 fn parse_document(input: &[u8]) -> Result<Document, (LogError, Meta)> {
     let none = Meta::default();
     if input.len() > MAX_LOG_BYTES {

@@ -113,13 +113,7 @@ pub fn bonus(p: &Player, tile: Furnishing) -> i64 {
             2 * p.board.furnishings().filter(|&(_, t)| t.card().family == Family::Bonus).count() as i64
         }
         Furnishing::WeaponStorage => 3 * armed,
-        Furnishing::SuppliesStorage => {
-            if armed == dwarfs {
-                8
-            } else {
-                0
-            }
-        }
+        Furnishing::SuppliesStorage => 8 * i64::from(armed == dwarfs),
         Furnishing::BroomChamber => match dwarfs {
             5 => 5,
             d if d >= 6 => 10,
@@ -129,13 +123,7 @@ pub fn bonus(p: &Player, tile: Furnishing) -> i64 {
         Furnishing::FoodChamber => {
             2 * (get(Good::Grain) + i64::from(sown_grain)).min(get(Good::Vegetable) + i64::from(sown_veg))
         }
-        Furnishing::PrayerChamber => {
-            if armed == 0 {
-                8
-            } else {
-                0
-            }
-        }
+        Furnishing::PrayerChamber => 8 * i64::from(armed == 0),
         Furnishing::FodderChamber => animals.iter().map(|&n| i64::from(n)).sum::<i64>() / 3,
         _ => 0,
     }

@@ -158,7 +158,7 @@ fn replay_status_round_and_error_match_every_sidecar() {
         }
         match want.get("error") {
             Some(Value::Null) | None => {
-                f.check(got.get("error").map_or(true, Value::is_null), || {
+                f.check(got.get("error").is_none_or(Value::is_null), || {
                     format!("{}: unexpected error {}", fx.name, got["error"])
                 });
             }
@@ -515,7 +515,7 @@ fn three_complete_games_use_30_distinct_tiles() {
                         .chain(&c.1)
                         .collect::<BTreeSet<_>>()
                         .len();
-                if best.map_or(true, |(m, _)| n > m) {
+                if best.is_none_or(|(m, _)| n > m) {
                     best = Some((n, [&a.0, &b.0, &c.0]));
                 }
             }

@@ -16,15 +16,15 @@ pub fn selected<'a>(c: &'a Corpus, f: &StatsFilter) -> Vec<&'a PlayerGame> {
     let until = f.played_until.as_deref().map(|s| parse_played_at(s).expect("test bound"));
     c.player_games
         .iter()
-        .filter(|p| f.player_count.map_or(true, |n| p.player_count == n))
-        .filter(|p| f.furnishing_set.map_or(true, |s| p.furnishing_set == s))
+        .filter(|p| f.player_count.is_none_or(|n| p.player_count == n))
+        .filter(|p| f.furnishing_set.is_none_or(|s| p.furnishing_set == s))
         .filter(|p| f.tournament.is_none() || p.tournament == f.tournament)
         .filter(|p| {
             if from.is_none() && until.is_none() {
                 return true;
             }
             let Some(at) = p.played_at.as_deref().and_then(parse_played_at) else { return false };
-            from.map_or(true, |b| at >= b) && until.map_or(true, |b| at < b)
+            from.is_none_or(|b| at >= b) && until.is_none_or(|b| at < b)
         })
         .collect()
 }
@@ -132,7 +132,7 @@ pub fn weapons(c: &Corpus, f: &StatsFilter) -> WeaponStats {
         .map(|&bucket| {
             let (lo, hi) = bucket.range();
             let pgs: Vec<_> =
-                sel.iter().copied().filter(|p| p.expeditions >= lo && hi.map_or(true, |h| p.expeditions <= h)).collect();
+                sel.iter().copied().filter(|p| p.expeditions >= lo && hi.is_none_or(|h| p.expeditions <= h)).collect();
             ExpeditionStats { bucket, stats: group(&pgs, ms) }
         })
         .collect();

@@ -194,7 +194,7 @@ pub fn pasture_price(p: &Player, size: Pasture, loot: bool) -> u32 {
 
 /// The dwarf a placement uses: the one named, or the first in weapon order (B.6).
 fn choose_dwarf(p: &mut Player, dwarf: Option<u32>, ruby: bool) -> RuleResult<usize> {
-    let key = |w: Option<u8>| w.map_or(0, |s| u32::from(s));
+    let key = |w: Option<u8>| w.map_or(0, u32::from);
     let lowest = p.dwarfs.iter().filter(|d| d.is_available()).map(|d| key(d.weapon)).min();
     let Some(lowest) = lowest else {
         return fail(ErrorCode::DwarfNotAvailable, "no dwarf of yours is left to place");
