@@ -67,10 +67,27 @@ enum TokenCommand {
         /// Who the token is for (recorded as the uploader of the games it submits).
         #[arg(long)]
         name: String,
-        /// `postgres://…` or `sqlite://PATH`; default: env DATABASE_URL, else
-        /// sqlite://./data/chronicle.db.
-        #[arg(long, value_name = "URL")]
-        database_url: Option<String>,
+        /// The token stops working this long after now: a number and a unit, `s`, `m`, `h` or
+        /// `d` (`90d`, `12h`); without it, it works until revoked.
+        #[arg(long, value_name = "DURATION", value_parser = crate::tokens::parse_duration)]
+        expires_in: Option<i64>,
+        #[command(flatten)]
+        db: crate::tokens::DatabaseArg,
+    },
+    /// List the API tokens: id, name, created, expires, state (never the token itself).
+    List {
+        /// One JSON object per token.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        db: crate::tokens::DatabaseArg,
+    },
+    /// Revoke an API token: a running server refuses it from its next request on.
+    Revoke {
+        /// The token's id (`chronicle token list`).
+        id: i64,
+        #[command(flatten)]
+        db: crate::tokens::DatabaseArg,
     },
 }
 
@@ -108,9 +125,11 @@ fn run_with(args: Vec<OsString>, stdin: &mut dyn Read, out: &mut dyn Write, err:
         Command::Reverify(args) => crate::import::reverify_command(args, out, err, progress),
         Command::Simulate(args) => crate::simulate::simulate_command(args, out, err, progress),
         Command::Serve(args) => crate::startup::serve(args, out),
-        Command::Token(TokenCommand::Create { name, database_url }) => {
-            crate::startup::create_token(&name, database_url, out)
+        Command::Token(TokenCommand::Create { name, expires_in, db }) => {
+            crate::tokens::create(&name, expires_in, db.database_url, out)
         }
+        Command::Token(TokenCommand::List { json, db }) => crate::tokens::list(json, db.database_url, out),
+        Command::Token(TokenCommand::Revoke { id, db }) => crate::tokens::revoke(id, db.database_url, out),
         Command::Schema => writeln!(out, "{}", crate::graphql::sdl().trim_end()).map(|()| EXIT_OK).map_err(|e| e.to_string()),
     };
     match result {

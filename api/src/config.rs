@@ -2,7 +2,10 @@
 
 use std::num::NonZeroU32;
 
+use std::time::Duration;
+
 use crate::graphql::Limits;
+use crate::service::admission::AdmissionLimits;
 
 /// Default request body limit: 10 MiB.
 pub const DEFAULT_BODY_LIMIT: usize = 10 * 1024 * 1024;
@@ -36,9 +39,37 @@ pub struct ServeArgs {
     /// Most complex query accepted (fields, lists counted by their page size).
     #[arg(long, env = "CHRONICLE_MAX_COMPLEXITY", default_value_t = 5000)]
     pub max_complexity: usize,
-    /// Requests per minute per bearer token (anonymous reads are not limited).
+    /// Longest query text in bytes (logs travel in variables, bounded by --body-limit).
+    #[arg(long, env = "CHRONICLE_MAX_QUERY_BYTES", default_value_t = 100_000)]
+    pub max_query_bytes: usize,
+    /// Most fields one operation may select with its fragments expanded (`__typename` and
+    /// fragment spreads count).
+    #[arg(long, env = "CHRONICLE_MAX_SELECTIONS", default_value_t = 1000)]
+    pub max_selections: u64,
+    /// Most log bytes one request may replay, over all its fields and aliases.
+    #[arg(long, env = "CHRONICLE_REPLAY_BUDGET", default_value_t = 2 * DEFAULT_BODY_LIMIT)]
+    pub replay_budget: usize,
+    /// Requests per minute per bearer token.
     #[arg(long, env = "CHRONICLE_RATE_LIMIT", default_value_t = NonZeroU32::new(600).unwrap_or(NonZeroU32::MIN))]
     pub rate_limit: NonZeroU32,
+    /// Requests per minute per client address for requests without a token.
+    #[arg(long, env = "CHRONICLE_ANONYMOUS_RATE_LIMIT", default_value_t = NonZeroU32::new(1200).unwrap_or(NonZeroU32::MIN))]
+    pub anonymous_rate_limit: NonZeroU32,
+    /// Replays that may run at once; 0: one per core but one.
+    #[arg(long, env = "CHRONICLE_REPLAY_SLOTS", default_value_t = 0)]
+    pub replay_slots: usize,
+    /// Memory (MiB) running replays may reserve together.
+    #[arg(long, env = "CHRONICLE_REPLAY_MEMORY_MIB", default_value_t = 256)]
+    pub replay_memory_mib: usize,
+    /// Memory (MiB) large request bodies being executed may reserve together.
+    #[arg(long, env = "CHRONICLE_BODY_MEMORY_MIB", default_value_t = 256)]
+    pub body_memory_mib: usize,
+    /// Requests that may wait for a replay slot or memory at once; more get `BUSY`.
+    #[arg(long, env = "CHRONICLE_QUEUE", default_value_t = 64)]
+    pub queue: usize,
+    /// Longest wait (seconds) for a replay slot or memory before `BUSY`.
+    #[arg(long, env = "CHRONICLE_QUEUE_WAIT", default_value_t = 10)]
+    pub queue_wait: u64,
     /// Games kept in the read cache.
     #[arg(long, env = "CHRONICLE_CACHE_GAMES", default_value_t = 100_000)]
     pub cache_games: usize,
@@ -55,6 +86,23 @@ pub struct ServeArgs {
 
 impl ServeArgs {
     pub fn limits(&self) -> Limits {
-        Limits { max_depth: self.max_depth, max_complexity: self.max_complexity }
+        Limits {
+            max_depth: self.max_depth,
+            max_complexity: self.max_complexity,
+            max_query_bytes: self.max_query_bytes,
+            max_selections: self.max_selections,
+            replay_budget: self.replay_budget,
+        }
+    }
+
+    pub fn admission(&self) -> AdmissionLimits {
+        let default = AdmissionLimits::for_this_machine();
+        AdmissionLimits {
+            replay_slots: if self.replay_slots == 0 { default.replay_slots } else { self.replay_slots },
+            replay_memory: self.replay_memory_mib.saturating_mul(1 << 20),
+            body_memory: self.body_memory_mib.saturating_mul(1 << 20),
+            queue: self.queue,
+            wait: Duration::from_secs(self.queue_wait),
+        }
     }
 }

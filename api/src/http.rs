@@ -1,7 +1,10 @@
-//! The HTTP surface: `POST /graphql`, GraphiQL at `/graphiql`, `/healthz`, `/readyz`. The
-//! GraphQL handler reads the body itself (so the size limit answers with a GraphQL error) and
-//! resolves the bearer token (rate-limited per token) before executing.
+//! The HTTP surface: `POST /graphql`, the query console at `/graphiql`, `/healthz`, `/readyz`.
+//! The GraphQL handler does everything that can refuse a request cheaply before the executor
+//! sees it, in this order: the content type, the bearer token (rate-limited per token) or, for
+//! anonymous requests, the client address's rate limit, room for a large body (admission
+//! control), the body itself (size limit), and the document's size and shape (`guard`).
 
+use std::net::IpAddr;
 use std::sync::Arc;
 
 use actix_web::http::header::{self, ContentType};
@@ -10,15 +13,19 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use serde_json::json;
 
 use crate::auth::{self, RateLimit};
-use crate::graphql::{errors, Caller, ChronicleSchema};
-use crate::service::Service;
-use crate::store::Store;
+use crate::graphql::{errors, guard, Caller, ChronicleSchema, Limits, ReplayBudget};
+use crate::service::{Readiness, Service};
+use crate::store::TokenLookup;
 
 pub struct AppState {
     pub schema: ChronicleSchema,
     pub service: Arc<Service>,
+    /// Requests per minute per bearer token.
     pub rate_limit: RateLimit,
+    /// Requests per minute per client address, for requests without a token.
+    pub anonymous_limit: RateLimit,
     pub body_limit: usize,
+    pub limits: Limits,
 }
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
@@ -31,59 +38,133 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
 /// A response in GraphQL's error shape, for failures before execution.
 fn refuse(status: StatusCode, code: &str, message: impl Into<String>) -> HttpResponse {
     let body = json!({ "errors": [{ "message": message.into(), "extensions": { "code": code } }] });
-    HttpResponse::build(status).content_type(ContentType::json()).body(body.to_string())
+    let mut response = HttpResponse::build(status);
+    if status == StatusCode::SERVICE_UNAVAILABLE || status == StatusCode::TOO_MANY_REQUESTS {
+        response.insert_header((header::RETRY_AFTER, "1"));
+    }
+    response.content_type(ContentType::json()).body(body.to_string())
+}
+
+/// `application/json` (the GraphQL-over-HTTP request type) or
+/// `application/graphql-response+json`, with any parameters. Anything else, `text/plain` in
+/// particular (which a browser sends across origins without asking), is refused.
+fn json_content_type(req: &HttpRequest) -> bool {
+    let Some(value) = req.headers().get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()) else { return false };
+    let essence = value.split(';').next().unwrap_or_default().trim();
+    essence.eq_ignore_ascii_case("application/json") || essence.eq_ignore_ascii_case("application/graphql-response+json")
+}
+
+/// The client's address: the connection's peer (a proxy in front must limit by its own
+/// rules; forwarded headers are not trusted).
+fn client_address(req: &HttpRequest) -> Option<IpAddr> {
+    req.peer_addr().map(|a| a.ip())
 }
 
 async fn caller(state: &AppState, req: &HttpRequest) -> Result<Caller, HttpResponse> {
     let header = req.headers().get(header::AUTHORIZATION).map(|h| h.as_bytes());
     let token = match auth::bearer_token(header) {
-        Ok(None) => return Ok(Caller(None)),
+        Ok(None) => {
+            let key = client_address(req).map_or_else(|| "unknown".to_owned(), |ip| ip.to_string());
+            if !state.anonymous_limit.allow(&key) {
+                let message = "too many requests from this address; retry later, or use a token";
+                return Err(refuse(StatusCode::TOO_MANY_REQUESTS, errors::RATE_LIMITED, message));
+            }
+            return Ok(Caller(None));
+        }
         Ok(Some(token)) => token,
         Err(auth::HeaderError::Malformed) => {
             return Err(refuse(StatusCode::UNAUTHORIZED, errors::UNAUTHENTICATED, "Authorization must be `Bearer <token>`"))
         }
     };
+    let unauthenticated = |m: &str| refuse(StatusCode::UNAUTHORIZED, errors::UNAUTHENTICATED, m);
     match state.service.bearer(token).await {
-        Ok(Some(bearer)) if state.rate_limit.allow(token) => Ok(Caller(Some(bearer))),
-        Ok(Some(_)) => Err(refuse(StatusCode::TOO_MANY_REQUESTS, errors::RATE_LIMITED, "too many requests for this token; retry later")),
-        Ok(None) => Err(refuse(StatusCode::UNAUTHORIZED, errors::UNAUTHENTICATED, "unknown token")),
-        Err(e) => Err(refuse(StatusCode::SERVICE_UNAVAILABLE, e.code(), e.message())),
+        Ok(TokenLookup::Valid(bearer)) if state.rate_limit.allow(&auth::token_hash(token)) => Ok(Caller(Some(bearer))),
+        Ok(TokenLookup::Valid(_)) => {
+            Err(refuse(StatusCode::TOO_MANY_REQUESTS, errors::RATE_LIMITED, "too many requests for this token; retry later"))
+        }
+        Ok(TokenLookup::Revoked) => Err(unauthenticated("this token was revoked")),
+        Ok(TokenLookup::Expired) => Err(unauthenticated("this token has expired")),
+        Ok(TokenLookup::Unknown) => Err(unauthenticated("unknown token")),
+        Err(e) => {
+            let (code, message) = errors::public(e);
+            Err(refuse(StatusCode::SERVICE_UNAVAILABLE, code, message))
+        }
     }
 }
 
 async fn graphql(state: web::Data<AppState>, req: HttpRequest, payload: web::Payload) -> HttpResponse {
-    let body = match payload.to_bytes_limited(state.body_limit).await {
-        Ok(Ok(body)) => body,
-        Ok(Err(e)) => return refuse(StatusCode::BAD_REQUEST, errors::BAD_REQUEST, format!("reading the body: {e}")),
-        Err(_) => {
-            let message = format!("request body over {} bytes", state.body_limit);
-            return refuse(StatusCode::PAYLOAD_TOO_LARGE, errors::BODY_TOO_LARGE, message);
-        }
-    };
+    if !json_content_type(&req) {
+        let message = "a GraphQL request is sent as `Content-Type: application/json`";
+        return refuse(StatusCode::UNSUPPORTED_MEDIA_TYPE, errors::UNSUPPORTED_MEDIA_TYPE, message);
+    }
     let caller = match caller(&state, &req).await {
         Ok(c) => c,
         Err(refused) => return refused,
     };
-    let request: async_graphql::Request = match serde_json::from_slice(&body) {
+    // Room for the body before reading it: its declared length, or the largest allowed.
+    let declared = req
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<usize>().ok())
+        .unwrap_or(state.body_limit);
+    if declared > state.body_limit {
+        return too_large(state.body_limit);
+    }
+    let _room = match state.service.admission().body(declared).await {
+        Ok(permit) => permit,
+        Err(busy) => return refuse(StatusCode::SERVICE_UNAVAILABLE, errors::BUSY, busy.0),
+    };
+    let body = match payload.to_bytes_limited(state.body_limit).await {
+        Ok(Ok(body)) => body,
+        Ok(Err(e)) => return refuse(StatusCode::BAD_REQUEST, errors::BAD_REQUEST, format!("reading the body: {e}")),
+        Err(_) => return too_large(state.body_limit),
+    };
+    let mut request: async_graphql::Request = match serde_json::from_slice(&body) {
         Ok(r) => r,
         Err(e) => {
             let message = format!("the body must be a GraphQL request ({{\"query\": …, \"variables\": …}}): {e}");
             return refuse(StatusCode::BAD_REQUEST, errors::BAD_REQUEST, message);
         }
     };
-    let mut response = state.schema.execute(request.data(caller)).await;
+    drop(body);
+    match guard::check(&request.query, &state.limits.document()) {
+        Ok(doc) => request.set_parsed_query(doc),
+        Err(refusal) => return refuse(StatusCode::BAD_REQUEST, refusal.code, refusal.message),
+    }
+    let request = request.data(caller).data(ReplayBudget::new(state.limits.replay_budget));
+    let mut response = state.schema.execute(request).await;
     errors::add_codes(&mut response);
+    errors::cap_errors(&mut response);
+    // A request refused whole for want of room is a 503 the client can retry.
+    let busy = response.data == async_graphql::Value::Null
+        && response.errors.iter().any(|e| e.extensions.as_ref().and_then(|x| x.get("code")).is_some_and(|c| *c == async_graphql::Value::from(errors::BUSY)));
     match serde_json::to_vec(&response) {
+        Ok(bytes) if busy => HttpResponse::ServiceUnavailable()
+            .insert_header((header::RETRY_AFTER, "1"))
+            .content_type(ContentType::json())
+            .body(bytes),
         Ok(bytes) => HttpResponse::Ok().content_type(ContentType::json()).body(bytes),
-        Err(e) => refuse(StatusCode::INTERNAL_SERVER_ERROR, "INTERNAL_SERVER_ERROR", e.to_string()),
+        Err(e) => {
+            let (code, message) = errors::public(crate::service::ServiceError::Internal(format!("serializing a response: {e}")));
+            refuse(StatusCode::INTERNAL_SERVER_ERROR, code, message)
+        }
     }
 }
 
-/// GraphiQL, loaded from its CDN by the browser, pointed at `/graphql`.
-const GRAPHIQL: &str = include_str!("graphiql.html");
+fn too_large(limit: usize) -> HttpResponse {
+    refuse(StatusCode::PAYLOAD_TOO_LARGE, errors::BODY_TOO_LARGE, format!("request body over {limit} bytes"))
+}
+
+/// The query console: a page of its own (no script from elsewhere) that posts queries to
+/// `/graphql`.
+const CONSOLE: &str = include_str!("console.html");
 
 async fn graphiql() -> HttpResponse {
-    HttpResponse::Ok().content_type(ContentType::html()).body(GRAPHIQL)
+    HttpResponse::Ok()
+        .content_type(ContentType::html())
+        .insert_header((header::CONTENT_SECURITY_POLICY, "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'"))
+        .body(CONSOLE)
 }
 
 /// The process is up.
@@ -91,10 +172,15 @@ async fn healthz() -> HttpResponse {
     HttpResponse::Ok().json(json!({ "status": "ok" }))
 }
 
-/// The database answers.
+/// The database answers and can write. The reasons are codes; the database's own words go to
+/// the server's log.
 async fn readyz(state: web::Data<AppState>) -> HttpResponse {
-    match state.service.store().ping().await {
-        Ok(()) => HttpResponse::Ok().json(json!({ "status": "ready", "database": state.service.store().backend() })),
-        Err(e) => HttpResponse::ServiceUnavailable().json(json!({ "status": "unavailable", "error": e.0 })),
+    let database = state.service.store_backend();
+    match state.service.ready().await {
+        Readiness::Ready => HttpResponse::Ok().json(json!({ "status": "ready", "database": database })),
+        Readiness::DatabaseUnavailable => HttpResponse::ServiceUnavailable()
+            .json(json!({ "status": "unavailable", "database": database, "reason": "DATABASE_UNAVAILABLE" })),
+        Readiness::StorageFull => HttpResponse::ServiceUnavailable()
+            .json(json!({ "status": "unavailable", "database": database, "reason": "STORAGE_FULL" })),
     }
 }

@@ -103,7 +103,7 @@ pub async fn import_from<S: Store>(
     let mut report = ImportReport::default();
     let mut writing: Option<Pending> = None;
     loop {
-        let inputs = next(batch).map_err(StoreError)?;
+        let inputs = next(batch).map_err(StoreError::other)?;
         let done = inputs.is_empty();
         let written = async {
             match writing.take() {
@@ -161,7 +161,7 @@ async fn prepare_batch<S: Store>(store: &S, inputs: Vec<LogInput>, uploader: Opt
 }
 
 async fn blocking<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Result<T, StoreError> {
-    tokio::task::spawn_blocking(f).await.map_err(|e| StoreError(format!("reading and replaying logs: {e}")))
+    tokio::task::spawn_blocking(f).await.map_err(|e| StoreError::other(format!("reading and replaying logs: {e}")))
 }
 
 /// Stores one batch and counts its results.
@@ -179,7 +179,7 @@ async fn write<S: Store>(
             Err(e) => {
                 progress.abandon();
                 let done = report.ids.len();
-                return Err(StoreError(format!(
+                return Err(StoreError::other(format!(
                     "{e} (the first {done} inputs were handled; importing again stores the rest)"
                 )));
             }
@@ -267,7 +267,7 @@ pub async fn reverify<S: Store>(store: &S, batch: usize, progress: &ProgressBar)
             (logs, records)
         })
         .await
-        .map_err(|e| StoreError(format!("replaying stored logs: {e}")))?;
+        .map_err(|e| StoreError::other(format!("replaying stored logs: {e}")))?;
         let mut ok = Vec::new();
         for (stored, record) in logs.iter().zip(records) {
             match record {

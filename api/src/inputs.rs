@@ -133,9 +133,14 @@ impl<'a> LogReader<'a> {
 
 /// Runs `f` over every input on all cores, returning the results in input order.
 pub fn par_map<I: Sync, T: Send>(inputs: &[I], f: impl Fn(&I) -> T + Sync) -> Vec<T> {
+    par_map_on(std::thread::available_parallelism().map_or(1, |n| n.get()), inputs, f)
+}
+
+/// Runs `f` over every input on at most `threads` threads, returning the results in input order.
+pub fn par_map_on<I: Sync, T: Send>(threads: usize, inputs: &[I], f: impl Fn(&I) -> T + Sync) -> Vec<T> {
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::Mutex;
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(inputs.len().max(1));
+    let threads = threads.clamp(1, inputs.len().max(1));
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<T>>> = Mutex::new((0..inputs.len()).map(|_| None).collect());
     std::thread::scope(|s| {

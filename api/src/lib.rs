@@ -16,3 +16,4 @@ pub mod simulate;
 pub mod startup;
 pub mod stats_corpus;
 pub mod store;
+pub mod tokens;

@@ -35,14 +35,16 @@ pub fn serve(args: ServeArgs, out: &mut dyn Write) -> Result<i32, String> {
     let url = crate::import::database_url(args.database_url.clone());
     actix_web::rt::System::new().block_on(async move {
         let store = store::open(&url).await.map_err(|e| e.to_string())?;
-        let service = Arc::new(Service::new(store, args.cache_games).map_err(|e| e.message().to_owned())?);
-        let counted = service.load_stats().await.map_err(|e| e.message().to_owned())?;
+        let service = Arc::new(Service::new(store, args.cache_games, args.admission()).map_err(|e| e.to_string())?);
+        let counted = service.load_stats().await.map_err(|e| e.to_string())?;
         tracing::info!(games = counted, "statistics loaded");
         let state = web::Data::new(AppState {
             schema: graphql::schema(Arc::clone(&service), args.limits()),
             service: Arc::clone(&service),
             rate_limit: RateLimit::per_minute(args.rate_limit),
+            anonymous_limit: RateLimit::per_minute(args.anonymous_rate_limit),
             body_limit: args.body_limit,
+            limits: args.limits(),
         });
         let mut server = HttpServer::new(move || {
             App::new()
@@ -85,24 +87,4 @@ pub fn serve(args: ServeArgs, out: &mut dyn Write) -> Result<i32, String> {
         tracing::info!("stopped");
         Ok(crate::cli::EXIT_OK)
     })
-}
-
-/// `chronicle token create`: a new API token, printed once (only its hash is stored).
-pub fn create_token(name: &str, database_url: Option<String>, out: &mut dyn Write) -> Result<i32, String> {
-    let name = name.trim();
-    if name.is_empty() {
-        return Err("a token needs a non-empty --name".into());
-    }
-    let url = crate::import::database_url(database_url);
-    let token = crate::auth::new_token()?;
-    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|e| e.to_string())?;
-    rt.block_on(async {
-        use crate::store::Store;
-        let store = store::open(&url).await.map_err(|e| e.to_string())?;
-        let r = store.create_token(name, &crate::auth::token_hash(&token)).await;
-        store.close().await;
-        r.map_err(|e| e.to_string())
-    })?;
-    writeln!(out, "{token}").map_err(|e| e.to_string())?;
-    Ok(crate::cli::EXIT_OK)
 }

@@ -104,11 +104,23 @@ macro_rules! delegate_store {
             async fn list_games(&self, filter: &GameFilter, after: i64, limit: i64) -> Result<Vec<i64>, StoreError> {
                 self.store.list_games(filter, after, limit).await
             }
-            async fn create_token(&self, name: &str, sha256: &str) -> Result<i64, StoreError> {
-                self.store.create_token(name, sha256).await
+            async fn insert_all(&self, games: &[NewGame]) -> Result<Vec<Inserted>, StoreError> {
+                self.store.insert_all(games).await
             }
-            async fn bearer(&self, sha256: &str) -> Result<Option<Bearer>, StoreError> {
+            async fn create_token(&self, name: &str, sha256: &str, expires_in: Option<i64>) -> Result<i64, StoreError> {
+                self.store.create_token(name, sha256, expires_in).await
+            }
+            async fn tokens(&self) -> Result<Vec<chronicle_api::store::TokenRow>, StoreError> {
+                self.store.tokens().await
+            }
+            async fn revoke_token(&self, id: i64) -> Result<chronicle_api::store::Revoked, StoreError> {
+                self.store.revoke_token(id).await
+            }
+            async fn bearer(&self, sha256: &str) -> Result<chronicle_api::store::TokenLookup, StoreError> {
                 self.store.bearer(sha256).await
+            }
+            async fn probe_write(&self) -> Result<(), StoreError> {
+                self.store.probe_write().await
             }
             async fn create_tournament(
                 &self,

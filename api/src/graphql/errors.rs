@@ -14,18 +14,62 @@ pub const QUERY_TOO_DEEP: &str = "QUERY_TOO_DEEP";
 pub const QUERY_TOO_COMPLEX: &str = "QUERY_TOO_COMPLEX";
 pub const GRAPHQL_PARSE_FAILED: &str = "GRAPHQL_PARSE_FAILED";
 pub const GRAPHQL_VALIDATION_FAILED: &str = "GRAPHQL_VALIDATION_FAILED";
+pub const QUERY_TOO_LARGE: &str = "QUERY_TOO_LARGE";
+pub const TOO_MANY_ERRORS: &str = "TOO_MANY_ERRORS";
+pub const UNSUPPORTED_MEDIA_TYPE: &str = "UNSUPPORTED_MEDIA_TYPE";
+pub const BUSY: &str = "BUSY";
+pub const BUDGET_EXCEEDED: &str = "BUDGET_EXCEEDED";
+pub const INTERNAL_SERVER_ERROR: &str = "INTERNAL_SERVER_ERROR";
+
+/// Most errors in one response: a document with thousands of mistakes gets the first ones and
+/// a count of the rest.
+pub const MAX_ERRORS: usize = 20;
 
 /// An error with a code.
 pub fn coded(code: &'static str, message: impl Into<String>) -> Error {
     Error::new(message).extend_with(|_, e| e.set("code", code))
 }
 
+/// A service error for the caller. The server's own failures are logged with a reference the
+/// caller gets instead of their text (which may name tables, files or addresses).
 pub fn service(e: ServiceError) -> Error {
-    coded(e.code(), e.message())
+    let (code, message) = public(e);
+    coded(code, message)
+}
+
+/// The code and the text a caller may see of a service error (see [`service`]).
+pub fn public(e: ServiceError) -> (&'static str, String) {
+    if !e.is_server_side() {
+        return (e.code(), e.message().to_owned());
+    }
+    let reference = reference();
+    tracing::error!(code = e.code(), reference = reference.as_str(), error = e.message(), "request failed");
+    (e.code(), format!("{} (reference {reference})", e.public_message()))
+}
+
+/// A short random reference that ties a caller's error to the server's log line.
+pub fn reference() -> String {
+    let mut bytes = [0u8; 6];
+    if getrandom::fill(&mut bytes).is_err() {
+        return "unknown".into();
+    }
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 pub fn bad_input(message: impl Into<String>) -> Error {
     coded(BAD_USER_INPUT, message)
+}
+
+/// Keeps the first [`MAX_ERRORS`] errors of a response and says how many more there were.
+pub fn cap_errors(response: &mut Response) {
+    if response.errors.len() <= MAX_ERRORS {
+        return;
+    }
+    let more = response.errors.len() - MAX_ERRORS;
+    response.errors.truncate(MAX_ERRORS);
+    let mut note = async_graphql::ServerError::new(format!("{more} more errors were left out"), None);
+    note.extensions.get_or_insert_with(Default::default).set("code", TOO_MANY_ERRORS);
+    response.errors.push(note);
 }
 
 /// Gives every error of a response a code: the executor's own errors (parsing, validation,
@@ -43,7 +87,7 @@ pub fn add_codes(response: &mut Response) {
 
 /// The code of an error the GraphQL executor raised before running resolvers.
 fn executor_code(message: &str, located: bool) -> &'static str {
-    if message.contains("nested too deep") {
+    if message.contains("nested too deep") || message.contains("recursion depth") {
         QUERY_TOO_DEEP
     } else if message.contains("too complex") {
         QUERY_TOO_COMPLEX

@@ -3,6 +3,7 @@
 //! equal).
 
 pub mod errors;
+pub mod guard;
 mod mutation;
 mod query;
 pub mod stats;
@@ -28,6 +29,56 @@ pub type ChronicleSchema = Schema<Query, Mutation, EmptySubscription>;
 pub struct Limits {
     pub max_depth: usize,
     pub max_complexity: usize,
+    /// Longest query text (bytes); variables are bounded by the body limit.
+    pub max_query_bytes: usize,
+    /// Most fields one operation selects, fragments expanded.
+    pub max_selections: u64,
+    /// Most log bytes one request may replay, over all its fields and aliases.
+    pub replay_budget: usize,
+}
+
+impl Limits {
+    pub fn document(&self) -> guard::DocumentLimits {
+        guard::DocumentLimits {
+            max_query_bytes: self.max_query_bytes,
+            max_selections: self.max_selections,
+            max_depth: self.max_depth,
+        }
+    }
+}
+
+/// The complexity of a field that replays logs (`verifyLog`, `submitGame`, `submitGames`): with
+/// the default complexity limit of 5,000, one request holds at most 50 of them, aliases
+/// included.
+pub const REPLAY_COMPLEXITY: usize = 100;
+
+/// The log bytes a request may still replay (per request data): every field that replays
+/// charges its logs' sizes first, so aliases of one field share one budget.
+#[derive(Debug)]
+pub struct ReplayBudget(std::sync::atomic::AtomicUsize);
+
+impl ReplayBudget {
+    pub fn new(bytes: usize) -> ReplayBudget {
+        ReplayBudget(std::sync::atomic::AtomicUsize::new(bytes))
+    }
+
+    /// Takes `bytes` from the budget; false (and nothing taken) when it has less left.
+    pub fn take(&self, bytes: usize) -> bool {
+        use std::sync::atomic::Ordering;
+        self.0.fetch_update(Ordering::AcqRel, Ordering::Acquire, |left| left.checked_sub(bytes)).is_ok()
+    }
+}
+
+/// Charges logs to the request's replay budget; `BUDGET_EXCEEDED` when they do not fit.
+fn charge(ctx: &Context<'_>, logs: &[&[u8]]) -> async_graphql::Result<()> {
+    let bytes: usize = logs.iter().map(|l| l.len()).sum();
+    match ctx.data_opt::<ReplayBudget>() {
+        Some(budget) if !budget.take(bytes) => Err(errors::coded(
+            errors::BUDGET_EXCEEDED,
+            format!("this request has replayed as many log bytes as one request may; {bytes} more do not fit"),
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// The bearer of the request's token, if it presented a valid one (per request data).
@@ -39,11 +90,15 @@ pub fn sdl() -> String {
     Schema::build(Query::default(), Mutation, EmptySubscription).finish().sdl()
 }
 
+/// Most directives on one field.
+const MAX_DIRECTIVES: usize = 8;
+
 pub fn schema(service: Arc<Service>, limits: Limits) -> ChronicleSchema {
     Schema::build(Query::default(), Mutation, EmptySubscription)
         .data(service)
         .limit_depth(limits.max_depth)
         .limit_complexity(limits.max_complexity)
+        .limit_directives(MAX_DIRECTIVES)
         .finish()
 }
 

@@ -3,34 +3,32 @@
 use async_graphql::{Context, Json, Object, Result, ID};
 
 use crate::graphql::types::{Game, SubmitResult, Tournament, TournamentCreated};
-use crate::graphql::{bearer, errors, log_bytes, parse_id, service};
-use crate::store::Bearer;
+use crate::graphql::{bearer, charge, errors, log_bytes, parse_id, service, REPLAY_COMPLEXITY};
 
 pub struct Mutation;
-
-fn uploader(b: &Bearer) -> Option<String> {
-    match b {
-        Bearer::Api { name, .. } => Some(name.clone()),
-        Bearer::Organizer { tournament } => Some(format!("organizer of tournament {tournament}")),
-    }
-}
 
 #[Object]
 impl Mutation {
     /// Replays and stores a log (valid or not: an illegal log is stored with its error). A log
-    /// stored already returns the existing game with `duplicate: true`.
+    /// stored already returns the existing game with `duplicate: true`. Needs an API token.
+    #[graphql(complexity = "REPLAY_COMPLEXITY")]
     async fn submit_game(&self, ctx: &Context<'_>, log: Json<serde_json::Value>) -> Result<SubmitResult> {
         let by = bearer(ctx)?;
-        let mut results = service(ctx)?.submit(vec![log_bytes(log)], uploader(by)).await.map_err(errors::service)?;
+        let log = log_bytes(log);
+        charge(ctx, &[&log])?;
+        let mut results = service(ctx)?.submit(vec![log], by).await.map_err(errors::service)?;
         let r = results.pop().ok_or_else(|| errors::coded("INTERNAL_SERVER_ERROR", "no result"))?;
         Ok(SubmitResult { game: Game::from(&r.game), duplicate: r.duplicate })
     }
 
-    /// `submitGame` for many logs (at most 1,000), one result per log in order.
+    /// `submitGame` for many logs (at most 1,000), one result per log in order. All or
+    /// nothing: when any log cannot be stored, none is.
+    #[graphql(complexity = "REPLAY_COMPLEXITY")]
     async fn submit_games(&self, ctx: &Context<'_>, logs: Vec<Json<serde_json::Value>>) -> Result<Vec<SubmitResult>> {
         let by = bearer(ctx)?;
-        let logs = logs.into_iter().map(log_bytes).collect();
-        let results = service(ctx)?.submit(logs, uploader(by)).await.map_err(errors::service)?;
+        let logs: Vec<Vec<u8>> = logs.into_iter().map(log_bytes).collect();
+        charge(ctx, &logs.iter().map(Vec::as_slice).collect::<Vec<_>>())?;
+        let results = service(ctx)?.submit(logs, by).await.map_err(errors::service)?;
         Ok(results.iter().map(|r| SubmitResult { game: Game::from(&r.game), duplicate: r.duplicate }).collect())
     }
 

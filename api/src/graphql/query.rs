@@ -4,7 +4,7 @@ use async_graphql::connection::{Connection, Edge};
 use async_graphql::{Context, Json, Object, Result, ID};
 
 use crate::graphql::types::{Game, GameFilter, ReplayState, Tournament, Verification};
-use crate::graphql::{errors, log_bytes, parse_id, service};
+use crate::graphql::{charge, errors, log_bytes, parse_id, service, REPLAY_COMPLEXITY};
 use crate::store;
 
 /// Page size of `games` when `first` is not given.
@@ -23,6 +23,13 @@ fn store_filter(f: GameFilter) -> Result<store::GameFilter> {
         .map(|n| i16::try_from(n).ok().filter(|n| (1..=7).contains(n)))
         .map(|n| n.ok_or_else(|| errors::bad_input("playerCount is 1 to 7")))
         .transpose()?;
+    // A NUL character matches no stored text (stored text never holds one) and PostgreSQL
+    // refuses it outright: it is a mistake in the request, said the same way on both stores.
+    for (name, text) in [("playerName", &f.player_name), ("playedFrom", &f.played_from), ("playedTo", &f.played_to)] {
+        if text.as_deref().is_some_and(|t| t.contains('\0')) {
+            return Err(errors::bad_input(format!("{name} must not contain a NUL character")));
+        }
+    }
     Ok(store::GameFilter {
         player_count,
         status: f.status.map(Into::into),
@@ -103,8 +110,11 @@ impl GameQuery {
     }
 
     /// Replays a log without storing it. An illegal log is a result with status INVALID.
+    #[graphql(complexity = "REPLAY_COMPLEXITY")]
     async fn verify_log(&self, ctx: &Context<'_>, log: Json<serde_json::Value>) -> Result<Verification> {
-        let record = service(ctx)?.verify(log_bytes(log)).await.map_err(errors::service)?;
+        let log = log_bytes(log);
+        charge(ctx, &[&log])?;
+        let record = service(ctx)?.verify(log).await.map_err(errors::service)?;
         Ok(Verification::from(&record))
     }
 }

@@ -4,27 +4,45 @@
 //!
 //! Caching: stored games change only through `chronicle reverify` (a separate process), so a
 //! game read once is kept (bounded, least recently used first out) for the life of the server;
-//! restart the server after a reverify. Tokens are cached the same way (they are never revoked
-//! while the server runs).
+//! restart the server after a reverify. Tokens are not cached: `chronicle token revoke` (another
+//! process) must take effect at the next request, so every authenticated request looks its
+//! token up (one indexed read).
+//!
+//! Heavy work (replays) goes through [`admission::Admission`]; writes that fail because the disk
+//! is full mark the store as unable to write until a write succeeds again ([`Service::ready`]).
 
+pub mod admission;
 pub mod tournament;
 
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, Mutex, RwLock};
 
 use chronicle_analytics::{AnalyticsError, Corpus, Stats};
 use chronicle_engine::Replay;
 use quick_cache::sync::Cache;
 
 use crate::auth;
+use admission::{Admission, AdmissionLimits};
 use crate::canonical;
 use crate::facts::GameRecord;
-use crate::store::{Backend, Bearer, GameFilter, GameHead, Inserted, NewGame, Store, StoreError, TournamentRow};
+use crate::store::{
+    Backend, Bearer, GameFilter, GameHead, Inserted, NewGame, Store, StoreError, StoreErrorKind, TokenLookup, TournamentRow,
+};
 
 /// Why an operation did not happen. Each kind has a stable code (`extensions.code` in GraphQL).
+/// The text of the server-side kinds (`Internal`, `StorageFull`, `Unavailable`) is for the
+/// server's log: callers get [`ServiceError::public_message`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ServiceError {
-    /// The database failed; nothing was changed.
-    Store(String),
+    /// Something failed on the server (a bug, a refused statement); nothing was changed.
+    Internal(String),
+    /// The database's disk is full; nothing was changed.
+    StorageFull(String),
+    /// The database cannot be reached right now; nothing was changed.
+    Unavailable(String),
+    /// Too much heavy work is running or queued; retry later.
+    Busy(String),
+    /// The request asked for more work than one request may.
+    BudgetExceeded(String),
     NotFound(String),
     BadInput(String),
     Unauthenticated(String),
@@ -34,7 +52,11 @@ pub enum ServiceError {
 impl ServiceError {
     pub fn code(&self) -> &'static str {
         match self {
-            ServiceError::Store(_) => "INTERNAL_SERVER_ERROR",
+            ServiceError::Internal(_) => "INTERNAL_SERVER_ERROR",
+            ServiceError::StorageFull(_) => "STORAGE_FULL",
+            ServiceError::Unavailable(_) => "DATABASE_UNAVAILABLE",
+            ServiceError::Busy(_) => "BUSY",
+            ServiceError::BudgetExceeded(_) => "BUDGET_EXCEEDED",
             ServiceError::NotFound(_) => "NOT_FOUND",
             ServiceError::BadInput(_) => "BAD_USER_INPUT",
             ServiceError::Unauthenticated(_) => "UNAUTHENTICATED",
@@ -42,24 +64,61 @@ impl ServiceError {
         }
     }
 
+    /// The full text, for the server's log.
     pub fn message(&self) -> &str {
         match self {
-            ServiceError::Store(m)
+            ServiceError::Internal(m)
+            | ServiceError::StorageFull(m)
+            | ServiceError::Unavailable(m)
+            | ServiceError::Busy(m)
+            | ServiceError::BudgetExceeded(m)
             | ServiceError::NotFound(m)
             | ServiceError::BadInput(m)
             | ServiceError::Unauthenticated(m)
             | ServiceError::Forbidden(m) => m,
         }
     }
+
+    /// Whether the text describes the server rather than the request: it is logged, and the
+    /// caller gets a fixed text instead.
+    pub fn is_server_side(&self) -> bool {
+        matches!(self, ServiceError::Internal(_) | ServiceError::StorageFull(_) | ServiceError::Unavailable(_))
+    }
+
+    /// What a caller may read: the request's own problem in full, a fixed text for the
+    /// server's (which may name tables, paths or addresses).
+    pub fn public_message(&self) -> &str {
+        match self {
+            ServiceError::Internal(_) => "internal error; nothing was changed (the server's log has the details)",
+            ServiceError::StorageFull(_) => "the server's storage is full; nothing was stored, retry later",
+            ServiceError::Unavailable(_) => "the database is unavailable; nothing was changed, retry later",
+            other => other.message(),
+        }
+    }
+}
+
+fn internal(message: impl Into<String>) -> ServiceError {
+    ServiceError::Internal(message.into())
 }
 
 fn stats_error(e: AnalyticsError) -> ServiceError {
-    ServiceError::Store(format!("statistics: {e}"))
+    internal(format!("statistics: {e}"))
+}
+
+impl std::fmt::Display for ServiceError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.message())
+    }
 }
 
 impl From<StoreError> for ServiceError {
     fn from(e: StoreError) -> ServiceError {
-        ServiceError::Store(e.0)
+        let text = e.to_string();
+        match e.kind {
+            StoreErrorKind::Full => ServiceError::StorageFull(text),
+            StoreErrorKind::Unavailable => ServiceError::Unavailable(text),
+            StoreErrorKind::Other => ServiceError::Internal(text),
+        }
     }
 }
 
@@ -86,27 +145,87 @@ pub const MAX_BATCH: usize = 1000;
 pub struct Service {
     store: Backend,
     games: Cache<i64, Arc<GameHead>>,
-    bearers: Cache<String, Bearer>,
     /// The statistics of every stored complete game (`load_stats`, then each new game).
     stats: Arc<RwLock<Stats>>,
+    admission: Admission,
+    /// Set when a write failed because the disk is full; cleared by the next successful write.
+    cannot_write: Mutex<Option<String>>,
+}
+
+/// The readiness of the service (`/readyz`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Readiness {
+    Ready,
+    /// The database does not answer.
+    DatabaseUnavailable,
+    /// The database answers but cannot write (its disk is full).
+    StorageFull,
 }
 
 /// Complete games read per batch when loading the statistics.
 const STATS_BATCH: i64 = 2000;
 
 async fn blocking<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Result<T, ServiceError> {
-    tokio::task::spawn_blocking(f).await.map_err(|e| ServiceError::Store(format!("worker failed: {e}")))
+    tokio::task::spawn_blocking(f).await.map_err(|e| internal(format!("worker failed: {e}")))
 }
 
 impl Service {
-    /// A service over an open store, caching up to `cached_games` games.
-    pub fn new(store: Backend, cached_games: usize) -> Result<Service, ServiceError> {
+    /// A service over an open store, caching up to `cached_games` games, admitting heavy work
+    /// within `limits`.
+    pub fn new(store: Backend, cached_games: usize, limits: AdmissionLimits) -> Result<Service, ServiceError> {
         Ok(Service {
             store,
             games: Cache::new(cached_games.max(1)),
-            bearers: Cache::new(10_000),
             stats: Arc::new(RwLock::new(Stats::new().map_err(stats_error)?)),
+            admission: Admission::new(limits),
+            cannot_write: Mutex::new(None),
         })
+    }
+
+    pub fn admission(&self) -> &Admission {
+        &self.admission
+    }
+
+    /// Remembers how a write ended: a full disk marks the store as unable to write, a success
+    /// clears the mark.
+    fn wrote<T>(&self, result: Result<T, StoreError>) -> Result<T, ServiceError> {
+        let mark = match &result {
+            Ok(_) => None,
+            Err(e) if e.kind == StoreErrorKind::Full => Some(e.to_string()),
+            Err(_) => return result.map_err(ServiceError::from),
+        };
+        if let Ok(mut slot) = self.cannot_write.lock() {
+            if let Some(why) = &mark {
+                tracing::error!(error = why.as_str(), "the store cannot write: its disk is full");
+            } else if slot.take().is_some() {
+                tracing::info!("the store writes again");
+            }
+            if mark.is_some() {
+                *slot = mark;
+            }
+        }
+        result.map_err(ServiceError::from)
+    }
+
+    /// Whether the service can do its work: the database answers, and, after a write failed on a
+    /// full disk, a probe write succeeds again.
+    pub async fn ready(&self) -> Readiness {
+        if let Err(e) = self.store.ping().await {
+            tracing::warn!(error = %e, "readiness: the database does not answer");
+            return Readiness::DatabaseUnavailable;
+        }
+        let marked = self.cannot_write.lock().map(|m| m.is_some()).unwrap_or(true);
+        if !marked {
+            return Readiness::Ready;
+        }
+        match self.wrote(self.store.probe_write().await) {
+            Ok(()) => Readiness::Ready,
+            Err(ServiceError::StorageFull(_)) => Readiness::StorageFull,
+            Err(e) => {
+                tracing::warn!(error = e.message(), "readiness: the probe write failed");
+                Readiness::DatabaseUnavailable
+            }
+        }
     }
 
     /// Builds the statistics from every stored complete game; returns the number of games.
@@ -117,7 +236,7 @@ impl Service {
             let batch = self.store.complete_records(after, STATS_BATCH).await?;
             let Some(&(last, _)) = batch.last() else { break };
             for (id, record) in &batch {
-                crate::stats_corpus::add_game(&mut corpus, *id, record).map_err(ServiceError::Store)?;
+                crate::stats_corpus::add_game(&mut corpus, *id, record).map_err(internal)?;
             }
             after = last;
         }
@@ -125,7 +244,7 @@ impl Service {
         blocking(move || {
             let fresh = Stats::from_corpus(&corpus).map_err(stats_error)?;
             let games = fresh.games();
-            *stats.write().map_err(|_| ServiceError::Store("statistics lock poisoned".into()))? = fresh;
+            *stats.write().map_err(|_| internal("statistics lock poisoned"))? = fresh;
             Ok(games)
         })
         .await?
@@ -138,7 +257,7 @@ impl Service {
     ) -> Result<T, ServiceError> {
         let stats = Arc::clone(&self.stats);
         blocking(move || {
-            let stats = stats.read().map_err(|_| ServiceError::Store("statistics lock poisoned".into()))?;
+            let stats = stats.read().map_err(|_| internal("statistics lock poisoned"))?;
             f(&stats).map_err(stats_error)
         })
         .await?
@@ -148,14 +267,14 @@ impl Service {
     async fn add_to_stats(&self, games: Vec<(i64, GameRecord)>) -> Result<(), ServiceError> {
         let mut corpus = Corpus::new();
         for (id, record) in &games {
-            crate::stats_corpus::add_game(&mut corpus, *id, record).map_err(ServiceError::Store)?;
+            crate::stats_corpus::add_game(&mut corpus, *id, record).map_err(internal)?;
         }
         if corpus.player_games.is_empty() {
             return Ok(());
         }
         let stats = Arc::clone(&self.stats);
         blocking(move || {
-            let mut stats = stats.write().map_err(|_| ServiceError::Store("statistics lock poisoned".into()))?;
+            let mut stats = stats.write().map_err(|_| internal("statistics lock poisoned"))?;
             stats.add_games(&corpus).map_err(stats_error)
         })
         .await?
@@ -165,17 +284,15 @@ impl Service {
         &self.store
     }
 
-    /// Whom a bearer token belongs to (`None`: no such token).
-    pub async fn bearer(&self, token: &str) -> Result<Option<Bearer>, ServiceError> {
-        let hash = auth::token_hash(token);
-        if let Some(b) = self.bearers.get(&hash) {
-            return Ok(Some(b));
-        }
-        let found = self.store.bearer(&hash).await?;
-        if let Some(b) = &found {
-            self.bearers.insert(hash, b.clone());
-        }
-        Ok(found)
+    /// `postgres` or `sqlite`.
+    pub fn store_backend(&self) -> &'static str {
+        self.store.backend()
+    }
+
+    /// Whom a bearer token belongs to, if it is valid now (looked up at every request, so that a
+    /// revocation or an expiry takes effect at once).
+    pub async fn bearer(&self, token: &str) -> Result<TokenLookup, ServiceError> {
+        Ok(self.store.bearer(&auth::token_hash(token)).await?)
     }
 
     /// Stored games by id, in the order asked (absent ids are left out).
@@ -199,11 +316,25 @@ impl Service {
     }
 
     /// Replays and stores logs (valid or not); logs stored already are duplicates. One result
-    /// per log, in order. Either every new game is stored or (on a database failure) none.
-    pub async fn submit(&self, logs: Vec<Vec<u8>>, uploader: Option<String>) -> Result<Vec<Submitted>, ServiceError> {
+    /// per log, in order. All or nothing: either every new game is stored or (when the database
+    /// refuses any of them) none, and the error says why.
+    /// Only API tokens may submit: an organizer token changes its own tournament and nothing
+    /// else. The token's name is recorded as the games' uploader.
+    pub async fn submit(&self, logs: Vec<Vec<u8>>, by: &Bearer) -> Result<Vec<Submitted>, ServiceError> {
+        let uploader = match by {
+            Bearer::Api { name, .. } => Some(name.clone()),
+            Bearer::Organizer { tournament } => {
+                return Err(ServiceError::Forbidden(format!(
+                    "an organizer token only changes its tournament ({tournament}); submit games with an API token"
+                )))
+            }
+        };
         if logs.len() > MAX_BATCH {
             return Err(ServiceError::BadInput(format!("{} logs; at most {MAX_BATCH} per request", logs.len())));
         }
+        let bytes: usize = logs.iter().map(Vec::len).sum();
+        let threads = self.admission.threads_for(logs.len());
+        let permit = self.admission.replay(threads, bytes).await.map_err(|b| ServiceError::Busy(b.0))?;
         let logs = Arc::new(logs);
         let keys = {
             let logs = Arc::clone(&logs);
@@ -221,11 +352,15 @@ impl Service {
         let new_games: Vec<NewGame> = {
             let logs = Arc::clone(&logs);
             blocking(move || {
-                crate::inputs::par_map(&todo, |(i, key)| crate::import::prepare_identified(&logs[*i], key.clone(), uploader.as_deref()))
+                crate::inputs::par_map_on(threads, &todo, |(i, key)| {
+                    crate::import::prepare_identified(&logs[*i], key.clone(), uploader.as_deref())
+                })
             })
             .await?
         };
-        let inserted = self.store.insert_games(&new_games).await?;
+        drop(permit);
+        // All or nothing: a batch the database refuses in part is not stored at all.
+        let inserted = self.wrote(self.store.insert_all(&new_games).await)?;
         let mut stored: std::collections::HashMap<&str, Inserted> = std::collections::HashMap::new();
         let mut fresh = Vec::new();
         for (g, r) in new_games.iter().zip(inserted) {
@@ -246,8 +381,8 @@ impl Service {
                 (Some(&id), _) => (id, false),
                 (None, Some(Inserted::New(id))) => (*id, firsts.insert(sha.as_str())),
                 (None, Some(Inserted::Duplicate(id))) => (*id, false),
-                (None, Some(Inserted::Failed(reason))) => return Err(ServiceError::Store(reason.clone())),
-                (None, None) => return Err(ServiceError::Store("a submitted log was neither stored nor found".into())),
+                (None, Some(Inserted::Failed(reason))) => return Err(internal(reason.clone())),
+                (None, None) => return Err(internal("a submitted log was neither stored nor found")),
             };
             ids.push((id, new));
         }
@@ -256,7 +391,7 @@ impl Service {
         let by_id: std::collections::HashMap<i64, Arc<GameHead>> = heads.into_iter().map(|h| (h.id, h)).collect();
         ids.into_iter()
             .map(|(id, new)| {
-                let game = by_id.get(&id).cloned().ok_or_else(|| ServiceError::Store(format!("game {id} vanished")))?;
+                let game = by_id.get(&id).cloned().ok_or_else(|| internal(format!("game {id} vanished")))?;
                 Ok(Submitted { game, duplicate: !new })
             })
             .collect()
@@ -264,14 +399,17 @@ impl Service {
 
     /// Replays a log without storing it.
     pub async fn verify(&self, log: Vec<u8>) -> Result<GameRecord, ServiceError> {
-        blocking(move || GameRecord::from_replay(&chronicle_engine::replay(&log))).await
+        let permit = self.admission.replay(1, log.len()).await.map_err(|b| ServiceError::Busy(b.0))?;
+        let record = blocking(move || GameRecord::from_replay(&chronicle_engine::replay(&log))).await;
+        drop(permit);
+        record
     }
 
     /// The state of a stored game after entry `at` (after the last legal entry when `None`).
     pub async fn state(&self, id: i64, at: Option<usize>) -> Result<StateAt, ServiceError> {
         let log = self.store.game_log(id).await?.ok_or_else(|| ServiceError::NotFound(format!("no game {id}")))?;
         blocking(move || {
-            let bytes = log.decompress().map_err(ServiceError::Store)?;
+            let bytes = log.decompress().map_err(internal)?;
             let replay = crate::report::state_at(&bytes, at).map_err(ServiceError::BadInput)?;
             Ok(StateAt { replay, at_entry: at })
         })
@@ -281,7 +419,7 @@ impl Service {
     /// The raw log of a stored game, as uploaded.
     pub async fn log(&self, id: i64) -> Result<Vec<u8>, ServiceError> {
         let log = self.store.game_log(id).await?.ok_or_else(|| ServiceError::NotFound(format!("no game {id}")))?;
-        blocking(move || log.decompress().map_err(ServiceError::Store)).await?
+        blocking(move || log.decompress().map_err(internal)).await?
     }
 
     /// Creates a tournament; returns it with its organizer token (shown only now).
@@ -293,8 +431,8 @@ impl Service {
         if name.is_empty() || name.chars().count() > 200 {
             return Err(ServiceError::BadInput("a tournament name has 1 to 200 characters".into()));
         }
-        let token = auth::new_token().map_err(ServiceError::Store)?;
-        let row = self.store.create_tournament(name, &auth::token_hash(&token), Some(*id)).await?;
+        let token = auth::new_token().map_err(internal)?;
+        let row = self.wrote(self.store.create_tournament(name, &auth::token_hash(&token), Some(*id)).await)?;
         Ok((row, token))
     }
 
@@ -312,7 +450,7 @@ impl Service {
         if games.len() > MAX_BATCH {
             return Err(ServiceError::BadInput(format!("{} games; at most {MAX_BATCH} per request", games.len())));
         }
-        let missing = self.store.add_tournament_games(tournament, games).await?;
+        let missing = self.wrote(self.store.add_tournament_games(tournament, games).await)?;
         if !missing.is_empty() {
             let ids: Vec<String> = missing.iter().map(i64::to_string).collect();
             return Err(ServiceError::NotFound(format!("no game {}; nothing was added", ids.join(", "))));

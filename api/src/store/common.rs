@@ -14,8 +14,8 @@ use crate::facts::{
     PlayerRow, WeaponRow,
 };
 use crate::store::{
-    db_error, is_fatal, Bearer, CompressedLog, GameFilter, GameHead, Inserted, NewGame, StoreError, StoredGame,
-    StoredLog, TournamentRow,
+    db_error, is_fatal, Bearer, CompressedLog, GameFilter, GameHead, Inserted, NewGame, Revoked, StoreError,
+    StoredGame, StoredLog, TokenLookup, TokenRow, TournamentRow,
 };
 use chronicle_engine::ScoreBreakdown;
 
@@ -300,10 +300,32 @@ async fn known_games(pool: &Pool<Db>, keys: &[String]) -> Result<HashMap<String,
     select_known(&mut conn, &keys).await.map_err(fail)
 }
 
+/// Runs one write transaction on a connection of its own. When it fails, the connection is
+/// closed instead of going back to the pool: after some failures (SQLite refusing a COMMIT
+/// because the disk is full) the driver's record of the transaction no longer matches the
+/// connection's, and every later `BEGIN` on it would fail.
+macro_rules! write_tx {
+    ($pool:expr, |$conn:ident| $body:expr) => {{
+        let mut pooled = $pool.acquire().await?;
+        let result = {
+            let $conn: &mut Conn = &mut pooled;
+            $body.await
+        };
+        if result.is_err() {
+            pooled.close_on_drop();
+        }
+        result
+    }};
+}
+
 /// Stores a batch in one transaction: the games not stored yet, with their logs, players and
 /// facts. Keys must be distinct within the batch.
 async fn insert_batch(pool: &Pool<Db>, games: &[&NewGame]) -> Result<Vec<Inserted>, sqlx::Error> {
-    let mut tx = pool.begin_with(BEGIN).await?;
+    write_tx!(pool, |conn| insert_batch_on(conn, games))
+}
+
+async fn insert_batch_on(conn: &mut Conn, games: &[&NewGame]) -> Result<Vec<Inserted>, sqlx::Error> {
+    let mut tx = sqlx::Connection::begin_with(conn, BEGIN).await?;
     let mut new: HashMap<String, i64> = HashMap::new();
     let head = format!("INSERT INTO games (log_sha256, format, uploader, {}) ", VERDICT_COLUMNS.join(", "));
     for chunk in games.chunks(MAX_BINDS / (3 + VERDICT_COLUMNS.len())) {
@@ -337,13 +359,12 @@ async fn insert_batch(pool: &Pool<Db>, games: &[&NewGame]) -> Result<Vec<Inserte
         .collect())
 }
 
-/// `Store::insert_games`: the batch in one transaction; when that fails on a game's data, each
-/// game alone, so that one bad game does not keep the others out.
-async fn insert_games(pool: &Pool<Db>, games: &[NewGame]) -> Result<Vec<Inserted>, StoreError> {
-    // The first occurrence of a key in the batch is stored; later ones are its duplicates.
+/// The games of a batch with distinct keys (the first occurrence of a key is stored; later ones
+/// are its duplicates), and for each game of the batch the index of its key's first game.
+fn distinct(games: &[NewGame]) -> (Vec<&NewGame>, Vec<usize>) {
     let mut first: HashMap<&str, usize> = HashMap::new();
     let mut unique: Vec<&NewGame> = Vec::new();
-    let slots: Vec<usize> = games
+    let slots = games
         .iter()
         .map(|g| {
             *first.entry(g.sha256.as_str()).or_insert_with(|| {
@@ -352,6 +373,32 @@ async fn insert_games(pool: &Pool<Db>, games: &[NewGame]) -> Result<Vec<Inserted
             })
         })
         .collect();
+    (unique, slots)
+}
+
+/// One result per game of the batch from the results of its distinct games.
+fn spread(results: Vec<Inserted>, slots: Vec<usize>) -> Vec<Inserted> {
+    let mut seen = vec![false; results.len()];
+    slots
+        .into_iter()
+        .map(|slot| {
+            let r = results.get(slot).cloned().unwrap_or(Inserted::Failed("no result".into()));
+            if std::mem::replace(&mut seen[slot], true) {
+                match r {
+                    Inserted::New(id) | Inserted::Duplicate(id) => Inserted::Duplicate(id),
+                    failed => failed,
+                }
+            } else {
+                r
+            }
+        })
+        .collect()
+}
+
+/// `Store::insert_games`: the batch in one transaction; when that fails on a game's data, each
+/// game alone, so that one bad game does not keep the others out.
+async fn insert_games(pool: &Pool<Db>, games: &[NewGame]) -> Result<Vec<Inserted>, StoreError> {
+    let (unique, slots) = distinct(games);
     let results = match insert_batch(pool, &unique).await {
         Ok(r) => r,
         Err(e) if is_fatal(&e) => return Err(db_error("storing games", e)),
@@ -367,21 +414,14 @@ async fn insert_games(pool: &Pool<Db>, games: &[NewGame]) -> Result<Vec<Inserted
             results
         }
     };
-    let mut seen = vec![false; unique.len()];
-    Ok(slots
-        .into_iter()
-        .map(|slot| {
-            let r = results.get(slot).cloned().unwrap_or(Inserted::Failed("no result".into()));
-            if std::mem::replace(&mut seen[slot], true) {
-                match r {
-                    Inserted::New(id) | Inserted::Duplicate(id) => Inserted::Duplicate(id),
-                    failed => failed,
-                }
-            } else {
-                r
-            }
-        })
-        .collect())
+    Ok(spread(results, slots))
+}
+
+/// `Store::insert_all`: the batch in one transaction, all or nothing.
+async fn insert_all(pool: &Pool<Db>, games: &[NewGame]) -> Result<Vec<Inserted>, StoreError> {
+    let (unique, slots) = distinct(games);
+    let results = insert_batch(pool, &unique).await.map_err(|e| db_error("storing games (none was stored)", e))?;
+    Ok(spread(results, slots))
 }
 
 async fn logs_after(pool: &Pool<Db>, after: i64, limit: i64) -> Result<Vec<StoredLog>, StoreError> {
@@ -448,8 +488,12 @@ async fn outcomes(pool: &Pool<Db>, ids: &[i64]) -> Result<BTreeMap<i64, Outcome>
 }
 
 async fn replace_records(pool: &Pool<Db>, records: &[(i64, GameRecord)]) -> Result<(), StoreError> {
-    let fail = |e| db_error("rewriting games", e);
-    let mut tx = pool.begin_with(BEGIN).await.map_err(fail)?;
+    let run = async { write_tx!(pool, |conn| replace_records_on(conn, records)) };
+    run.await.map_err(|e| db_error("rewriting games", e))
+}
+
+async fn replace_records_on(conn: &mut Conn, records: &[(i64, GameRecord)]) -> Result<(), sqlx::Error> {
+    let mut tx = sqlx::Connection::begin_with(conn, BEGIN).await?;
     let set: Vec<String> = VERDICT_COLUMNS.iter().enumerate().map(|(i, c)| format!("{c} = ${}", i + 1)).collect();
     let update = format!("UPDATE games SET {} WHERE id = ${}", set.join(", "), VERDICT_COLUMNS.len() + 1);
     for (id, r) in records {
@@ -471,19 +515,19 @@ async fn replace_records(pool: &Pool<Db>, records: &[(i64, GameRecord)]) -> Resu
             .bind(*id)
             .execute(&mut *tx)
             .await
-            .map_err(fail)?;
+            ?;
     }
     let ids: Vec<i64> = records.iter().map(|(id, _)| *id).collect();
     for table in CHILD_TABLES {
         for chunk in ids.chunks(MAX_BINDS) {
             let mut qb: QueryBuilder<'_, Db> = QueryBuilder::new(format!("DELETE FROM {table} WHERE game_id IN "));
             push_in_list(&mut qb, chunk);
-            qb.build().persistent(false).execute(&mut *tx).await.map_err(fail)?;
+            qb.build().persistent(false).execute(&mut *tx).await?;
         }
     }
     let refs: Vec<(i64, &GameRecord)> = records.iter().map(|(id, r)| (*id, r)).collect();
-    insert_children(&mut tx, &refs).await.map_err(fail)?;
-    tx.commit().await.map_err(fail)
+    insert_children(&mut tx, &refs).await?;
+    tx.commit().await
 }
 
 async fn game_id(pool: &Pool<Db>, sha256: &str) -> Result<Option<i64>, StoreError> {
@@ -522,7 +566,7 @@ fn player_from(r: &DbRow) -> Result<PlayerRow, sqlx::Error> {
 fn verdict_from(row: &DbRow, id: i64) -> Result<GameRecord, StoreError> {
     let fail = |e| db_error("reading a game", e);
     let status: String = row.try_get("status").map_err(fail)?;
-    let status = parse_status(&status).ok_or_else(|| StoreError(format!("game {id}: unknown status `{status}`")))?;
+    let status = parse_status(&status).ok_or_else(|| StoreError::other(format!("game {id}: unknown status `{status}`")))?;
     let error = match row.try_get::<Option<String>, _>("error_code").map_err(fail)? {
         None => None,
         Some(code) => Some(ErrorRow {
@@ -679,6 +723,32 @@ async fn game(pool: &Pool<Db>, id: i64) -> Result<Option<StoredGame>, StoreError
     }))
 }
 
+/// Bytes the readiness probe writes: about what a few hundred games take.
+const PROBE_BYTES: usize = 1 << 20;
+
+/// Writes a probe row of [`PROBE_BYTES`] (incompressible, so that neither store can make it
+/// smaller) and deletes it again.
+async fn probe_write(pool: &Pool<Db>) -> Result<(), StoreError> {
+    let fail = |e| db_error("writing a probe row", e);
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let data: Vec<u8> = (0..PROBE_BYTES)
+        .map(|_| {
+            // xorshift: cheap bytes that no compressor shrinks.
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state.to_le_bytes()[0]
+        })
+        .collect();
+    let id: i64 = sqlx::query_scalar("INSERT INTO store_probes (data) VALUES ($1) RETURNING id")
+        .bind(data)
+        .fetch_one(pool)
+        .await
+        .map_err(fail)?;
+    sqlx::query("DELETE FROM store_probes WHERE id = $1").bind(id).execute(pool).await.map_err(fail)?;
+    Ok(())
+}
+
 /// Every store operation is the shared function on this backend's pool.
 impl Store for Backend {
     fn backend(&self) -> &'static str {
@@ -687,6 +757,10 @@ impl Store for Backend {
 
     async fn insert_games(&self, games: &[NewGame]) -> Result<Vec<Inserted>, StoreError> {
         insert_games(&self.pool, games).await
+    }
+
+    async fn insert_all(&self, games: &[NewGame]) -> Result<Vec<Inserted>, StoreError> {
+        insert_all(&self.pool, games).await
     }
 
     async fn known_games(&self, sha256s: &[String]) -> Result<HashMap<String, i64>, StoreError> {
@@ -729,11 +803,19 @@ impl Store for Backend {
         list_games(&self.pool, filter, after, limit).await
     }
 
-    async fn create_token(&self, name: &str, sha256: &str) -> Result<i64, StoreError> {
-        create_token(&self.pool, name, sha256).await
+    async fn create_token(&self, name: &str, sha256: &str, expires_in: Option<i64>) -> Result<i64, StoreError> {
+        create_token(&self.pool, name, sha256, expires_in).await
     }
 
-    async fn bearer(&self, sha256: &str) -> Result<Option<Bearer>, StoreError> {
+    async fn tokens(&self) -> Result<Vec<TokenRow>, StoreError> {
+        tokens(&self.pool).await
+    }
+
+    async fn revoke_token(&self, id: i64) -> Result<Revoked, StoreError> {
+        revoke_token(&self.pool, id).await
+    }
+
+    async fn bearer(&self, sha256: &str) -> Result<TokenLookup, StoreError> {
         bearer(&self.pool, sha256).await
     }
 
@@ -760,6 +842,10 @@ impl Store for Backend {
 
     async fn complete_records(&self, after: i64, limit: i64) -> Result<Vec<(i64, GameRecord)>, StoreError> {
         complete_records(&self.pool, after, limit).await
+    }
+
+    async fn probe_write(&self) -> Result<(), StoreError> {
+        probe_write(&self.pool).await
     }
 
     async fn ping(&self) -> Result<(), StoreError> {

@@ -8,8 +8,10 @@
 //! (`facts.rs`), the dedupe key (`canonical.rs`) and the compressed raw log.
 //!
 //! Atomicity: [`Store::insert_games`] and [`Store::replace_records`] write a batch in one
-//! transaction; when the batch fails, every game is retried in its own transaction. Either way a
-//! game is stored completely (row, log, players, facts) or not at all.
+//! transaction; when the batch fails, every game is retried in its own transaction (import).
+//! [`Store::insert_all`] (the service's submissions) stores the whole batch or nothing. Either
+//! way a game is stored completely (row, log, players, facts) or not at all. A connection whose
+//! transaction failed is closed, never reused.
 
 use std::collections::{BTreeMap, HashMap};
 use std::future::Future;
@@ -35,14 +37,42 @@ pub const DEFAULT_DATABASE_URL: &str = "sqlite://./data/chronicle.db";
 /// Games per transaction in `chronicle import` and `chronicle reverify`.
 pub const DEFAULT_BATCH: usize = 512;
 
-/// A store failure that is not about one game: connecting, migrating, or the database going
-/// away. Failures of single games are [`Inserted::Failed`].
+/// A store failure that is not about one game: connecting, migrating, the disk filling up, or
+/// the database going away. Failures of single games are [`Inserted::Failed`].
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StoreError(pub String);
+pub struct StoreError {
+    pub kind: StoreErrorKind,
+    /// What failed and the database's own words (for logs and the operator, not for anonymous
+    /// callers of the service).
+    pub message: String,
+}
+
+/// What kind of failure a [`StoreError`] is: it decides the error code a caller sees.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StoreErrorKind {
+    /// The disk (or the database's size limit) is full: nothing more can be written until space
+    /// is freed. SQLite `SQLITE_FULL`, PostgreSQL `53100 disk_full`.
+    Full,
+    /// The database cannot be reached or went away (connection refused or reset, pool timed out,
+    /// server shutting down, I/O error).
+    Unavailable,
+    /// Anything else (a bug, a constraint, a migration that does not apply).
+    Other,
+}
+
+impl StoreError {
+    pub fn other(message: impl Into<String>) -> StoreError {
+        StoreError { kind: StoreErrorKind::Other, message: message.into() }
+    }
+}
 
 impl std::fmt::Display for StoreError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        match self.kind {
+            StoreErrorKind::Full => write!(f, "the disk is full: {}", self.message),
+            StoreErrorKind::Unavailable => write!(f, "the database is unavailable: {}", self.message),
+            StoreErrorKind::Other => f.write_str(&self.message),
+        }
     }
 }
 
@@ -159,6 +189,39 @@ pub enum Bearer {
     Organizer { tournament: i64 },
 }
 
+/// What a presented token is now.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TokenLookup {
+    Valid(Bearer),
+    /// An API token that was revoked.
+    Revoked,
+    /// An API token past its expiry.
+    Expired,
+    /// No token has this hash.
+    Unknown,
+}
+
+/// An API token as listed (without its hash).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TokenRow {
+    pub id: i64,
+    pub name: String,
+    /// As the database prints it (UTC, RFC 3339), like the other timestamps.
+    pub created_at: String,
+    pub expires_at: Option<String>,
+    pub revoked_at: Option<String>,
+    /// Past its expiry now.
+    pub expired: bool,
+}
+
+/// What `Store::revoke_token` did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Revoked {
+    Now,
+    Already,
+    NoSuchToken,
+}
+
 /// A tournament as stored (without its organizer token's hash).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TournamentRow {
@@ -178,6 +241,11 @@ pub trait Store: Sync {
     /// in order. `Err` only when the database cannot be used at all (nothing of the failing
     /// batch is stored then).
     fn insert_games(&self, games: &[NewGame]) -> impl Future<Output = Result<Vec<Inserted>, StoreError>> + Send;
+
+    /// Stores games like [`Store::insert_games`], but all or nothing: when the database refuses
+    /// any game of the batch, none is stored and the error says why. The service's
+    /// `submitGames` uses this.
+    fn insert_all(&self, games: &[NewGame]) -> impl Future<Output = Result<Vec<Inserted>, StoreError>> + Send;
 
     /// The ids of the games stored under these dedupe keys (keys not stored are left out).
     fn known_games(&self, sha256s: &[String]) -> impl Future<Output = Result<HashMap<String, i64>, StoreError>> + Send;
@@ -216,11 +284,24 @@ pub trait Store: Sync {
         limit: i64,
     ) -> impl Future<Output = Result<Vec<i64>, StoreError>> + Send;
 
-    /// Stores the hash of a new API token; returns its id.
-    fn create_token(&self, name: &str, sha256: &str) -> impl Future<Output = Result<i64, StoreError>> + Send;
+    /// Stores the hash of a new API token, valid for `expires_in` seconds from now (`None`: until
+    /// revoked); returns its id.
+    fn create_token(
+        &self,
+        name: &str,
+        sha256: &str,
+        expires_in: Option<i64>,
+    ) -> impl Future<Output = Result<i64, StoreError>> + Send;
 
-    /// Whom the token with this hash belongs to.
-    fn bearer(&self, sha256: &str) -> impl Future<Output = Result<Option<Bearer>, StoreError>> + Send;
+    /// Every API token (without its hash), by id.
+    fn tokens(&self) -> impl Future<Output = Result<Vec<TokenRow>, StoreError>> + Send;
+
+    /// Revokes an API token: from now on it authenticates no request. The row stays (a
+    /// tournament may name it as its creator).
+    fn revoke_token(&self, id: i64) -> impl Future<Output = Result<Revoked, StoreError>> + Send;
+
+    /// Whom the token with this hash belongs to, if it is valid now.
+    fn bearer(&self, sha256: &str) -> impl Future<Output = Result<TokenLookup, StoreError>> + Send;
 
     /// Creates a tournament whose organizer token has this hash.
     fn create_tournament(
@@ -253,6 +334,10 @@ pub trait Store: Sync {
 
     /// Whether the database answers (`/readyz`).
     fn ping(&self) -> impl Future<Output = Result<(), StoreError>> + Send;
+
+    /// Whether the database can write: writes and deletes a 1 MiB row (`/readyz`, after a write
+    /// failed on a full disk).
+    fn probe_write(&self) -> impl Future<Output = Result<(), StoreError>> + Send;
 }
 
 /// Every operation of [`Backend`] is that of the store it holds.
@@ -272,6 +357,10 @@ impl Store for Backend {
 
     async fn insert_games(&self, games: &[NewGame]) -> Result<Vec<Inserted>, StoreError> {
         delegate!(self, s => s.insert_games(games).await)
+    }
+
+    async fn insert_all(&self, games: &[NewGame]) -> Result<Vec<Inserted>, StoreError> {
+        delegate!(self, s => s.insert_all(games).await)
     }
 
     async fn known_games(&self, sha256s: &[String]) -> Result<HashMap<String, i64>, StoreError> {
@@ -314,11 +403,19 @@ impl Store for Backend {
         delegate!(self, s => s.list_games(filter, after, limit).await)
     }
 
-    async fn create_token(&self, name: &str, sha256: &str) -> Result<i64, StoreError> {
-        delegate!(self, s => s.create_token(name, sha256).await)
+    async fn create_token(&self, name: &str, sha256: &str, expires_in: Option<i64>) -> Result<i64, StoreError> {
+        delegate!(self, s => s.create_token(name, sha256, expires_in).await)
     }
 
-    async fn bearer(&self, sha256: &str) -> Result<Option<Bearer>, StoreError> {
+    async fn tokens(&self) -> Result<Vec<TokenRow>, StoreError> {
+        delegate!(self, s => s.tokens().await)
+    }
+
+    async fn revoke_token(&self, id: i64) -> Result<Revoked, StoreError> {
+        delegate!(self, s => s.revoke_token(id).await)
+    }
+
+    async fn bearer(&self, sha256: &str) -> Result<TokenLookup, StoreError> {
         delegate!(self, s => s.bearer(sha256).await)
     }
 
@@ -349,6 +446,10 @@ impl Store for Backend {
 
     async fn ping(&self) -> Result<(), StoreError> {
         delegate!(self, s => s.ping().await)
+    }
+
+    async fn probe_write(&self) -> Result<(), StoreError> {
+        delegate!(self, s => s.probe_write().await)
     }
 }
 
@@ -393,7 +494,7 @@ pub fn parse_url(url: &str) -> Result<Location, String> {
 /// Opens the store a URL names, creating the SQLite file and its directory when missing, and
 /// applies the pending migrations.
 pub async fn open(url: &str) -> Result<Backend, StoreError> {
-    match parse_url(url).map_err(StoreError)? {
+    match parse_url(url).map_err(StoreError::other)? {
         Location::Postgres(url) => Ok(Backend::Postgres(PgStore::open(&url).await?)),
         Location::Sqlite(path) => Ok(Backend::Sqlite(SqliteStore::open(&path).await?)),
     }
@@ -427,7 +528,7 @@ impl<'s> sqlx::migrate::MigrationSource<'s> for Embedded {
 }
 
 async fn migrator(which: &'static [(i64, &'static str, &'static str)]) -> Result<sqlx::migrate::Migrator, StoreError> {
-    sqlx::migrate::Migrator::new(Embedded(which)).await.map_err(|e| StoreError(format!("loading migrations: {e}")))
+    sqlx::migrate::Migrator::new(Embedded(which)).await.map_err(|e| StoreError::other(format!("loading migrations: {e}")))
 }
 
 /// Version and name of each embedded migration.
@@ -439,13 +540,59 @@ pub fn migration_names() -> (MigrationNames, MigrationNames) {
     (names(embedded::POSTGRES), names(embedded::SQLITE))
 }
 
+/// A failed migration, sorted like any database error when the database refused it.
+fn migrate_error(context: &str, e: sqlx::migrate::MigrateError) -> StoreError {
+    match e {
+        sqlx::migrate::MigrateError::Execute(e) => db_error(context, e),
+        sqlx::migrate::MigrateError::ExecuteMigration(e, version) => db_error(&format!("{context} (migration {version})"), e),
+        other => StoreError::other(format!("{context}: {other}")),
+    }
+}
+
 /// Errors that end a whole import (the database is gone) rather than one game.
 fn is_fatal(e: &sqlx::Error) -> bool {
     !matches!(e, sqlx::Error::Database(_))
 }
 
 fn db_error(context: &str, e: sqlx::Error) -> StoreError {
-    StoreError(format!("{context}: {e}"))
+    StoreError { kind: error_kind(&e), message: format!("{context}: {e}") }
+}
+
+/// SQLite's primary result codes for a full disk and for I/O errors (the low byte of the
+/// extended code sqlx reports).
+const SQLITE_FULL: i64 = 13;
+const SQLITE_IOERR: i64 = 10;
+const SQLITE_CANTOPEN: i64 = 14;
+
+/// Sorts a database error into what the caller can do about it.
+fn error_kind(e: &sqlx::Error) -> StoreErrorKind {
+    match e {
+        sqlx::Error::Database(db) => {
+            let code = db.code().unwrap_or_default();
+            if let Ok(sqlite) = code.parse::<i64>() {
+                return match sqlite & 0xff {
+                    SQLITE_FULL => StoreErrorKind::Full,
+                    SQLITE_IOERR | SQLITE_CANTOPEN => StoreErrorKind::Unavailable,
+                    _ => StoreErrorKind::Other,
+                };
+            }
+            // PostgreSQL SQLSTATE: class 53 insufficient resources (53100 disk_full), class 08
+            // connection exceptions, class 57 operator intervention (shutdown, crash recovery).
+            match code.as_ref() {
+                "53100" => StoreErrorKind::Full,
+                c if c.starts_with("08") || c.starts_with("57") => StoreErrorKind::Unavailable,
+                _ => StoreErrorKind::Other,
+            }
+        }
+        sqlx::Error::Io(io) if io.raw_os_error() == Some(28) => StoreErrorKind::Full, // ENOSPC
+        sqlx::Error::Io(_)
+        | sqlx::Error::PoolTimedOut
+        | sqlx::Error::PoolClosed
+        | sqlx::Error::WorkerCrashed
+        | sqlx::Error::Tls(_)
+        | sqlx::Error::Protocol(_) => StoreErrorKind::Unavailable,
+        _ => StoreErrorKind::Other,
+    }
 }
 
 #[cfg(test)]

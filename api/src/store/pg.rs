@@ -6,7 +6,7 @@ use std::time::Duration;
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use sqlx::Postgres as Db;
 
-use crate::store::{migrator, Store};
+use crate::store::{migrate_error, migrator, Store};
 
 /// `BEGIN`: PostgreSQL's default isolation (read committed) with unique keys is enough; two
 /// imports of the same game serialize on the `log_sha256` index.
@@ -16,6 +16,13 @@ const MAX_BINDS: usize = 60_000;
 /// A timestamp column as RFC 3339 UTC text.
 fn utc(column: &str) -> String {
     format!(r#"to_char({column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')"#)
+}
+
+/// The current time, as stored in timestamp columns.
+const NOW: &str = "now()";
+/// The current time plus the seconds of bind parameter `param` (`$n`), as stored.
+fn now_plus_seconds(param: &str) -> String {
+    format!("now() + make_interval(secs => {param})")
 }
 
 /// Makes a text comparison byte-wise (ISO 8601 timestamps then sort by time).
@@ -101,25 +108,25 @@ impl PgStore {
     /// Connects and applies the pending migrations.
     pub async fn open(url: &str) -> Result<PgStore, StoreError> {
         let options = PgConnectOptions::from_str(url)
-            .map_err(|e| StoreError(format!("bad PostgreSQL URL: {e}")))?
+            .map_err(|e| StoreError::other(format!("bad PostgreSQL URL: {e}")))?
             .application_name("chronicle");
         // One plain connection first: a refused connection or a wrong database fails at once
         // with its own message (the pool would retry until its timeout).
         let first = <sqlx::PgConnection as sqlx::Connection>::connect_with(&options)
             .await
-            .map_err(|e| StoreError(format!("connecting to PostgreSQL: {e}")))?;
+            .map_err(|e| db_error("connecting to PostgreSQL", e))?;
         let _ = sqlx::Connection::close(first).await;
         let pool = PgPoolOptions::new()
             .max_connections(4)
             .acquire_timeout(Duration::from_secs(15))
             .connect_with(options)
             .await
-            .map_err(|e| StoreError(format!("connecting to PostgreSQL: {e}")))?;
+            .map_err(|e| db_error("connecting to PostgreSQL", e))?;
         migrator(crate::store::embedded::POSTGRES)
             .await?
             .run(&pool)
             .await
-            .map_err(|e| StoreError(format!("migrating the PostgreSQL database: {e}")))?;
+            .map_err(|e| migrate_error("migrating the PostgreSQL database", e))?;
         Ok(PgStore { pool })
     }
 

@@ -90,31 +90,79 @@ async fn list_games(pool: &Pool<Db>, filter: &GameFilter, after: i64, limit: i64
     qb.build_query_scalar().persistent(false).fetch_all(pool).await.map_err(|e| db_error("listing games", e))
 }
 
-async fn create_token(pool: &Pool<Db>, name: &str, sha256: &str) -> Result<i64, StoreError> {
-    sqlx::query_scalar("INSERT INTO api_tokens (name, token_sha256) VALUES ($1, $2) RETURNING id")
-        .bind(crate::facts::clean(name))
-        .bind(sha256)
-        .fetch_one(pool)
-        .await
-        .map_err(|e| db_error("creating a token", e))
+async fn create_token(pool: &Pool<Db>, name: &str, sha256: &str, expires_in: Option<i64>) -> Result<i64, StoreError> {
+    let expires = if expires_in.is_some() { now_plus_seconds("$3") } else { "NULL".to_owned() };
+    let sql = format!("INSERT INTO api_tokens (name, token_sha256, expires_at) VALUES ($1, $2, {expires}) RETURNING id");
+    let mut query = sqlx::query_scalar(&sql).bind(crate::facts::clean(name)).bind(sha256);
+    if let Some(seconds) = expires_in {
+        query = query.bind(seconds);
+    }
+    query.fetch_one(pool).await.map_err(|e| db_error("creating a token", e))
 }
 
-async fn bearer(pool: &Pool<Db>, sha256: &str) -> Result<Option<Bearer>, StoreError> {
+async fn tokens(pool: &Pool<Db>) -> Result<Vec<TokenRow>, StoreError> {
+    let fail = |e| db_error("listing tokens", e);
+    let sql = format!(
+        "SELECT id, name, {} AS created_at, {} AS expires_at, {} AS revoked_at, \
+         (expires_at IS NOT NULL AND expires_at <= {NOW}) AS expired FROM api_tokens ORDER BY id",
+        utc("created_at"),
+        utc("expires_at"),
+        utc("revoked_at"),
+    );
+    let rows = sqlx::query(&sql).fetch_all(pool).await.map_err(fail)?;
+    rows.iter()
+        .map(|r| {
+            Ok(TokenRow {
+                id: r.try_get("id")?,
+                name: r.try_get("name")?,
+                created_at: r.try_get("created_at")?,
+                expires_at: r.try_get("expires_at")?,
+                revoked_at: r.try_get("revoked_at")?,
+                expired: r.try_get("expired")?,
+            })
+        })
+        .collect::<Result<_, sqlx::Error>>()
+        .map_err(fail)
+}
+
+async fn revoke_token(pool: &Pool<Db>, id: i64) -> Result<Revoked, StoreError> {
+    let fail = |e| db_error("revoking a token", e);
+    let sql = format!("UPDATE api_tokens SET revoked_at = {NOW} WHERE id = $1 AND revoked_at IS NULL");
+    let changed = sqlx::query(&sql).bind(id).execute(pool).await.map_err(fail)?.rows_affected();
+    if changed > 0 {
+        return Ok(Revoked::Now);
+    }
+    let exists: Option<i64> =
+        sqlx::query_scalar("SELECT id FROM api_tokens WHERE id = $1").bind(id).fetch_optional(pool).await.map_err(fail)?;
+    Ok(if exists.is_some() { Revoked::Already } else { Revoked::NoSuchToken })
+}
+
+async fn bearer(pool: &Pool<Db>, sha256: &str) -> Result<TokenLookup, StoreError> {
     let fail = |e| db_error("checking a token", e);
-    let api = sqlx::query("SELECT id, name FROM api_tokens WHERE token_sha256 = $1")
-        .bind(sha256)
-        .fetch_optional(pool)
-        .await
-        .map_err(fail)?;
+    let sql = format!(
+        "SELECT id, name, revoked_at IS NOT NULL AS revoked, \
+         (expires_at IS NOT NULL AND expires_at <= {NOW}) AS expired FROM api_tokens WHERE token_sha256 = $1"
+    );
+    let api = sqlx::query(&sql).bind(sha256).fetch_optional(pool).await.map_err(fail)?;
     if let Some(row) = api {
-        return Ok(Some(Bearer::Api { id: row.try_get("id").map_err(fail)?, name: row.try_get("name").map_err(fail)? }));
+        if row.try_get::<bool, _>("revoked").map_err(fail)? {
+            return Ok(TokenLookup::Revoked);
+        }
+        if row.try_get::<bool, _>("expired").map_err(fail)? {
+            return Ok(TokenLookup::Expired);
+        }
+        let bearer = Bearer::Api { id: row.try_get("id").map_err(fail)?, name: row.try_get("name").map_err(fail)? };
+        return Ok(TokenLookup::Valid(bearer));
     }
     let organizer: Option<i64> = sqlx::query_scalar("SELECT id FROM tournaments WHERE organizer_token_sha256 = $1")
         .bind(sha256)
         .fetch_optional(pool)
         .await
         .map_err(fail)?;
-    Ok(organizer.map(|tournament| Bearer::Organizer { tournament }))
+    Ok(match organizer {
+        Some(tournament) => TokenLookup::Valid(Bearer::Organizer { tournament }),
+        None => TokenLookup::Unknown,
+    })
 }
 
 fn tournament_from(row: &DbRow) -> Result<TournamentRow, sqlx::Error> {
@@ -151,21 +199,25 @@ async fn tournament(pool: &Pool<Db>, id: i64) -> Result<Option<TournamentRow>, S
 }
 
 async fn add_tournament_games(pool: &Pool<Db>, tournament: i64, games: &[i64]) -> Result<Vec<i64>, StoreError> {
-    let fail = |e| db_error("adding games to a tournament", e);
+    let run = async { write_tx!(pool, |conn| add_tournament_games_on(conn, tournament, games)) };
+    run.await.map_err(|e| db_error("adding games to a tournament", e))
+}
+
+async fn add_tournament_games_on(conn: &mut Conn, tournament: i64, games: &[i64]) -> Result<Vec<i64>, sqlx::Error> {
     let mut unique: Vec<i64> = games.to_vec();
     unique.sort_unstable();
     unique.dedup();
-    let mut tx = pool.begin_with(BEGIN).await.map_err(fail)?;
+    let mut tx = sqlx::Connection::begin_with(conn, BEGIN).await?;
     let mut found = std::collections::HashSet::new();
     for chunk in unique.chunks(MAX_BINDS) {
         let mut qb: QueryBuilder<'_, Db> = QueryBuilder::new("SELECT id FROM games WHERE id IN ");
         push_in_list(&mut qb, chunk);
-        let ids: Vec<i64> = qb.build_query_scalar().persistent(false).fetch_all(&mut *tx).await.map_err(fail)?;
+        let ids: Vec<i64> = qb.build_query_scalar().persistent(false).fetch_all(&mut *tx).await?;
         found.extend(ids);
     }
     let missing: Vec<i64> = unique.iter().copied().filter(|id| !found.contains(id)).collect();
     if !missing.is_empty() {
-        tx.rollback().await.map_err(fail)?;
+        tx.rollback().await?;
         return Ok(missing);
     }
     for chunk in unique.chunks(MAX_BINDS / 2) {
@@ -174,9 +226,9 @@ async fn add_tournament_games(pool: &Pool<Db>, tournament: i64, games: &[i64]) -
             b.push_bind(tournament).push_bind(*id);
         });
         qb.push(" ON CONFLICT DO NOTHING");
-        qb.build().persistent(false).execute(&mut *tx).await.map_err(fail)?;
+        qb.build().persistent(false).execute(&mut *tx).await?;
     }
-    tx.commit().await.map_err(fail)?;
+    tx.commit().await?;
     Ok(Vec::new())
 }
 

@@ -8,7 +8,7 @@ use std::time::Duration;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::Sqlite as Db;
 
-use crate::store::{migrator, Store};
+use crate::store::{migrate_error, migrator, Store};
 
 /// Take the write lock when the transaction starts, so that a second writer waits (busy
 /// timeout) instead of failing when it upgrades a read transaction.
@@ -18,6 +18,13 @@ const MAX_BINDS: usize = 30_000;
 /// A timestamp column as RFC 3339 UTC text (stored that way).
 fn utc(column: &str) -> String {
     column.to_owned()
+}
+
+/// The current time, as stored in timestamp columns (RFC 3339 UTC text, which sorts by time).
+const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
+/// The current time plus the seconds of bind parameter `param` (`$n`), as stored.
+fn now_plus_seconds(param: &str) -> String {
+    format!("strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '+' || {param} || ' seconds')")
 }
 
 /// Makes a text comparison byte-wise (ISO 8601 timestamps then sort by time).
@@ -56,6 +63,37 @@ async fn bulk_insert(conn: &mut Conn, table: Table<'_>) -> Result<(), sqlx::Erro
     Ok(())
 }
 
+/// Applies the pending migrations while holding an exclusive lock on `PATH.migrate-lock`:
+/// SQLite has no advisory lock that sqlx's migrator could take, so two processes opening a new
+/// file at once would both try to create its tables (and one would fail with `table games
+/// already exists`). The second waits for the first and then finds nothing left to apply.
+async fn migrate(pool: &Pool<Db>, path: &Path) -> Result<(), StoreError> {
+    let mut lock_path = path.as_os_str().to_owned();
+    lock_path.push(".migrate-lock");
+    let lock_path = std::path::PathBuf::from(lock_path);
+    let lock = tokio::task::spawn_blocking(move || -> Result<std::fs::File, String> {
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock_path)
+            .map_err(|e| format!("opening {}: {e}", lock_path.display()))?;
+        file.lock().map_err(|e| format!("locking {}: {e}", lock_path.display()))?;
+        Ok(file)
+    })
+    .await
+    .map_err(|e| StoreError::other(format!("locking for migrations: {e}")))?
+    .map_err(StoreError::other)?;
+    let result = migrator(crate::store::embedded::SQLITE)
+        .await?
+        .run(pool)
+        .await
+        .map_err(|e| migrate_error(&format!("migrating {}", path.display()), e));
+    // Closing the file releases the lock.
+    drop(lock);
+    result
+}
+
 /// An SQLite database file.
 #[derive(Clone, Debug)]
 pub struct SqliteStore {
@@ -67,7 +105,7 @@ impl SqliteStore {
     /// migrations.
     pub async fn open(path: &Path) -> Result<SqliteStore, StoreError> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|e| StoreError(format!("creating {}: {e}", dir.display())))?;
+            std::fs::create_dir_all(dir).map_err(|e| StoreError::other(format!("creating {}: {e}", dir.display())))?;
         }
         let options = SqliteConnectOptions::new()
             .filename(path)
@@ -80,12 +118,12 @@ impl SqliteStore {
             .max_connections(4)
             .connect_with(options)
             .await
-            .map_err(|e| StoreError(format!("opening {}: {e}", path.display())))?;
-        migrator(crate::store::embedded::SQLITE)
-            .await?
-            .run(&pool)
-            .await
-            .map_err(|e| StoreError(format!("migrating {}: {e}", path.display())))?;
+            .map_err(|e| db_error(&format!("opening {}", path.display()), e))?;
+        let migrated = migrate(&pool, path).await;
+        if let Err(e) = migrated {
+            pool.close().await;
+            return Err(e);
+        }
         Ok(SqliteStore { pool })
     }
 

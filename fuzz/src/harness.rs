@@ -1,0 +1,213 @@
+//! One case: replay the bytes and build the report the CLI would print, under
+//! `catch_unwind`, timed. The report is part of the path under test: a verdict the engine
+//! returns but cannot describe (a state view that panics, a score that does not serialize)
+//! fails a user just as a panic in the replay does.
+
+use std::any::Any;
+use std::backtrace::Backtrace;
+use std::cell::{Cell, RefCell};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Once;
+use std::time::{Duration, Instant};
+
+use chronicle_engine::{replay, ErrorCode, Replay, Status, ENGINE_VERSION};
+use serde_json::{json, Map, Value};
+
+/// What a replay made of a case.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Outcome {
+    Complete,
+    Incomplete,
+    /// Parsed as JSON, rejected by the engine.
+    Invalid,
+    /// Not JSON at all (`malformed_json`).
+    Unparseable,
+}
+
+impl Outcome {
+    pub const ALL: [Outcome; 4] = [
+        Outcome::Complete,
+        Outcome::Incomplete,
+        Outcome::Invalid,
+        Outcome::Unparseable,
+    ];
+
+    pub fn id(self) -> &'static str {
+        match self {
+            Outcome::Complete => "complete",
+            Outcome::Incomplete => "incomplete",
+            Outcome::Invalid => "invalid",
+            Outcome::Unparseable => "unparseable",
+        }
+    }
+
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    fn of(r: &Replay) -> Outcome {
+        match (r.status, r.error.as_ref().map(|e| e.code)) {
+            (Status::Complete, _) => Outcome::Complete,
+            (Status::Incomplete, _) => Outcome::Incomplete,
+            (Status::Invalid, Some(ErrorCode::MalformedJson)) => Outcome::Unparseable,
+            (Status::Invalid, _) => Outcome::Invalid,
+        }
+    }
+}
+
+/// A panic caught in a case: its message, where it was raised, and the stack at that point
+/// (captured unresolved, so that a frequent panic does not pay for symbolization).
+#[derive(Debug)]
+pub struct PanicReport {
+    pub message: String,
+    pub location: String,
+    pub backtrace: Backtrace,
+}
+
+/// The result of one case.
+#[derive(Debug)]
+pub struct Checked {
+    /// `None` when the case panicked.
+    pub outcome: Option<Outcome>,
+    pub code: Option<ErrorCode>,
+    /// Replay plus report.
+    pub elapsed: Duration,
+    pub panic: Option<PanicReport>,
+}
+
+/// Replays `bytes`, builds and serializes the report, and times both.
+pub fn check(bytes: &[u8]) -> Checked {
+    let start = Instant::now();
+    let result = catch_panic(|| {
+        let r = replay(bytes);
+        let text = report_json(&r).to_string();
+        std::hint::black_box(text);
+        (Outcome::of(&r), r.error.as_ref().map(|e| e.code))
+    });
+    let elapsed = start.elapsed();
+    match result {
+        Ok((outcome, code)) => Checked {
+            outcome: Some(outcome),
+            code,
+            elapsed,
+            panic: None,
+        },
+        Err(panic) => Checked {
+            outcome: None,
+            code: None,
+            elapsed,
+            panic: Some(panic),
+        },
+    }
+}
+
+/// The report of `chronicle replay --json` (file, status, round, engine, error when invalid;
+/// players, winners and claimed mismatches when complete) plus the state view of
+/// `chronicle state` when the replay has a game.
+pub fn report_json(r: &Replay) -> Value {
+    let mut o = Map::new();
+    o.insert("file".into(), json!("fuzz"));
+    o.insert("status".into(), json!(r.status));
+    o.insert("round".into(), json!(r.round()));
+    o.insert("engine".into(), json!(ENGINE_VERSION));
+    if let Some(e) = &r.error {
+        o.insert("error".into(), json!(e));
+    }
+    if let Some(scores) = &r.scores {
+        o.insert("players".into(), json!(scores));
+        o.insert("winners".into(), json!(r.winners));
+        o.insert("claimed_mismatches".into(), json!(r.claimed_mismatches));
+    }
+    if let Some(game) = &r.game {
+        o.insert("state".into(), chronicle_engine::view::state_json(game));
+    }
+    Value::Object(o)
+}
+
+thread_local! {
+    /// Set while this thread runs a case: its panics are captured, not printed.
+    static CAPTURING: Cell<bool> = const { Cell::new(false) };
+    static CAUGHT: RefCell<Option<PanicReport>> = const { RefCell::new(None) };
+}
+
+/// Runs `f`, turning a panic into a [`PanicReport`] (the panic hook records where it was
+/// raised and the stack, which `catch_unwind` alone loses).
+fn catch_panic<T>(f: impl FnOnce() -> T) -> Result<T, PanicReport> {
+    install_panic_hook();
+    CAPTURING.with(|c| c.set(true));
+    let result = catch_unwind(AssertUnwindSafe(f));
+    CAPTURING.with(|c| c.set(false));
+    result.map_err(|payload| {
+        CAUGHT
+            .with(|c| c.borrow_mut().take())
+            .unwrap_or_else(|| PanicReport {
+                message: payload_text(payload.as_ref()),
+                location: String::new(),
+                backtrace: Backtrace::disabled(),
+            })
+    })
+}
+
+/// Installs, once per process, a hook that captures panics raised inside [`catch_panic`] and
+/// hands every other panic to the hook that was there before (test failures still print).
+fn install_panic_hook() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if !CAPTURING.with(Cell::get) {
+                return previous(info);
+            }
+            let report = PanicReport {
+                message: payload_text(info.payload()),
+                location: info.location().map(|l| l.to_string()).unwrap_or_default(),
+                backtrace: Backtrace::force_capture(),
+            };
+            CAUGHT.with(|c| *c.borrow_mut() = Some(report));
+        }));
+    });
+}
+
+fn payload_text(payload: &(dyn Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_owned()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "(non-string panic payload)".to_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panic_is_caught_with_its_message_and_location() {
+        let caught = catch_panic(|| -> u8 { panic!("boom {}", 7) }).expect_err("panicked");
+        assert_eq!(caught.message, "boom 7");
+        assert!(
+            caught.location.contains("harness.rs"),
+            "{}",
+            caught.location
+        );
+        assert_eq!(catch_panic(|| 5).ok(), Some(5));
+    }
+
+    #[test]
+    fn outcomes_are_classified() {
+        assert_eq!(check(b"{").outcome, Some(Outcome::Unparseable));
+        assert_eq!(check(b"[]").outcome, Some(Outcome::Invalid));
+        let log = br#"{"format": "caverna-log/1", "setup": {"players": [{"name": "A"}], "seed": 1}, "entries": []}"#;
+        assert_eq!(check(log).outcome, Some(Outcome::Incomplete));
+    }
+
+    #[test]
+    fn the_report_has_the_state_when_there_is_a_game() {
+        let log = br#"{"format": "caverna-log/1", "setup": {"players": [{"name": "A"}], "seed": 1}, "entries": []}"#;
+        let report = report_json(&replay(log));
+        assert_eq!(report["status"], "incomplete");
+        assert_eq!(report["state"]["round"], 1);
+        assert!(report_json(&replay(b"{")).get("state").is_none());
+    }
+}
