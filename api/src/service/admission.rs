@@ -121,6 +121,14 @@ impl Admission {
     pub async fn replay(&self, threads: usize, bytes: usize) -> Result<ReplayPermit, Busy> {
         let slots = permits(threads.clamp(1, self.limits.replay_slots));
         let memory = Self::memory_units(self.limits.replay_memory, bytes.saturating_mul(REPLAY_MEMORY_FACTOR));
+        let now = (
+            Arc::clone(&self.replay_memory).try_acquire_many_owned(memory),
+            Arc::clone(&self.slots).try_acquire_many_owned(slots),
+        );
+        if let (Ok(memory), Ok(slots)) = now {
+            return Ok(ReplayPermit { _slots: slots, _memory: memory });
+        }
+        drop(now);
         let (slots, memory) = self
             .wait_for("replay", async {
                 let memory = Arc::clone(&self.replay_memory).acquire_many_owned(memory).await;
@@ -145,6 +153,9 @@ impl Admission {
             return Ok(BodyPermit { _memory: None });
         }
         let memory = Self::memory_units(self.limits.body_memory, bytes.saturating_mul(BODY_MEMORY_FACTOR));
+        if let Ok(permit) = Arc::clone(&self.body_memory).try_acquire_many_owned(memory) {
+            return Ok(BodyPermit { _memory: Some(permit) });
+        }
         let permit = self.wait_for("request body", Arc::clone(&self.body_memory).acquire_many_owned(memory)).await?;
         permit.map(|p| BodyPermit { _memory: Some(p) }).map_err(|_| Busy("the server is shutting down".into()))
     }
@@ -211,8 +222,12 @@ mod tests {
     fn a_full_queue_is_refused_at_once() {
         runtime().block_on(async {
             let gate = Admission::new(limits(1, 0));
+            let running = gate.replay(1, 100).await.unwrap();
+            let start = std::time::Instant::now();
             let refused = gate.replay(1, 100).await;
             assert!(matches!(refused, Err(Busy(m)) if m.contains("waiting")));
+            assert!(start.elapsed() < Duration::from_millis(100));
+            drop(running);
         });
     }
 

@@ -210,19 +210,23 @@ impl Service {
     /// Whether the service can do its work: the database answers, and, after a write failed on a
     /// full disk, a probe write succeeds again.
     pub async fn ready(&self) -> Readiness {
-        if let Err(e) = self.store.ping().await {
-            tracing::warn!(error = %e, "readiness: the database does not answer");
-            return Readiness::DatabaseUnavailable;
-        }
         let marked = self.cannot_write.lock().map(|m| m.is_some()).unwrap_or(true);
-        if !marked {
-            return Readiness::Ready;
+        if marked {
+            // A probe that fails in any way means the store still cannot write (SQLite reports a
+            // full disk met while checkpointing, or while opening a connection's files, as an
+            // I/O error).
+            return match self.wrote(self.store.probe_write().await) {
+                Ok(()) => Readiness::Ready,
+                Err(e) => {
+                    tracing::warn!(error = e.message(), "readiness: the store still cannot write");
+                    Readiness::StorageFull
+                }
+            };
         }
-        match self.wrote(self.store.probe_write().await) {
+        match self.store.ping().await {
             Ok(()) => Readiness::Ready,
-            Err(ServiceError::StorageFull(_)) => Readiness::StorageFull,
             Err(e) => {
-                tracing::warn!(error = e.message(), "readiness: the probe write failed");
+                tracing::warn!(error = %e, "readiness: the database does not answer");
                 Readiness::DatabaseUnavailable
             }
         }

@@ -740,12 +740,21 @@ async fn probe_write(pool: &Pool<Db>) -> Result<(), StoreError> {
             state.to_le_bytes()[0]
         })
         .collect();
-    let id: i64 = sqlx::query_scalar("INSERT INTO store_probes (data) VALUES ($1) RETURNING id")
-        .bind(data)
-        .fetch_one(pool)
-        .await
-        .map_err(fail)?;
-    sqlx::query("DELETE FROM store_probes WHERE id = $1").bind(id).execute(pool).await.map_err(fail)?;
+    // `execute`, not `INSERT … RETURNING` with `fetch_one`: SQLite reports a full disk when the
+    // statement finishes, after its row, and a reader that stops at the row never sees it.
+    sqlx::query("INSERT INTO store_probes (data) VALUES ($1)").bind(data).execute(pool).await.map_err(fail)?;
+    // The table is empty between probes; a concurrent probe's row may go too.
+    sqlx::query("DELETE FROM store_probes").execute(pool).await.map_err(fail)?;
+    if let Some(sql) = PROBE_FLUSH {
+        // SQLite answers (busy, frames in the log, frames checkpointed): anything but a whole
+        // checkpoint proves nothing.
+        let row = sqlx::query(sql).fetch_one(pool).await.map_err(fail)?;
+        let (busy, frames, done): (i64, i64, i64) =
+            (row.try_get(0).map_err(fail)?, row.try_get(1).map_err(fail)?, row.try_get(2).map_err(fail)?);
+        if busy != 0 || done < frames {
+            return Err(StoreError::other(format!("the probe's checkpoint did not finish ({done} of {frames} frames)")));
+        }
+    }
     Ok(())
 }
 
@@ -756,11 +765,11 @@ impl Store for Backend {
     }
 
     async fn insert_games(&self, games: &[NewGame]) -> Result<Vec<Inserted>, StoreError> {
-        insert_games(&self.pool, games).await
+        self.refine(insert_games(&self.pool, games).await)
     }
 
     async fn insert_all(&self, games: &[NewGame]) -> Result<Vec<Inserted>, StoreError> {
-        insert_all(&self.pool, games).await
+        self.refine(insert_all(&self.pool, games).await)
     }
 
     async fn known_games(&self, sha256s: &[String]) -> Result<HashMap<String, i64>, StoreError> {
@@ -776,7 +785,7 @@ impl Store for Backend {
     }
 
     async fn replace_records(&self, records: &[(i64, GameRecord)]) -> Result<(), StoreError> {
-        replace_records(&self.pool, records).await
+        self.refine(replace_records(&self.pool, records).await)
     }
 
     async fn game_id(&self, sha256: &str) -> Result<Option<i64>, StoreError> {
@@ -804,7 +813,7 @@ impl Store for Backend {
     }
 
     async fn create_token(&self, name: &str, sha256: &str, expires_in: Option<i64>) -> Result<i64, StoreError> {
-        create_token(&self.pool, name, sha256, expires_in).await
+        self.refine(create_token(&self.pool, name, sha256, expires_in).await)
     }
 
     async fn tokens(&self) -> Result<Vec<TokenRow>, StoreError> {
@@ -812,7 +821,7 @@ impl Store for Backend {
     }
 
     async fn revoke_token(&self, id: i64) -> Result<Revoked, StoreError> {
-        revoke_token(&self.pool, id).await
+        self.refine(revoke_token(&self.pool, id).await)
     }
 
     async fn bearer(&self, sha256: &str) -> Result<TokenLookup, StoreError> {
@@ -825,7 +834,7 @@ impl Store for Backend {
         organizer_sha256: &str,
         created_by: Option<i64>,
     ) -> Result<TournamentRow, StoreError> {
-        create_tournament(&self.pool, name, organizer_sha256, created_by).await
+        self.refine(create_tournament(&self.pool, name, organizer_sha256, created_by).await)
     }
 
     async fn tournament(&self, id: i64) -> Result<Option<TournamentRow>, StoreError> {
@@ -833,7 +842,7 @@ impl Store for Backend {
     }
 
     async fn add_tournament_games(&self, tournament: i64, games: &[i64]) -> Result<Vec<i64>, StoreError> {
-        add_tournament_games(&self.pool, tournament, games).await
+        self.refine(add_tournament_games(&self.pool, tournament, games).await)
     }
 
     async fn tournament_games(&self, tournament: i64) -> Result<Vec<i64>, StoreError> {
@@ -845,7 +854,7 @@ impl Store for Backend {
     }
 
     async fn probe_write(&self) -> Result<(), StoreError> {
-        probe_write(&self.pool).await
+        self.refine(probe_write(&self.pool).await)
     }
 
     async fn ping(&self) -> Result<(), StoreError> {

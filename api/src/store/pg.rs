@@ -25,6 +25,9 @@ fn now_plus_seconds(param: &str) -> String {
     format!("now() + make_interval(secs => {param})")
 }
 
+/// After the readiness probe's write: nothing (a commit has written the write-ahead log).
+const PROBE_FLUSH: Option<&str> = None;
+
 /// Makes a text comparison byte-wise (ISO 8601 timestamps then sort by time).
 const BYTE_ORDER: &str = r#" COLLATE "C""#;
 
@@ -128,6 +131,11 @@ impl PgStore {
             .await
             .map_err(|e| migrate_error("migrating the PostgreSQL database", e))?;
         Ok(PgStore { pool })
+    }
+
+    /// A failed write's error as it is: PostgreSQL names a full disk itself (`53100`).
+    fn refine<T>(&self, result: Result<T, StoreError>) -> Result<T, StoreError> {
+        result
     }
 
     /// The connection pool (for tests and tools that need plain SQL).

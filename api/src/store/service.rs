@@ -91,13 +91,23 @@ async fn list_games(pool: &Pool<Db>, filter: &GameFilter, after: i64, limit: i64
 }
 
 async fn create_token(pool: &Pool<Db>, name: &str, sha256: &str, expires_in: Option<i64>) -> Result<i64, StoreError> {
+    let run = async { write_tx!(pool, |conn| create_token_on(conn, name, sha256, expires_in)) };
+    run.await.map_err(|e| db_error("creating a token", e))
+}
+
+/// In a transaction of its own: SQLite reports a full disk when an `INSERT … RETURNING`
+/// finishes, after its row; the commit reports it for sure.
+async fn create_token_on(conn: &mut Conn, name: &str, sha256: &str, expires_in: Option<i64>) -> Result<i64, sqlx::Error> {
+    let mut tx = sqlx::Connection::begin_with(conn, BEGIN).await?;
     let expires = if expires_in.is_some() { now_plus_seconds("$3") } else { "NULL".to_owned() };
     let sql = format!("INSERT INTO api_tokens (name, token_sha256, expires_at) VALUES ($1, $2, {expires}) RETURNING id");
     let mut query = sqlx::query_scalar(&sql).bind(crate::facts::clean(name)).bind(sha256);
     if let Some(seconds) = expires_in {
         query = query.bind(seconds);
     }
-    query.fetch_one(pool).await.map_err(|e| db_error("creating a token", e))
+    let id = query.fetch_one(&mut *tx).await?;
+    tx.commit().await?;
+    Ok(id)
 }
 
 async fn tokens(pool: &Pool<Db>) -> Result<Vec<TokenRow>, StoreError> {
@@ -175,7 +185,18 @@ async fn create_tournament(
     organizer_sha256: &str,
     created_by: Option<i64>,
 ) -> Result<TournamentRow, StoreError> {
-    let fail = |e| db_error("creating a tournament", e);
+    let run = async { write_tx!(pool, |conn| create_tournament_on(conn, name, organizer_sha256, created_by)) };
+    run.await.map_err(|e| db_error("creating a tournament", e))
+}
+
+/// In a transaction of its own, for the reason given at `create_token_on`.
+async fn create_tournament_on(
+    conn: &mut Conn,
+    name: &str,
+    organizer_sha256: &str,
+    created_by: Option<i64>,
+) -> Result<TournamentRow, sqlx::Error> {
+    let mut tx = sqlx::Connection::begin_with(conn, BEGIN).await?;
     let sql = format!(
         "INSERT INTO tournaments (name, organizer_token_sha256, created_by) VALUES ($1, $2, $3) \
          RETURNING id, name, {} AS created_at",
@@ -185,10 +206,11 @@ async fn create_tournament(
         .bind(crate::facts::clean(name))
         .bind(organizer_sha256)
         .bind(created_by)
-        .fetch_one(pool)
-        .await
-        .map_err(fail)?;
-    tournament_from(&row).map_err(fail)
+        .fetch_one(&mut *tx)
+        .await?;
+    let created = tournament_from(&row)?;
+    tx.commit().await?;
+    Ok(created)
 }
 
 async fn tournament(pool: &Pool<Db>, id: i64) -> Result<Option<TournamentRow>, StoreError> {

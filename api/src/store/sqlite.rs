@@ -27,6 +27,11 @@ fn now_plus_seconds(param: &str) -> String {
     format!("strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '+' || {param} || ' seconds')")
 }
 
+/// After the readiness probe's write: move the write-ahead log into the database file and cut
+/// the log to nothing. A commit only appends to the log, which reuses its own space, so it can
+/// succeed on a full disk; the checkpoint must grow the database file, and fails there.
+const PROBE_FLUSH: Option<&str> = Some("PRAGMA wal_checkpoint(TRUNCATE)");
+
 /// Makes a text comparison byte-wise (ISO 8601 timestamps then sort by time).
 const BYTE_ORDER: &str = "";
 
@@ -98,6 +103,29 @@ async fn migrate(pool: &Pool<Db>, path: &Path) -> Result<(), StoreError> {
 #[derive(Clone, Debug)]
 pub struct SqliteStore {
     pool: Pool<Db>,
+    path: std::path::PathBuf,
+}
+
+/// Whether the file system holding `db` is full: SQLite reports some writes that fail for want
+/// of space (growing its shared-memory file, a checkpoint) as mere I/O errors, so after one the
+/// store tries to write 64 KiB beside the database and asks the OS.
+fn disk_is_full(db: &Path) -> bool {
+    use std::io::Write;
+    let mut scratch = db.as_os_str().to_owned();
+    scratch.push(".space-check");
+    let scratch = std::path::PathBuf::from(scratch);
+    let written = std::fs::File::create(&scratch).and_then(|mut f| f.write_all(&[0u8; 64 * 1024]).and_then(|()| f.sync_all()));
+    let _ = std::fs::remove_file(&scratch);
+    matches!(written, Err(e) if e.kind() == std::io::ErrorKind::StorageFull)
+}
+
+/// An I/O error on a full disk is a full disk.
+fn refine_error(e: StoreError, db: &Path) -> StoreError {
+    if e.kind == crate::store::StoreErrorKind::Unavailable && disk_is_full(db) {
+        StoreError { kind: crate::store::StoreErrorKind::Full, ..e }
+    } else {
+        e
+    }
 }
 
 impl SqliteStore {
@@ -118,13 +146,18 @@ impl SqliteStore {
             .max_connections(4)
             .connect_with(options)
             .await
-            .map_err(|e| db_error(&format!("opening {}", path.display()), e))?;
+            .map_err(|e| refine_error(db_error(&format!("opening {}", path.display()), e), path))?;
         let migrated = migrate(&pool, path).await;
         if let Err(e) = migrated {
             pool.close().await;
-            return Err(e);
+            return Err(refine_error(e, path));
         }
-        Ok(SqliteStore { pool })
+        Ok(SqliteStore { pool, path: path.to_owned() })
+    }
+
+    /// A failed write's error, a full disk named as such.
+    fn refine<T>(&self, result: Result<T, StoreError>) -> Result<T, StoreError> {
+        result.map_err(|e| refine_error(e, &self.path))
     }
 
     /// The connection pool (for tests and tools that need plain SQL).

@@ -12,6 +12,9 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use chronicle_api::inputs::LogInput;
 use serde_json::Value;
 
+#[macro_use]
+pub mod server;
+
 pub const DEFAULT_PG: &str = "postgres://postgres@127.0.0.1:5432/test";
 
 pub fn pg_base_url() -> String {
