@@ -42,8 +42,8 @@ pub struct ServeArgs {
     /// Longest query text in bytes (logs travel in variables, bounded by --body-limit).
     #[arg(long, env = "CHRONICLE_MAX_QUERY_BYTES", default_value_t = 100_000)]
     pub max_query_bytes: usize,
-    /// Most fields one operation may select with its fragments expanded (`__typename` and
-    /// fragment spreads count).
+    /// Most fields one operation may select with its fragments expanded (`__typename`,
+    /// fragment spreads, arguments and directives count).
     #[arg(long, env = "CHRONICLE_MAX_SELECTIONS", default_value_t = 1000)]
     pub max_selections: u64,
     /// Most log bytes one request may replay, over all its fields and aliases.

@@ -13,7 +13,7 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use serde_json::json;
 
 use crate::auth::{self, RateLimit};
-use crate::graphql::{errors, guard, Caller, ChronicleSchema, Limits, ReplayBudget};
+use crate::graphql::{errors, Caller, ChronicleSchema, Limits};
 use crate::service::{Readiness, Service};
 use crate::store::TokenLookup;
 
@@ -120,7 +120,7 @@ async fn graphql(state: web::Data<AppState>, req: HttpRequest, payload: web::Pay
         Ok(Err(e)) => return refuse(StatusCode::BAD_REQUEST, errors::BAD_REQUEST, format!("reading the body: {e}")),
         Err(_) => return too_large(state.body_limit),
     };
-    let mut request: async_graphql::Request = match serde_json::from_slice(&body) {
+    let request: async_graphql::Request = match serde_json::from_slice(&body) {
         Ok(r) => r,
         Err(e) => {
             let message = format!("the body must be a GraphQL request ({{\"query\": …, \"variables\": …}}): {e}");
@@ -128,17 +128,12 @@ async fn graphql(state: web::Data<AppState>, req: HttpRequest, payload: web::Pay
         }
     };
     drop(body);
-    match guard::check(&request.query, &state.limits.document()) {
-        Ok(doc) => request.set_parsed_query(doc),
+    let response = match crate::graphql::run(&state.schema, &state.limits, caller, request).await {
+        Ok(response) => response,
         Err(refusal) => return refuse(StatusCode::BAD_REQUEST, refusal.code, refusal.message),
-    }
-    let request = request.data(caller).data(ReplayBudget::new(state.limits.replay_budget));
-    let mut response = state.schema.execute(request).await;
-    errors::add_codes(&mut response);
-    errors::cap_errors(&mut response);
+    };
     // A request refused whole for want of room is a 503 the client can retry.
-    let busy = response.data == async_graphql::Value::Null
-        && response.errors.iter().any(|e| e.extensions.as_ref().and_then(|x| x.get("code")).is_some_and(|c| *c == async_graphql::Value::from(errors::BUSY)));
+    let busy = crate::graphql::refused_busy(&response);
     match serde_json::to_vec(&response) {
         Ok(bytes) if busy => HttpResponse::ServiceUnavailable()
             .insert_header((header::RETRY_AFTER, "1"))

@@ -252,7 +252,7 @@ fn fragment_spread_bombs_are_refused_before_execution() {
 #[test]
 fn depth_over_32_is_query_too_deep_and_errors_are_capped() {
     let db = Database::sqlite();
-    let server = Server::start(&db, &["--max-query-bytes", "2000000"]);
+    let server = Server::start(&db, &["--max-query-bytes", "2000000", "--max-selections", "200000"]);
     let deep = format!("{{ {}games{} }}", "a { ".repeat(33), " }".repeat(33));
     assert_eq!(server.error_code(None, &deep, json!({})), (400, "QUERY_TOO_DEEP".into()));
     let brackets = format!("{{ games(filter: {}) {{ edges {{ cursor }} }} }}", "{ a: ".repeat(70) + "1" + &" }".repeat(70));

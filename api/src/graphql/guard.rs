@@ -6,7 +6,8 @@
 //!    the text, so that the recursive-descent parser cannot run out of stack;
 //! 3. it parses (`GRAPHQL_PARSE_FAILED`);
 //! 4. every operation, with its fragments expanded, selects at most `max_selections` fields,
-//!    `__typename` and fragment spreads included (`QUERY_TOO_COMPLEX`), and nests at most
+//!    `__typename`, fragment spreads, arguments and directives included (`QUERY_TOO_COMPLEX`),
+//!    and nests at most
 //!    `max_depth` fields deep (`QUERY_TOO_DEEP`). Each fragment's expanded size and depth are
 //!    computed once (memoised), so a fragment spread twice at each of 30 levels costs 30 steps
 //!    here, not 2^30; a fragment that spreads itself is refused (`GRAPHQL_VALIDATION_FAILED`).
@@ -64,7 +65,7 @@ pub fn check(query: &str, limits: &DocumentLimits) -> Result<ExecutableDocument,
         let size = sizes.of_set(&operation.node.selection_set, 0)?;
         if size.selections > limits.max_selections {
             let message = format!(
-                "the operation selects {} fields with its fragments expanded; at most {} are accepted",
+                "the operation has {} fields, arguments and directives with its fragments expanded; at most {} are accepted",
                 size.selections, limits.max_selections
             );
             return Err(refuse(errors::QUERY_TOO_COMPLEX, message));
@@ -116,7 +117,7 @@ fn nesting(query: &str) -> usize {
 /// A selection set's size with its fragments expanded.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Size {
-    /// Fields (`__typename` too) and fragment spreads.
+    /// Fields (`__typename` too), their arguments and directives, and fragment spreads.
     selections: u64,
     /// Fields nested in fields, this set's own fields counting 1.
     depth: usize,
@@ -140,7 +141,9 @@ impl Sizes<'_> {
             let size = match &selection.node {
                 Selection::Field(field) => {
                     let inner = self.of_set(&field.node.selection_set, chain)?;
-                    Size { selections: inner.selections.saturating_add(1), depth: inner.depth + 1 }
+                    // Each argument and directive is work for validation too.
+                    let own = 1 + field.node.arguments.len() + field.node.directives.len();
+                    Size { selections: inner.selections.saturating_add(own as u64), depth: inner.depth + 1 }
                 }
                 Selection::InlineFragment(inline) => self.of_set(&inline.node.selection_set, chain)?,
                 Selection::FragmentSpread(spread) => {
@@ -199,6 +202,13 @@ mod tests {
         assert!(start.elapsed() < std::time::Duration::from_secs(1));
         // A small one passes.
         assert!(check(&fragment_bomb(5, "__typename"), &LIMITS).is_ok());
+    }
+
+    #[test]
+    fn arguments_are_counted() {
+        let args: Vec<String> = (0..1000).map(|i| format!("a{i}: 1")).collect();
+        let many = format!("{{ games({}) }}", args.join(", "));
+        assert_eq!(check(&many, &LIMITS).unwrap_err().code, errors::QUERY_TOO_COMPLEX);
     }
 
     #[test]

@@ -90,6 +90,31 @@ pub fn sdl() -> String {
     Schema::build(Query::default(), Mutation, EmptySubscription).finish().sdl()
 }
 
+/// Runs one GraphQL request as the service does after HTTP: the document is checked by
+/// [`guard::check`] first (a refusal is returned as such, nothing executed), then executed with
+/// the caller and a fresh replay budget; every error gets a code and the list is capped.
+pub async fn run(
+    schema: &ChronicleSchema,
+    limits: &Limits,
+    caller: Caller,
+    mut request: async_graphql::Request,
+) -> Result<async_graphql::Response, guard::Refusal> {
+    let doc = guard::check(&request.query, &limits.document())?;
+    request.set_parsed_query(doc);
+    let request = request.data(caller).data(ReplayBudget::new(limits.replay_budget));
+    let mut response = schema.execute(request).await;
+    errors::add_codes(&mut response);
+    errors::cap_errors(&mut response);
+    Ok(response)
+}
+
+/// Whether a response has no data because heavy work found no room (`BUSY`): HTTP answers 503.
+pub fn refused_busy(response: &async_graphql::Response) -> bool {
+    let busy = async_graphql::Value::from(errors::BUSY);
+    response.data == async_graphql::Value::Null
+        && response.errors.iter().any(|e| e.extensions.as_ref().and_then(|x| x.get("code")).is_some_and(|c| *c == busy))
+}
+
 /// Most directives on one field.
 const MAX_DIRECTIVES: usize = 8;
 
