@@ -130,7 +130,9 @@ async fn graphql(state: web::Data<AppState>, req: HttpRequest, payload: web::Pay
     drop(body);
     let response = match crate::graphql::run(&state.schema, &state.limits, caller, request).await {
         Ok(response) => response,
-        Err(refusal) => return refuse(StatusCode::BAD_REQUEST, refusal.code, refusal.message),
+        // Like the executor's own validation errors: a well-formed request whose document is
+        // refused is answered 200 with the error (GraphQL over HTTP, `application/json`).
+        Err(refusal) => return refuse(StatusCode::OK, refusal.code, refusal.message),
     };
     // A request refused whole for want of room is a 503 the client can retry.
     let busy = crate::graphql::refused_busy(&response);
