@@ -300,6 +300,8 @@ contract!(
     facts_match_the_engine_events,
     reverify_corrects_and_reports_tampering,
     a_failing_game_does_not_keep_its_batch_out,
+    insert_all_stores_the_whole_batch_or_nothing,
+    tokens_expire_and_are_revoked,
     kill_mid_import_leaves_only_whole_games,
     cli_import_and_reverify,
 );
@@ -592,6 +594,49 @@ async fn a_failing_game_does_not_keep_its_batch_out<S: TestStore>(s: &S) {
     // The failed game left nothing behind.
     assert_eq!(s.count("SELECT COUNT(*) FROM game_players").await, 4);
     assert_eq!(s.count("SELECT COUNT(*) FROM game_logs").await, 2);
+}
+
+/// `Store::insert_all` (the service's submissions): a game the database refuses keeps the
+/// whole batch out, and the connection goes on working; the valid twin batch is stored whole.
+async fn insert_all_stores_the_whole_batch_or_nothing<S: TestStore>(s: &S) {
+    let good = prepare(&fixture("complete_2p.json").bytes, None);
+    let other = prepare(&variant(&fixture("complete_2p.json").bytes, "other"), None);
+    let mut bad = prepare(&variant(&fixture("complete_3p.json").bytes, "bad"), None);
+    bad.sha256 = "not a sha-256".into();
+    for _ in 0..6 {
+        // More attempts than the pool has connections: none is left unusable.
+        let refused = s.insert_all(&[good.clone(), bad.clone(), other.clone()]).await;
+        assert!(refused.is_err(), "{refused:?}");
+        assert_eq!(s.game_count().await.unwrap(), 0);
+    }
+    assert_eq!(s.count("SELECT COUNT(*) FROM game_players").await, 0);
+    let twin = prepare(&variant(&fixture("complete_3p.json").bytes, "bad"), None);
+    let stored = s.insert_all(&[good.clone(), twin, other.clone(), good]).await.expect("stored");
+    assert!(matches!(stored[..], [Inserted::New(a), Inserted::New(_), Inserted::New(_), Inserted::Duplicate(d)] if a == d));
+    assert_eq!(s.game_count().await.unwrap(), 3);
+}
+
+/// API tokens: valid until they expire or are revoked; revoking keeps the row.
+async fn tokens_expire_and_are_revoked<S: TestStore>(s: &S) {
+    use chronicle_api::store::{Revoked, TokenLookup};
+    let hash = |c: char| c.to_string().repeat(64);
+    let forever = s.create_token("forever", &hash('a'), None).await.unwrap();
+    let short = s.create_token("short", &hash('b'), Some(1)).await.unwrap();
+    assert!(matches!(s.bearer(&hash('a')).await.unwrap(), TokenLookup::Valid(Bearer::Api { id, .. }) if id == forever));
+    assert!(matches!(s.bearer(&hash('b')).await.unwrap(), TokenLookup::Valid(_)));
+    assert_eq!(s.bearer(&hash('c')).await.unwrap(), TokenLookup::Unknown);
+    let t = s.create_tournament("Cup", &hash('d'), Some(forever)).await.unwrap();
+    assert_eq!(s.revoke_token(forever).await.unwrap(), Revoked::Now);
+    assert_eq!(s.revoke_token(forever).await.unwrap(), Revoked::Already);
+    assert_eq!(s.revoke_token(987_654).await.unwrap(), Revoked::NoSuchToken);
+    assert_eq!(s.bearer(&hash('a')).await.unwrap(), TokenLookup::Revoked);
+    assert_eq!(s.tournament(t.id).await.unwrap().map(|x| x.name), Some("Cup".into()));
+    assert_eq!(s.bearer(&hash('d')).await.unwrap(), TokenLookup::Valid(Bearer::Organizer { tournament: t.id }));
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    assert_eq!(s.bearer(&hash('b')).await.unwrap(), TokenLookup::Expired);
+    let listed = s.tokens().await.unwrap();
+    assert_eq!(listed.iter().map(|t| (t.id, t.revoked_at.is_some(), t.expired)).collect::<Vec<_>>(), [(forever, true, false), (short, false, true)]);
+    assert!(listed[1].expires_at.is_some() && listed[0].expires_at.is_none());
 }
 
 /// The real binary, killed while importing: only whole games are stored; a second run stores
