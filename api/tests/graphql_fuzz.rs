@@ -155,7 +155,7 @@ async fn fixture() -> Fixture {
     let limits = AdmissionLimits { replay_slots: 2, queue: 64, wait: Duration::from_secs(10), ..AdmissionLimits::for_this_machine() };
     let service = Arc::new(Service::new(store, 1000, limits).expect("service"));
     let member = Bearer::Api { id: 1, name: "fuzz".into() };
-    let logs = ["complete_3p.json", "complete_solo.json", "invalid_keep.json"].map(|n| fixture_bytes(n));
+    let logs = ["complete_3p.json", "complete_solo.json", "invalid_keep.json"].map(fixture_bytes);
     service.submit(logs.to_vec(), &member).await.expect("seed games");
     let limits = Limits { max_depth: 12, max_complexity: 5000, max_query_bytes: 100_000, max_selections: 1000, replay_budget: 20 << 20 };
     Fixture { schema: graphql::schema(service, limits), limits, member, _dir: dir }
