@@ -91,15 +91,6 @@ fn variables(rng: &mut Rng, log: &Value) -> Value {
     }
 }
 
-/// `levels` fragments, each spreading the previous one twice.
-fn bomb(levels: usize, leaf: &str) -> String {
-    let mut doc = format!("query {{ ...F{levels} }}\nfragment F0 on Query {{ {leaf} }}\n");
-    for i in 1..=levels {
-        doc.push_str(&format!("fragment F{i} on Query {{ ...F{p} ...F{p} }}\n", p = i - 1));
-    }
-    doc
-}
-
 /// A char boundary of `s` at or before `i`.
 fn boundary(s: &str, mut i: usize) -> usize {
     i = i.min(s.len());
@@ -127,7 +118,7 @@ fn mutate(rng: &mut Rng, doc: &str) -> String {
         16 => {
             let leaves = ["__typename", "games { edges { cursor } }", "verifyLog(log: $l) { status }"];
             let leaf: &str = leaves[rng.below(leaves.len())];
-            bomb(1 + rng.below(40), leaf)
+            fragment_bomb(1 + rng.below(40), leaf)
         }
         17 => {
             let n = 1 + rng.below(80);

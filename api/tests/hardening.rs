@@ -224,15 +224,6 @@ fn nul_characters_in_filters_are_bad_input(db: Database) {
 // ---------------------------------------------------------------------------------------------
 // Findings 1, 3 and 9: hostile documents and heavy work (no storage involved: SQLite only).
 
-/// `levels` fragments, each spreading the previous one twice.
-fn fragment_bomb(levels: usize, leaf: &str) -> String {
-    let mut doc = format!("query {{ ...F{levels} }}\nfragment F0 on Query {{ {leaf} }}\n");
-    for i in 1..=levels {
-        doc.push_str(&format!("fragment F{i} on Query {{ ...F{p} ...F{p} }}\n", p = i - 1));
-    }
-    doc
-}
-
 #[test]
 fn fragment_spread_bombs_are_refused_before_execution() {
     let db = Database::sqlite();

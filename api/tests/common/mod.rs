@@ -136,3 +136,13 @@ pub fn variant(log: &[u8], id: &str) -> Vec<u8> {
     v["meta"]["id"] = Value::String(id.into());
     serde_json::to_vec(&v).expect("serialize")
 }
+
+/// A GraphQL document of `levels` fragments, each spreading the previous one twice: 2^levels
+/// copies of `leaf` once expanded, from a few hundred bytes.
+pub fn fragment_bomb(levels: usize, leaf: &str) -> String {
+    let mut doc = format!("query {{ ...F{levels} }}\nfragment F0 on Query {{ {leaf} }}\n");
+    for i in 1..=levels {
+        doc.push_str(&format!("fragment F{i} on Query {{ ...F{p} ...F{p} }}\n", p = i - 1));
+    }
+    doc
+}
