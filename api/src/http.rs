@@ -14,7 +14,8 @@ use serde_json::json;
 
 use crate::auth::{self, RateLimit};
 use crate::graphql::{errors, Caller, ChronicleSchema, Limits};
-use crate::service::{Readiness, Service};
+use crate::service::admission::SMALL_BODY;
+use crate::service::{Readiness, Service, ServiceError};
 use crate::store::TokenLookup;
 
 pub struct AppState {
@@ -26,6 +27,8 @@ pub struct AppState {
     pub anonymous_limit: RateLimit,
     pub body_limit: usize,
     pub limits: Limits,
+    /// Where requests with large bodies run.
+    pub offload: Arc<crate::offload::Offload>,
 }
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
@@ -120,31 +123,60 @@ async fn graphql(state: web::Data<AppState>, req: HttpRequest, payload: web::Pay
         Ok(Err(e)) => return refuse(StatusCode::BAD_REQUEST, errors::BAD_REQUEST, format!("reading the body: {e}")),
         Err(_) => return too_large(state.body_limit),
     };
+    // Large bodies and anything that replays logs run off the HTTP workers.
+    let heavy = body.len() > SMALL_BODY || REPLAYING_FIELDS.iter().any(|f| body.windows(f.len()).any(|w| w == *f));
+    let (schema, limits) = (state.schema.clone(), state.limits);
+    let work = answer(schema, limits, caller, body);
+    let answered = if heavy { state.offload.run(work).await } else { Some(work.await) };
+    match answered {
+        Some(Answer::Refused(status, code, message)) => refuse(status, code, message),
+        Some(Answer::Busy(bytes)) => HttpResponse::ServiceUnavailable()
+            .insert_header((header::RETRY_AFTER, "1"))
+            .content_type(ContentType::json())
+            .body(bytes),
+        Some(Answer::Done(bytes)) => HttpResponse::Ok().content_type(ContentType::json()).body(bytes),
+        None => {
+            let failure = ServiceError::Internal("a large request's thread failed".into());
+            let (code, message) = errors::public(failure);
+            refuse(StatusCode::INTERNAL_SERVER_ERROR, code, message)
+        }
+    }
+}
+
+/// Names of the fields that replay logs: a body that mentions one runs off the HTTP workers.
+const REPLAYING_FIELDS: [&[u8]; 2] = [b"verifyLog", b"submitGame"];
+
+/// What a request body comes to.
+enum Answer {
+    Refused(StatusCode, &'static str, String),
+    /// Refused whole for want of room: a 503 the client can retry.
+    Busy(Vec<u8>),
+    Done(Vec<u8>),
+}
+
+/// Parses a body, runs it and serialises the response: the CPU-heavy part of a request.
+async fn answer(schema: ChronicleSchema, limits: Limits, caller: Caller, body: web::Bytes) -> Answer {
     let request: async_graphql::Request = match serde_json::from_slice(&body) {
         Ok(r) => r,
         Err(e) => {
             let message = format!("the body must be a GraphQL request ({{\"query\": …, \"variables\": …}}): {e}");
-            return refuse(StatusCode::BAD_REQUEST, errors::BAD_REQUEST, message);
+            return Answer::Refused(StatusCode::BAD_REQUEST, errors::BAD_REQUEST, message);
         }
     };
     drop(body);
-    let response = match crate::graphql::run(&state.schema, &state.limits, caller, request).await {
+    let response = match crate::graphql::run(&schema, &limits, caller, request).await {
         Ok(response) => response,
         // Like the executor's own validation errors: a well-formed request whose document is
         // refused is answered 200 with the error (GraphQL over HTTP, `application/json`).
-        Err(refusal) => return refuse(StatusCode::OK, refusal.code, refusal.message),
+        Err(refusal) => return Answer::Refused(StatusCode::OK, refusal.code, refusal.message),
     };
-    // A request refused whole for want of room is a 503 the client can retry.
     let busy = crate::graphql::refused_busy(&response);
     match serde_json::to_vec(&response) {
-        Ok(bytes) if busy => HttpResponse::ServiceUnavailable()
-            .insert_header((header::RETRY_AFTER, "1"))
-            .content_type(ContentType::json())
-            .body(bytes),
-        Ok(bytes) => HttpResponse::Ok().content_type(ContentType::json()).body(bytes),
+        Ok(bytes) if busy => Answer::Busy(bytes),
+        Ok(bytes) => Answer::Done(bytes),
         Err(e) => {
-            let (code, message) = errors::public(crate::service::ServiceError::Internal(format!("serializing a response: {e}")));
-            refuse(StatusCode::INTERNAL_SERVER_ERROR, code, message)
+            let (code, message) = errors::public(ServiceError::Internal(format!("serializing a response: {e}")));
+            Answer::Refused(StatusCode::INTERNAL_SERVER_ERROR, code, message)
         }
     }
 }

@@ -10,6 +10,7 @@ pub mod graphql;
 pub mod http;
 pub mod import;
 pub mod inputs;
+pub mod offload;
 pub mod report;
 pub mod service;
 pub mod simulate;

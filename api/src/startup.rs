@@ -45,6 +45,7 @@ pub fn serve(args: ServeArgs, out: &mut dyn Write) -> Result<i32, String> {
             anonymous_limit: RateLimit::per_minute(args.anonymous_rate_limit),
             body_limit: args.body_limit,
             limits: args.limits(),
+            offload: Arc::new(crate::offload::Offload::start()?),
         });
         let mut server = HttpServer::new(move || {
             App::new()
