@@ -150,7 +150,7 @@ def main():
     ap.add_argument("--baseline", type=float, default=10)
     ap.add_argument("--threads", type=int, default=4, help="connections per attacking client")
     ap.add_argument("--p99-ms", type=float, default=100)
-    ap.add_argument("--rss-cap-mib", type=float, default=1024)
+    ap.add_argument("--rss-cap-mib", type=float, default=700)
     ap.add_argument("--server-flag", action="append", default=[], help="extra flag for chronicle serve")
     args = ap.parse_args()
 
@@ -196,11 +196,14 @@ def main():
         for a in attackers:
             a.join()
         sampler.join()
-        health = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-        health.request("GET", "/healthz")
-        healthy = health.getresponse().status == 200
+        try:
+            health = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+            health.request("GET", "/healthz")
+            healthy = health.getresponse().status == 200
+        except (OSError, http.client.HTTPException):
+            healthy = False
     finally:
-        server.terminate()
+        server.kill()
         server.wait(timeout=30)
 
     summary = {
