@@ -176,11 +176,31 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     stats.clear_cache();
     let mut unfiltered = Vec::new();
     for (name, d) in [
-        ("furnishings", { let t = Instant::now(); stats.compute_furnishings(&StatsFilter::all())?; t.elapsed() }),
-        ("weapons", { let t = Instant::now(); stats.compute_weapons(&StatsFilter::all())?; t.elapsed() }),
-        ("seats", { let t = Instant::now(); stats.compute_seats(&StatsFilter::all())?; t.elapsed() }),
-        ("scores", { let t = Instant::now(); stats.compute_scores(&StatsFilter::all(), 10)?; t.elapsed() }),
-        ("spaces", { let t = Instant::now(); stats.compute_spaces(&StatsFilter::all())?; t.elapsed() }),
+        ("furnishings", {
+            let t = Instant::now();
+            stats.compute_furnishings(&StatsFilter::all())?;
+            t.elapsed()
+        }),
+        ("weapons", {
+            let t = Instant::now();
+            stats.compute_weapons(&StatsFilter::all())?;
+            t.elapsed()
+        }),
+        ("seats", {
+            let t = Instant::now();
+            stats.compute_seats(&StatsFilter::all())?;
+            t.elapsed()
+        }),
+        ("scores", {
+            let t = Instant::now();
+            stats.compute_scores(&StatsFilter::all(), 10)?;
+            t.elapsed()
+        }),
+        ("spaces", {
+            let t = Instant::now();
+            stats.compute_spaces(&StatsFilter::all())?;
+            t.elapsed()
+        }),
     ] {
         unfiltered.push(format!("{name} {:.0} ms", ms(d)));
     }
@@ -213,7 +233,8 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     let mut appends = Vec::new();
     let mut cold: Vec<Vec<f64>> = vec![Vec::new(); FAMILIES.len()];
     for (q, f) in filters.iter().chain(&cut).enumerate() {
-        let game = synthetic::corpus(Options { first_game_id: (1 << 40) + 10 * q as i64, ..Options::new(4, seed + q as u64) });
+        let game =
+            synthetic::corpus(Options { first_game_id: (1 << 40) + 10 * q as i64, ..Options::new(4, seed + q as u64) });
         let t = Instant::now();
         stats.add_games(&game)?;
         appends.push(ms(t.elapsed()));

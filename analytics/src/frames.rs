@@ -160,7 +160,11 @@ impl Rows {
             column("strength", pg.strength),
             column("expeditions", pg.expeditions),
         ])?;
-        let tiles = DataFrame::new_infer_height(vec![column("key", tiles.0), column("winner", tiles.1), column("total", tiles.2)])?;
+        let tiles = DataFrame::new_infer_height(vec![
+            column("key", tiles.0),
+            column("winner", tiles.1),
+            column("total", tiles.2),
+        ])?;
         let loot = DataFrame::new_infer_height(vec![column("key", loot)])?;
         let n = games.bucket.len();
         let mut cols = vec![column("bucket", games.bucket)];

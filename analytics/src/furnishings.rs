@@ -147,7 +147,11 @@ pub(crate) fn compute(tallies: &Gathered<'_>, min_sample: u64) -> FurnishingStat
             let not_n = all_e.n.saturating_sub(all_b.n);
             let by_round = rounds
                 .get(&key)
-                .map(|m| m.iter().map(|(&round, &(n, wins))| RoundWinRate { round, win_rate: Rate::new(wins, n, min_sample) }).collect())
+                .map(|m| {
+                    m.iter()
+                        .map(|(&round, &(n, wins))| RoundWinRate { round, win_rate: Rate::new(wins, n, min_sample) })
+                        .collect()
+                })
                 .unwrap_or_default();
             TileStats {
                 tile,

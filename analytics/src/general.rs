@@ -130,7 +130,12 @@ pub(crate) fn seats(tallies: &Gathered<'_>, min_sample: u64) -> SeatStats {
         }
         let expected = 1.0 / f64::from(p);
         let win_rate = Rate::new(wins, n, min_sample);
-        first_player.push(FirstPlayerRow { player_count: Some(p), win_rate, expected, advantage: win_rate.rate - expected });
+        first_player.push(FirstPlayerRow {
+            player_count: Some(p),
+            win_rate,
+            expected,
+            advantage: win_rate.rate - expected,
+        });
         wins_all += wins;
         n_all += n;
         expected_sum += n as f64 * expected;
@@ -204,7 +209,15 @@ pub(crate) fn scores(tallies: &Gathered<'_>, bucket_width: u32) -> ScoreStats {
     let counts = score_counts(tallies);
     let player_games: u64 = counts.iter().map(|c| c.1).sum();
     let (Some(&(min, _)), Some(&(max, _))) = (counts.first(), counts.last()) else {
-        return ScoreStats { player_games, mean: None, min: None, max: None, quantiles: None, bucket_width: width as u32, histogram: Vec::new() };
+        return ScoreStats {
+            player_games,
+            mean: None,
+            min: None,
+            max: None,
+            quantiles: None,
+            bucket_width: width as u32,
+            histogram: Vec::new(),
+        };
     };
     let sum: i128 = counts.iter().map(|&(score, n)| i128::from(score) * i128::from(n)).sum();
     let q = |p: f64| quantile(&counts, player_games, p);

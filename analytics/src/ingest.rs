@@ -21,8 +21,8 @@ use crate::calendar::month_of;
 use crate::error::AnalyticsError;
 use crate::filter::parse_played_at;
 use crate::frames::{GameRowsOut, PgRows, Rows, Starts, LOOT_KEYS, ROUNDS, RS, SPACE_KEYS, TILE_KEYS, TILE_ROUND};
-use crate::tally::{count_spaces, Dense, Part, PartCells};
 use crate::input::{check_space, check_tile, BatchIndex, Corpus, FurnishingSet, Locator};
+use crate::tally::{count_spaces, Dense, Part, PartCells};
 
 /// A translated batch.
 pub(crate) struct Batch {
@@ -33,7 +33,8 @@ pub(crate) struct Batch {
 }
 
 /// The tally parts of a batch left to polars (the others are counted during the translation).
-pub(crate) const COUNTED_BY_POLARS: [Part; 5] = [Part::Seats, Part::Strength, Part::Expeditions, Part::Loot, Part::Scores];
+pub(crate) const COUNTED_BY_POLARS: [Part; 5] =
+    [Part::Seats, Part::Strength, Part::Expeditions, Part::Loot, Part::Scores];
 
 fn too_many() -> AnalyticsError {
     AnalyticsError::InvalidInput("more rows than the index type holds".into())
@@ -230,7 +231,8 @@ fn tile_side(corpus: &Corpus, index: &BatchIndex, t: &PgTables<'_>) -> Result<Ti
     let (tiles, tile_first) = per_row(n_pg, &facts, |a, b| a / TILE_ROUND as u16 == b / TILE_ROUND as u16);
     let bucket_of = |row: usize| i64::from(pg.bucket.get(row).copied().unwrap_or(0));
     let winner_of = |row: usize| pg.winner.get(row).copied().unwrap_or(false);
-    let mut t_rows = (Vec::with_capacity(tiles.len()), Vec::with_capacity(tiles.len()), Vec::with_capacity(tiles.len()));
+    let mut t_rows =
+        (Vec::with_capacity(tiles.len()), Vec::with_capacity(tiles.len()), Vec::with_capacity(tiles.len()));
     for &(row, v) in &tiles {
         t_rows.0.push(bucket_of(row) * TILE_KEYS + i64::from(v));
         t_rows.1.push(winner_of(row));
@@ -243,8 +245,10 @@ fn tile_side(corpus: &Corpus, index: &BatchIndex, t: &PgTables<'_>) -> Result<Ti
     }
     let (loot, loot_first) = per_row(n_pg, &facts, |a, b| a == b);
     drop(facts);
-    let l_keys: Vec<i64> =
-        loot.iter().map(|&(row, item)| bucket_of(row) * LOOT_KEYS + i64::from(item) * 2 + i64::from(winner_of(row))).collect();
+    let l_keys: Vec<i64> = loot
+        .iter()
+        .map(|&(row, item)| bucket_of(row) * LOOT_KEYS + i64::from(item) * 2 + i64::from(winner_of(row)))
+        .collect();
     // The tile cells, counted game by game in bucket order.
     let mut tile_counts = Dense::new(Part::Tiles, TILE_KEYS);
     for &g in t.by_bucket {
@@ -252,7 +256,8 @@ fn tile_side(corpus: &Corpus, index: &BatchIndex, t: &PgTables<'_>) -> Result<Ti
         let pg_rows = t.first_pg.get(g).copied().unwrap_or(n_pg)..t.first_pg.get(g + 1).copied().unwrap_or(n_pg);
         let tile_rows = tile_first.get(pg_rows.start).copied().unwrap_or(tiles.len())
             ..tile_first.get(pg_rows.end).copied().unwrap_or(tiles.len());
-        let (facts, winners) = (tiles.get(tile_rows.clone()).unwrap_or_default(), t_rows.1.get(tile_rows).unwrap_or_default());
+        let (facts, winners) =
+            (tiles.get(tile_rows.clone()).unwrap_or_default(), t_rows.1.get(tile_rows).unwrap_or_default());
         for (&(row, v), &winner) in facts.iter().zip(winners) {
             tile_counts.add(usize::from(v), winner, pg.total.get(row).copied().unwrap_or(0));
         }
@@ -270,7 +275,12 @@ struct SpaceSide {
 }
 
 /// Validates and translates the action-space uses and counts their cells.
-fn space_side(corpus: &Corpus, index: &BatchIndex, game_bucket: &[u32], by_bucket: &[usize]) -> Result<SpaceSide, AnalyticsError> {
+fn space_side(
+    corpus: &Corpus,
+    index: &BatchIndex,
+    game_bucket: &[u32],
+    by_bucket: &[usize],
+) -> Result<SpaceSide, AnalyticsError> {
     let mut locator = Locator::new(index);
     let mut masks = vec![vec![0u64; game_bucket.len()]; usize::from(ROUNDS)];
     let mut extra: Vec<(usize, i64)> = Vec::new();

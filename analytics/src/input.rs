@@ -152,7 +152,11 @@ pub(crate) struct Located {
 
 impl GameRows {
     fn seat(&self, seat: u8) -> Option<Located> {
-        self.rows.get(usize::from(seat)).filter(|&&r| r != usize::MAX).map(|&row| Located { row, game: self.order, set: self.set })
+        self.rows.get(usize::from(seat)).filter(|&&r| r != usize::MAX).map(|&row| Located {
+            row,
+            game: self.order,
+            set: self.set,
+        })
     }
 }
 
@@ -171,14 +175,11 @@ impl BatchIndex {
 
     /// Where `(game_id, seat)` is.
     pub(crate) fn locate(&self, game_id: i64, seat: u8) -> Result<Located, AnalyticsError> {
-        self.games
-            .get(&game_id)
-            .and_then(|g| g.seat(seat))
-            .ok_or_else(|| {
-                AnalyticsError::InvalidInput(format!(
-                    "fact for game {game_id} seat {seat}, which has no player-game row in the batch"
-                ))
-            })
+        self.games.get(&game_id).and_then(|g| g.seat(seat)).ok_or_else(|| {
+            AnalyticsError::InvalidInput(format!(
+                "fact for game {game_id} seat {seat}, which has no player-game row in the batch"
+            ))
+        })
     }
 }
 
@@ -278,7 +279,10 @@ impl Corpus {
                 if (first.player_count, first.furnishing_set, &first.tournament, &first.played_at)
                     != (p.player_count, p.furnishing_set, &p.tournament, &p.played_at)
                 {
-                    return bad(format!("game {}: seats disagree on player count, set, tournament or played_at", p.game_id));
+                    return bad(format!(
+                        "game {}: seats disagree on player count, set, tournament or played_at",
+                        p.game_id
+                    ));
                 }
             }
             let Some(slot) = g.rows.get_mut(usize::from(p.seat)) else {
@@ -305,10 +309,20 @@ fn round_ok(r: u8) -> bool {
 /// The checks of a tile fact once its player-game is found in a game of set `set`.
 pub(crate) fn check_tile(t: &TileBuilt, set: FurnishingSet) -> Result<(), AnalyticsError> {
     if !round_ok(t.round) {
-        return Err(AnalyticsError::InvalidInput(format!("game {}: tile {} built in round {}", t.game_id, t.tile.id(), t.round)));
+        return Err(AnalyticsError::InvalidInput(format!(
+            "game {}: tile {} built in round {}",
+            t.game_id,
+            t.tile.id(),
+            t.round
+        )));
     }
     if !set.contains(t.tile) {
-        return Err(AnalyticsError::InvalidInput(format!("game {}: tile {} is not in the {} set", t.game_id, t.tile.id(), set.id())));
+        return Err(AnalyticsError::InvalidInput(format!(
+            "game {}: tile {} is not in the {} set",
+            t.game_id,
+            t.tile.id(),
+            set.id()
+        )));
     }
     Ok(())
 }

@@ -67,8 +67,12 @@ pub mod weapons;
 pub use error::AnalyticsError;
 pub use filter::{parse_played_at, StatsFilter};
 pub use furnishings::{FurnishingStats, RoundWinRate, TileStats};
-pub use general::{Bucket, FirstPlayerRow, Quantiles, RoundUse, ScoreStats, SeatStats, SeatWinRate, SpaceCount, SpaceUseStats};
+pub use general::{
+    Bucket, FirstPlayerRow, Quantiles, RoundUse, ScoreStats, SeatStats, SeatWinRate, SpaceCount, SpaceUseStats,
+};
 pub use input::{Corpus, FurnishingSet, LootTaken, PlayerGame, SpaceUse, TileBuilt};
 pub use rate::{wilson, Rate, DEFAULT_MIN_SAMPLE};
 pub use stats::{AllStats, Stats, DEFAULT_BUCKET_WIDTH};
-pub use weapons::{ClassStats, ExpeditionBucket, ExpeditionStats, GroupStats, LootStats, StrengthStats, WeaponClass, WeaponStats};
+pub use weapons::{
+    ClassStats, ExpeditionBucket, ExpeditionStats, GroupStats, LootStats, StrengthStats, WeaponClass, WeaponStats,
+};

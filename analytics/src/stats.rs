@@ -79,7 +79,12 @@ pub struct Stats {
 impl Stats {
     /// No games yet.
     pub fn new() -> Result<Stats, AnalyticsError> {
-        Ok(Stats { tables: Tables::new()?, catalog: Catalog::default(), generation: 0, cache: Mutex::new(Cache::default()) })
+        Ok(Stats {
+            tables: Tables::new()?,
+            catalog: Catalog::default(),
+            generation: 0,
+            cache: Mutex::new(Cache::default()),
+        })
     }
 
     /// The statistics of a corpus (validated as in [`Corpus::validate`]).
@@ -92,7 +97,10 @@ impl Stats {
     /// Adds a batch of whole games (none of which may have been added before) and invalidates
     /// every cached result. On error nothing is added.
     pub fn add_games(&mut self, corpus: &Corpus) -> Result<(), AnalyticsError> {
-        let ends = self.tables.ends().ok_or_else(|| AnalyticsError::InvalidInput("more rows than the index type holds".into()))?;
+        let ends = self
+            .tables
+            .ends()
+            .ok_or_else(|| AnalyticsError::InvalidInput("more rows than the index type holds".into()))?;
         let batch = ingest::translate(corpus, &self.catalog, ends)?;
         if !batch.new.games.is_empty() {
             let tallies = tally::compute(&batch.rows, &ingest::COUNTED_BY_POLARS, batch.counted)?;

@@ -224,7 +224,9 @@ const EXPEDITION_KEYS: i64 = 4;
 fn cells(rows: &Rows, part: Part) -> PolarsResult<Vec<(u32, i64, Sums)>> {
     let pg = &rows.pg;
     match part {
-        Part::Seats => read(&grouped(pg, bucket_times(SEAT_KEYS) + col("seat").cast(DataType::Int64), outcome())?, SEAT_KEYS, 0),
+        Part::Seats => {
+            read(&grouped(pg, bucket_times(SEAT_KEYS) + col("seat").cast(DataType::Int64), outcome())?, SEAT_KEYS, 0)
+        }
         Part::Strength => {
             let s = col("strength").cast(DataType::Int64).fill_null(lit(-1i64)) + lit(1i64);
             read(&grouped(pg, bucket_times(STRENGTH_KEYS) + s, outcome())?, STRENGTH_KEYS, -1)
@@ -357,11 +359,7 @@ impl Dense {
 
 /// The tallies of the buckets present in `rows`, for the parts asked, by bucket ascending,
 /// counted with polars, together with parts already `counted` (see [`Dense`]).
-pub(crate) fn compute(
-    rows: &Rows,
-    parts: &[Part],
-    counted: Vec<PartCells>,
-) -> PolarsResult<Vec<(u32, Tally)>> {
+pub(crate) fn compute(rows: &Rows, parts: &[Part], counted: Vec<PartCells>) -> PolarsResult<Vec<(u32, Tally)>> {
     let mut out: BTreeMap<u32, Tally> = BTreeMap::new();
     let mut all = Vec::with_capacity(parts.len() + counted.len());
     for &part in parts {
@@ -415,7 +413,11 @@ mod tests {
         a.sub(&cells(&[(0, 5), (3, 1)]));
         let keys: Vec<(i64, u64)> = a.iter().map(|c| (c.0, c.1.n)).collect();
         assert_eq!(keys, vec![(-1, 1), (3, 2), (9, 1), (10, 1)]);
-        let mut u = Cells(vec![(4, Sums { n: 1, wins: 1, score: 2 }), (1, Sums::default()), (4, Sums { n: 2, wins: 0, score: 3 })]);
+        let mut u = Cells(vec![
+            (4, Sums { n: 1, wins: 1, score: 2 }),
+            (1, Sums::default()),
+            (4, Sums { n: 2, wins: 0, score: 3 }),
+        ]);
         u.normalize();
         assert_eq!(u.0, vec![(1, Sums::default()), (4, Sums { n: 3, wins: 1, score: 5 })]);
     }

@@ -204,7 +204,11 @@ pub(crate) fn compute(tallies: &Gathered<'_>, min_sample: u64) -> WeaponStats {
 
     WeaponStats {
         player_games,
-        by_class: WeaponClass::ALL.iter().zip(&by_class).map(|(&class, s)| ClassStats { class, stats: group(s, min_sample) }).collect(),
+        by_class: WeaponClass::ALL
+            .iter()
+            .zip(&by_class)
+            .map(|(&class, s)| ClassStats { class, stats: group(s, min_sample) })
+            .collect(),
         by_max_strength: by_strength
             .iter()
             .map(|(&k, s)| StrengthStats { max_strength: u8::try_from(k).ok(), stats: group(s, min_sample) })
@@ -212,7 +216,10 @@ pub(crate) fn compute(tallies: &Gathered<'_>, min_sample: u64) -> WeaponStats {
         by_expeditions: ExpeditionBucket::ALL
             .iter()
             .enumerate()
-            .map(|(i, &bucket)| ExpeditionStats { bucket, stats: group(&by_bucket.get(&(i as i64)).copied().unwrap_or_default(), min_sample) })
+            .map(|(i, &bucket)| ExpeditionStats {
+                bucket,
+                stats: group(&by_bucket.get(&(i as i64)).copied().unwrap_or_default(), min_sample),
+            })
             .collect(),
         loot,
     }

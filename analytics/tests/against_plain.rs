@@ -120,7 +120,8 @@ fn filters_select_what_they_say() {
     assert!(undated > 0);
     assert_eq!(dated + undated, n_all);
     // Splitting a range at an instant partitions it.
-    let a = s.scores(&StatsFilter::all().played_from("2022-01-01").played_until("2023-03-01T10:00:00+01:00"), 10).unwrap();
+    let a =
+        s.scores(&StatsFilter::all().played_from("2022-01-01").played_until("2023-03-01T10:00:00+01:00"), 10).unwrap();
     let b = s.scores(&StatsFilter::all().played_from("2023-03-01T09:00:00Z").played_until("2024-01-01"), 10).unwrap();
     let ab = s.scores(&StatsFilter::all().played_from("2022-01-01").played_until("2024-01-01"), 10).unwrap();
     assert_eq!(a.player_games + b.player_games, ab.player_games);
@@ -149,9 +150,17 @@ fn min_sample_only_changes_flags() {
             (&a.win_rate_not_built, &b.win_rate_not_built, &c.win_rate_not_built),
         ]
         .into_iter()
-        .chain(a.by_round.iter().zip(&b.by_round).zip(&c.by_round).map(|((x, y), z)| (&x.win_rate, &y.win_rate, &z.win_rate)))
-        {
-            assert_eq!((x.successes, x.n, x.rate, x.ci_low, x.ci_high), (y.successes, y.n, y.rate, y.ci_low, y.ci_high));
+        .chain(
+            a.by_round
+                .iter()
+                .zip(&b.by_round)
+                .zip(&c.by_round)
+                .map(|((x, y), z)| (&x.win_rate, &y.win_rate, &z.win_rate)),
+        ) {
+            assert_eq!(
+                (x.successes, x.n, x.rate, x.ci_low, x.ci_high),
+                (y.successes, y.n, y.rate, y.ci_low, y.ci_high)
+            );
             assert_eq!(x.below_min_sample, x.n < 30);
             assert!(!y.below_min_sample && z.below_min_sample);
             rates += 1;

@@ -18,7 +18,19 @@ fn approx(a: f64, b: f64) -> bool {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn pg(game: i64, pc: u8, set: FurnishingSet, t: Option<&str>, at: Option<&str>, seat: u8, total: i64, rank: u8, winner: bool, strength: Option<u8>, exp: u32) -> PlayerGame {
+fn pg(
+    game: i64,
+    pc: u8,
+    set: FurnishingSet,
+    t: Option<&str>,
+    at: Option<&str>,
+    seat: u8,
+    total: i64,
+    rank: u8,
+    winner: bool,
+    strength: Option<u8>,
+    exp: u32,
+) -> PlayerGame {
     PlayerGame {
         game_id: game,
         player_count: pc,
@@ -125,7 +137,8 @@ fn tiny_corpus_tiles() {
     // 2 players: 35 vs 35; 3 players: 60 vs 27.5.
     assert!(approx(c.mean_score_difference.unwrap(), 32.5 / 3.0));
     assert!(approx(c.mean_round_built.unwrap(), 3.0));
-    let rounds: Vec<(u8, u64, u64)> = c.by_round.iter().map(|r| (r.round, r.win_rate.successes, r.win_rate.n)).collect();
+    let rounds: Vec<(u8, u64, u64)> =
+        c.by_round.iter().map(|r| (r.round, r.win_rate.successes, r.win_rate.n)).collect();
     assert_eq!(rounds, vec![(1, 1, 1), (2, 1, 1), (6, 0, 1)]);
     assert!(c.win_rate_built.below_min_sample);
 
@@ -146,10 +159,16 @@ fn tiny_corpus_tiles() {
     // A tile never built.
     let q = f.tile(Furnishing::Quarry).unwrap();
     assert_eq!((q.player_games, q.built), (5, 0));
-    assert_eq!((q.win_rate_built.n, q.win_rate_built.rate, q.win_rate_built.ci_low, q.win_rate_built.ci_high), (0, 0.0, 0.0, 1.0));
+    assert_eq!(
+        (q.win_rate_built.n, q.win_rate_built.rate, q.win_rate_built.ci_low, q.win_rate_built.ci_high),
+        (0, 0.0, 0.0, 1.0)
+    );
     assert!(q.win_rate_built.below_min_sample);
     assert_eq!((q.win_rate_not_built.successes, q.win_rate_not_built.n), (3, 5));
-    assert_eq!((q.mean_score_built, q.win_rate_difference, q.mean_score_difference, q.mean_round_built), (None, None, None, None));
+    assert_eq!(
+        (q.mean_score_built, q.win_rate_difference, q.mean_score_difference, q.mean_round_built),
+        (None, None, None, None)
+    );
     assert!(q.by_round.is_empty());
     common::assert_furnishings(&f, &common::furnishings(&tiny(), &StatsFilter::all()), "tiny");
 }
@@ -158,11 +177,13 @@ fn tiny_corpus_tiles() {
 fn tiny_corpus_weapons() {
     let s = Stats::from_corpus(&tiny()).unwrap();
     let w = s.weapons(&StatsFilter::all()).unwrap();
-    let class: Vec<(WeaponClass, u64, u64)> = w.by_class.iter().map(|c| (c.class, c.stats.win_rate.successes, c.stats.win_rate.n)).collect();
+    let class: Vec<(WeaponClass, u64, u64)> =
+        w.by_class.iter().map(|c| (c.class, c.stats.win_rate.successes, c.stats.win_rate.n)).collect();
     assert_eq!(class, vec![(WeaponClass::Peaceful, 2, 4), (WeaponClass::Light, 0, 1), (WeaponClass::Heavy, 2, 2)]);
     assert!(approx(w.by_class[0].stats.mean_score.unwrap(), 31.25));
     assert!(approx(w.by_class[2].stats.mean_score.unwrap(), 55.0));
-    let strengths: Vec<(Option<u8>, u64)> = w.by_max_strength.iter().map(|s| (s.max_strength, s.stats.win_rate.n)).collect();
+    let strengths: Vec<(Option<u8>, u64)> =
+        w.by_max_strength.iter().map(|s| (s.max_strength, s.stats.win_rate.n)).collect();
     assert_eq!(strengths, vec![(None, 4), (Some(3), 1), (Some(8), 1), (Some(10), 1)]);
     let buckets: Vec<(&str, u64, u64)> =
         w.by_expeditions.iter().map(|b| (b.bucket.id(), b.stats.win_rate.successes, b.stats.win_rate.n)).collect();
@@ -212,7 +233,10 @@ fn tiny_corpus_general() {
     assert_eq!(r1, vec![(ActionSpace::Logging, 2), (ActionSpace::Excavation, 1), (ActionSpace::Supplies, 1)]);
     assert!(approx(sp.rounds[0].spaces[0].share, 0.5) && approx(sp.rounds[0].spaces[1].share, 0.25));
     let r2: Vec<ActionSpace> = sp.rounds[1].spaces.iter().map(|c| c.space).collect();
-    assert_eq!((sp.rounds[1].round, sp.rounds[1].placements, r2), (2, 2, vec![ActionSpace::Logging, ActionSpace::Growth]));
+    assert_eq!(
+        (sp.rounds[1].round, sp.rounds[1].placements, r2),
+        (2, 2, vec![ActionSpace::Logging, ActionSpace::Growth])
+    );
     common::assert_all(&s, &tiny(), &StatsFilter::all(), "tiny");
 }
 
@@ -247,11 +271,19 @@ fn no_games() {
         let all = s.all(&f).unwrap();
         assert_eq!(all.furnishings.player_games, 0);
         assert_eq!(all.furnishings.tiles.len(), 48);
-        assert!(all.furnishings.tiles.iter().all(|t| t.built == 0 && t.win_rate_built.n == 0 && t.mean_score_built.is_none()));
+        assert!(all
+            .furnishings
+            .tiles
+            .iter()
+            .all(|t| t.built == 0 && t.win_rate_built.n == 0 && t.mean_score_built.is_none()));
         assert!(all.weapons.by_class.iter().all(|c| c.stats.win_rate.n == 0 && c.stats.mean_score.is_none()));
         assert!(all.weapons.by_max_strength.is_empty());
         assert_eq!(all.weapons.loot.len(), 23);
-        assert!(all.seats.by_seat.is_empty() && all.seats.first_player.is_empty() && all.seats.first_player_overall.is_none());
+        assert!(
+            all.seats.by_seat.is_empty()
+                && all.seats.first_player.is_empty()
+                && all.seats.first_player_overall.is_none()
+        );
         assert_eq!((all.scores.player_games, all.scores.quantiles, all.scores.mean), (0, None, None));
         assert!(all.scores.histogram.is_empty());
         assert!(all.spaces.rounds.is_empty());
@@ -282,7 +314,10 @@ fn all_winners() {
     let s = Stats::from_corpus(&c).unwrap();
     let f = s.furnishings(&StatsFilter::all()).unwrap();
     let carp = f.tile(Furnishing::Carpenter).unwrap();
-    assert_eq!((carp.win_rate_built.rate, carp.win_rate_not_built.rate, carp.win_rate_difference), (1.0, 1.0, Some(0.0)));
+    assert_eq!(
+        (carp.win_rate_built.rate, carp.win_rate_not_built.rate, carp.win_rate_difference),
+        (1.0, 1.0, Some(0.0))
+    );
     assert!(approx(carp.win_rate_built.ci_high, 1.0));
     let w = s.weapons(&StatsFilter::all()).unwrap();
     for l in &w.loot {
@@ -306,7 +341,11 @@ fn repeated_space_uses_are_counted() {
     let sp = s.spaces(&StatsFilter::all()).unwrap();
     assert_eq!(sp.placements, 9);
     assert_eq!((sp.rounds[0].spaces[0].space, sp.rounds[0].spaces[0].count), (ActionSpace::Logging, 5));
-    for f in [StatsFilter::all(), StatsFilter::all().tournament("T"), StatsFilter::all().furnishing_set(FurnishingSet::Introductory)] {
+    for f in [
+        StatsFilter::all(),
+        StatsFilter::all().tournament("T"),
+        StatsFilter::all().furnishing_set(FurnishingSet::Introductory),
+    ] {
         common::assert_spaces(&s.spaces(&f).unwrap(), &common::spaces(&c, &f), "repeated");
     }
     let t = s.spaces(&StatsFilter::all().tournament("T")).unwrap();

@@ -106,7 +106,13 @@ pub fn run_interactive(args: Vec<OsString>, stdin: &mut dyn Read, out: &mut dyn 
     run_with(args, stdin, out, err, true)
 }
 
-fn run_with(args: Vec<OsString>, stdin: &mut dyn Read, out: &mut dyn Write, err: &mut dyn Write, progress: bool) -> i32 {
+fn run_with(
+    args: Vec<OsString>,
+    stdin: &mut dyn Read,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+    progress: bool,
+) -> i32 {
     let cli = match Cli::try_parse_from(args) {
         Ok(c) => c,
         Err(e) => {
@@ -130,7 +136,9 @@ fn run_with(args: Vec<OsString>, stdin: &mut dyn Read, out: &mut dyn Write, err:
         }
         Command::Token(TokenCommand::List { json, db }) => crate::tokens::list(json, db.database_url, out),
         Command::Token(TokenCommand::Revoke { id, db }) => crate::tokens::revoke(id, db.database_url, out),
-        Command::Schema => writeln!(out, "{}", crate::graphql::sdl().trim_end()).map(|()| EXIT_OK).map_err(|e| e.to_string()),
+        Command::Schema => {
+            writeln!(out, "{}", crate::graphql::sdl().trim_end()).map(|()| EXIT_OK).map_err(|e| e.to_string())
+        }
     };
     match result {
         Ok(code) => code,
@@ -204,7 +212,13 @@ fn parse_only(inputs: &[crate::inputs::LogInput], mode: &Mode, out: &mut dyn Wri
     Ok(if invalid > 0 { EXIT_INVALID } else { EXIT_OK })
 }
 
-fn state(path: &PathBuf, at: Option<usize>, json: bool, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<i32, String> {
+fn state(
+    path: &PathBuf,
+    at: Option<usize>,
+    json: bool,
+    stdin: &mut dyn Read,
+    out: &mut dyn Write,
+) -> Result<i32, String> {
     let input = read_input(path, stdin)?;
     let r = report::state_at(&input, at)?;
     let Some(game) = &r.game else {

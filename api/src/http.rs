@@ -54,7 +54,8 @@ fn refuse(status: StatusCode, code: &str, message: impl Into<String>) -> HttpRes
 fn json_content_type(req: &HttpRequest) -> bool {
     let Some(value) = req.headers().get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()) else { return false };
     let essence = value.split(';').next().unwrap_or_default().trim();
-    essence.eq_ignore_ascii_case("application/json") || essence.eq_ignore_ascii_case("application/graphql-response+json")
+    essence.eq_ignore_ascii_case("application/json")
+        || essence.eq_ignore_ascii_case("application/graphql-response+json")
 }
 
 /// The client's address: the connection's peer (a proxy in front must limit by its own
@@ -76,15 +77,21 @@ async fn caller(state: &AppState, req: &HttpRequest) -> Result<Caller, HttpRespo
         }
         Ok(Some(token)) => token,
         Err(auth::HeaderError::Malformed) => {
-            return Err(refuse(StatusCode::UNAUTHORIZED, errors::UNAUTHENTICATED, "Authorization must be `Bearer <token>`"))
+            return Err(refuse(
+                StatusCode::UNAUTHORIZED,
+                errors::UNAUTHENTICATED,
+                "Authorization must be `Bearer <token>`",
+            ))
         }
     };
     let unauthenticated = |m: &str| refuse(StatusCode::UNAUTHORIZED, errors::UNAUTHENTICATED, m);
     match state.service.bearer(token).await {
         Ok(TokenLookup::Valid(bearer)) if state.rate_limit.allow(&auth::token_hash(token)) => Ok(Caller(Some(bearer))),
-        Ok(TokenLookup::Valid(_)) => {
-            Err(refuse(StatusCode::TOO_MANY_REQUESTS, errors::RATE_LIMITED, "too many requests for this token; retry later"))
-        }
+        Ok(TokenLookup::Valid(_)) => Err(refuse(
+            StatusCode::TOO_MANY_REQUESTS,
+            errors::RATE_LIMITED,
+            "too many requests for this token; retry later",
+        )),
         Ok(TokenLookup::Revoked) => Err(unauthenticated("this token was revoked")),
         Ok(TokenLookup::Expired) => Err(unauthenticated("this token has expired")),
         Ok(TokenLookup::Unknown) => Err(unauthenticated("unknown token")),
@@ -192,7 +199,10 @@ const CONSOLE: &str = include_str!("console.html");
 async fn graphiql() -> HttpResponse {
     HttpResponse::Ok()
         .content_type(ContentType::html())
-        .insert_header((header::CONTENT_SECURITY_POLICY, "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'"))
+        .insert_header((
+            header::CONTENT_SECURITY_POLICY,
+            "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'",
+        ))
         .body(CONSOLE)
 }
 

@@ -131,7 +131,11 @@ pub async fn import_from<S: Store>(
 
 /// The dedupe keys of a batch of logs, a look-up of those stored already, and the replays of
 /// the others.
-async fn prepare_batch<S: Store>(store: &S, inputs: Vec<LogInput>, uploader: Option<String>) -> Result<Pending, StoreError> {
+async fn prepare_batch<S: Store>(
+    store: &S,
+    inputs: Vec<LogInput>,
+    uploader: Option<String>,
+) -> Result<Pending, StoreError> {
     let inputs = Arc::new(inputs);
     let all = Arc::clone(&inputs);
     let keys = blocking(move || par_map(&all[..], |i| canonical::identify(&i.bytes))).await?;

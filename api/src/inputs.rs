@@ -179,7 +179,12 @@ mod tests {
             if batch.is_empty() {
                 break;
             }
-            batches.push(batch.iter().map(|l| (l.name.rsplit('/').next().unwrap().to_owned(), l.bytes.clone())).collect::<Vec<_>>());
+            batches.push(
+                batch
+                    .iter()
+                    .map(|l| (l.name.rsplit('/').next().unwrap().to_owned(), l.bytes.clone()))
+                    .collect::<Vec<_>>(),
+            );
         }
         let sizes: Vec<usize> = batches.iter().map(Vec::len).collect();
         assert_eq!(sizes, vec![2, 2, 2]);

@@ -4,9 +4,9 @@
 //! an error rather than silently dropped.
 
 use chronicle_analytics::{Corpus, FurnishingSet, LootTaken, PlayerGame, SpaceUse, TileBuilt};
-use chronicle_engine::notation::LootItem;
 use chronicle_engine::action_space::ActionSpace;
 use chronicle_engine::furnishing::Furnishing;
+use chronicle_engine::notation::LootItem;
 use chronicle_engine::Status;
 use serde::de::DeserializeOwned;
 
@@ -66,7 +66,12 @@ pub fn add_game(corpus: &mut Corpus, game_id: i64, r: &GameRecord) -> Result<(),
     }
     for u in &r.placements {
         let space: ActionSpace = id(&u.space, "action space")?;
-        corpus.spaces.push(SpaceUse { game_id, seat: small(u.player, "seat")?, round: small(u.round, "round")?, space });
+        corpus.spaces.push(SpaceUse {
+            game_id,
+            seat: small(u.player, "seat")?,
+            round: small(u.round, "round")?,
+            space,
+        });
     }
     Ok(())
 }

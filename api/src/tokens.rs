@@ -56,7 +56,12 @@ fn with_store<T>(
 }
 
 /// `chronicle token create`: a new API token, printed once.
-pub fn create(name: &str, expires_in: Option<i64>, database_url: Option<String>, out: &mut dyn Write) -> Result<i32, String> {
+pub fn create(
+    name: &str,
+    expires_in: Option<i64>,
+    database_url: Option<String>,
+    out: &mut dyn Write,
+) -> Result<i32, String> {
     let name = name.trim();
     if name.is_empty() {
         return Err("a token needs a non-empty --name".into());
@@ -95,7 +100,14 @@ pub fn list(as_json: bool, database_url: Option<String>, out: &mut dyn Write) ->
         text.push_str(&format!("{:>5}  {:<8}  {:<27}  {:<27}  NAME\n", "ID", "STATE", "CREATED", "EXPIRES"));
         for t in &tokens {
             let expires = t.expires_at.as_deref().unwrap_or("never");
-            text.push_str(&format!("{:>5}  {:<8}  {:<27}  {:<27}  {}\n", t.id, state(t), t.created_at, expires, t.name));
+            text.push_str(&format!(
+                "{:>5}  {:<8}  {:<27}  {:<27}  {}\n",
+                t.id,
+                state(t),
+                t.created_at,
+                expires,
+                t.name
+            ));
         }
     }
     out.write_all(text.as_bytes()).map_err(|e| e.to_string())?;

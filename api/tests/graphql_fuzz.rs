@@ -63,12 +63,57 @@ const SEEDS: &[&str] = &[
 
 /// Pieces spliced into documents.
 const PIECES: &[&str] = &[
-    "{", "}", "(", ")", "[", "]", "...", "...G", "... on Query { __typename }", "@skip(if: true)", "@include(if: $x)",
-    "@deprecated", "__typename", "games", "game", "edges", "node", "id", "first: 100", "first: -1", "first: 2147483648",
-    "after: \"x\"", "filter: { playerName: \"\\u0000\" }", "filter: { playerCount: 99 }", "a: ", "$l", "$id", ": ",
-    "\"\"\"block\"\"\"", "\"\\uD800\"", "1e999", "-0", "null", "true", "fragment F on Query { games { edges { cursor } } }",
-    "fragment G on Game { ...G }", "query", "mutation", "subscription", "verifyLog(log: $l) { status }", "#", "\n", ",",
-    "é", "\u{0}", "\u{10FFFF}", "$", "!", "=", "|", "&",
+    "{",
+    "}",
+    "(",
+    ")",
+    "[",
+    "]",
+    "...",
+    "...G",
+    "... on Query { __typename }",
+    "@skip(if: true)",
+    "@include(if: $x)",
+    "@deprecated",
+    "__typename",
+    "games",
+    "game",
+    "edges",
+    "node",
+    "id",
+    "first: 100",
+    "first: -1",
+    "first: 2147483648",
+    "after: \"x\"",
+    "filter: { playerName: \"\\u0000\" }",
+    "filter: { playerCount: 99 }",
+    "a: ",
+    "$l",
+    "$id",
+    ": ",
+    "\"\"\"block\"\"\"",
+    "\"\\uD800\"",
+    "1e999",
+    "-0",
+    "null",
+    "true",
+    "fragment F on Query { games { edges { cursor } } }",
+    "fragment G on Game { ...G }",
+    "query",
+    "mutation",
+    "subscription",
+    "verifyLog(log: $l) { status }",
+    "#",
+    "\n",
+    ",",
+    "é",
+    "\u{0}",
+    "\u{10FFFF}",
+    "$",
+    "!",
+    "=",
+    "|",
+    "&",
 ];
 
 /// Variables, good and bad.
@@ -143,12 +188,23 @@ struct Fixture {
 async fn fixture() -> Fixture {
     let dir = TempDir::new();
     let store = store::open(&format!("sqlite://{}", dir.0.join("fuzz.db").display())).await.expect("open store");
-    let limits = AdmissionLimits { replay_slots: 2, queue: 64, wait: Duration::from_secs(10), ..AdmissionLimits::for_this_machine() };
+    let limits = AdmissionLimits {
+        replay_slots: 2,
+        queue: 64,
+        wait: Duration::from_secs(10),
+        ..AdmissionLimits::for_this_machine()
+    };
     let service = Arc::new(Service::new(store, 1000, limits).expect("service"));
     let member = Bearer::Api { id: 1, name: "fuzz".into() };
     let logs = ["complete_3p.json", "complete_solo.json", "invalid_keep.json"].map(fixture_bytes);
     service.submit(logs.to_vec(), &member).await.expect("seed games");
-    let limits = Limits { max_depth: 12, max_complexity: 5000, max_query_bytes: 100_000, max_selections: 1000, replay_budget: 20 << 20 };
+    let limits = Limits {
+        max_depth: 12,
+        max_complexity: 5000,
+        max_query_bytes: 100_000,
+        max_selections: 1000,
+        replay_budget: 20 << 20,
+    };
     Fixture { schema: graphql::schema(service, limits), limits, member, _dir: dir }
 }
 
@@ -207,7 +263,9 @@ fn campaign(cases: u64, seed: u64) -> Findings {
                 Ok(Err(refused)) => *found.refused_by_guard.entry(refused.code).or_default() += 1,
                 Ok(Ok(response)) => {
                     found.answered += 1;
-                    if let Some(e) = response.errors.iter().find(|e| e.extensions.as_ref().and_then(|x| x.get("code")).is_none()) {
+                    if let Some(e) =
+                        response.errors.iter().find(|e| e.extensions.as_ref().and_then(|x| x.get("code")).is_none())
+                    {
                         found.problems.push(format!("case {case}: error without a code ({}): {short}", e.message));
                     }
                     if response.errors.len() > 21 {

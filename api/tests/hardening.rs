@@ -53,14 +53,15 @@ fn stored_games(server: &Server) -> usize {
     page["games"]["edges"].as_array().map_or(0, Vec::len)
 }
 
-const SUBMIT_MANY: &str = "mutation($logs: [JSON!]!) { submitGames(logs: $logs) { duplicate game { id players { name } } } }";
+const SUBMIT_MANY: &str =
+    "mutation($logs: [JSON!]!) { submitGames(logs: $logs) { duplicate game { id players { name } } } }";
 
 // ---------------------------------------------------------------------------------------------
 // Finding 4: submitGames partial writes; names of any length.
 
 fn submit_games_is_all_or_nothing_when_the_database_refuses_a_game(db: Database) {
     let token = create_token(&db, "batch"); // also creates the schema
-    // The database refuses any player named "Poison" (a trigger stands in for any refusal).
+                                            // The database refuses any player named "Poison" (a trigger stands in for any refusal).
     if db.url().starts_with("sqlite:") {
         exec(
             &db,
@@ -196,12 +197,14 @@ fn tokens_expire_and_revocation_takes_effect_at_the_next_request(db: Database) {
 fn internal_error_text_never_reaches_the_caller(db: Database) {
     let server = Server::start(&db, &[]);
     let token = create_token(&db, "breaker");
-    let created = server.data(Some(&token), "mutation { createTournament(name: \"T\") { tournament { id } } }", json!({}));
+    let created =
+        server.data(Some(&token), "mutation { createTournament(name: \"T\") { tournament { id } } }", json!({}));
     let id = created["createTournament"]["tournament"]["id"].clone();
     // Break the schema behind the server's back: reading a tournament's games now fails in the
     // database.
     exec(&db, "DROP TABLE tournament_games");
-    let (status, body) = server.graphql(None, "query($t: ID!) { tournament(id: $t) { name games { id } } }", json!({ "t": id }));
+    let (status, body) =
+        server.graphql(None, "query($t: ID!) { tournament(id: $t) { name games { id } } }", json!({ "t": id }));
     assert_eq!(status, 200);
     let error = &body["errors"][0];
     assert_eq!(error["extensions"]["code"], "INTERNAL_SERVER_ERROR", "{body}");
@@ -215,7 +218,9 @@ fn internal_error_text_never_reaches_the_caller(db: Database) {
 fn nul_characters_in_filters_are_bad_input(db: Database) {
     let server = Server::start(&db, &[]);
     let query = "query($f: GameFilter) { games(filter: $f) { edges { cursor } } }";
-    for filter in [json!({ "playerName": "a\u{0}b" }), json!({ "playedFrom": "\u{0}" }), json!({ "playedTo": "2025\u{0}" })] {
+    for filter in
+        [json!({ "playerName": "a\u{0}b" }), json!({ "playedFrom": "\u{0}" }), json!({ "playedTo": "2025\u{0}" })]
+    {
         assert_eq!(server.error_code(None, query, json!({ "f": filter })).1, "BAD_USER_INPUT");
     }
     server.data(None, query, json!({ "f": { "playerName": "ab" } }));
@@ -246,7 +251,8 @@ fn depth_over_32_is_query_too_deep_and_errors_are_capped() {
     let server = Server::start(&db, &["--max-query-bytes", "2000000", "--max-selections", "200000"]);
     let deep = format!("{{ {}games{} }}", "a { ".repeat(33), " }".repeat(33));
     assert_eq!(server.error_code(None, &deep, json!({})), (200, "QUERY_TOO_DEEP".into()));
-    let brackets = format!("{{ games(filter: {}) {{ edges {{ cursor }} }} }}", "{ a: ".repeat(70) + "1" + &" }".repeat(70));
+    let brackets =
+        format!("{{ games(filter: {}) {{ edges {{ cursor }} }} }}", "{ a: ".repeat(70) + "1" + &" }".repeat(70));
     assert_eq!(server.error_code(None, &brackets, json!({})), (200, "QUERY_TOO_DEEP".into()));
 
     let args: Vec<String> = (0..100_000).map(|i| format!("a{i}: 1")).collect();
@@ -308,7 +314,8 @@ fn replays_are_bounded_per_request_by_complexity_and_by_bytes() {
     let aliases: Vec<String> = (0..3).map(|i| format!("v{i}: verifyLog(log: $l) {{ status }}")).collect();
     let query = format!("query($l: JSON!) {{ {} }}", aliases.join(" "));
     let (_, body) = server.graphql(None, &query, json!({ "l": padded_log(400_000) }));
-    let codes: Vec<&str> = body["errors"].as_array().unwrap().iter().filter_map(|e| e["extensions"]["code"].as_str()).collect();
+    let codes: Vec<&str> =
+        body["errors"].as_array().unwrap().iter().filter_map(|e| e["extensions"]["code"].as_str()).collect();
     assert_eq!(codes, ["BUDGET_EXCEEDED"], "{body}");
     // Two fit.
     let aliases: Vec<String> = (0..2).map(|i| format!("v{i}: verifyLog(log: $l) {{ status }}")).collect();

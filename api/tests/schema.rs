@@ -10,5 +10,8 @@ fn committed_schema_equals_the_code() {
         std::fs::write(&path, &code).expect("write api/schema.graphql");
     }
     let committed = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(committed == code, "api/schema.graphql differs from the code; regenerate it: cargo run -- schema > api/schema.graphql");
+    assert!(
+        committed == code,
+        "api/schema.graphql differs from the code; regenerate it: cargo run -- schema > api/schema.graphql"
+    );
 }

@@ -77,7 +77,8 @@ fn submit_verify_and_read_games(db: Database) {
     assert_eq!(game["claimedMismatches"], json!([]));
 
     // The same log again (even re-serialized differently) is a duplicate of the same game.
-    let again = submit(&server, &token, &Value::String(serde_json::to_string_pretty(&log("complete_2p.json")).unwrap()));
+    let again =
+        submit(&server, &token, &Value::String(serde_json::to_string_pretty(&log("complete_2p.json")).unwrap()));
     assert_eq!(again["duplicate"], true);
     assert_eq!(again["game"]["id"], game["id"]);
 
@@ -126,7 +127,8 @@ fn submit_verify_and_read_games(db: Database) {
 
     // game(id): what was stored, including the raw log; unknown ids are null; bad ids an error.
     let id = game["id"].as_str().unwrap();
-    let read = server.data(None, "query($id: ID!) { game(id: $id) { id status players { name } log } }", json!({ "id": id }));
+    let read =
+        server.data(None, "query($id: ID!) { game(id: $id) { id status players { name } log } }", json!({ "id": id }));
     assert_eq!(read["game"]["players"][0]["name"], "Ada");
     assert_eq!(read["game"]["log"], log("complete_2p.json"));
     assert_eq!(server.data(None, "{ game(id: \"999999\") { id } }", json!({}))["game"], Value::Null);
@@ -137,10 +139,8 @@ fn list_games_with_cursor_pagination_and_filters(db: Database) {
     let server = Server::start(&db, &[]);
     let token = create_token(&db, "lister");
     let names = ["complete_2p.json", "complete_3p.json", "complete_4p.json", "complete_5p.json", "invalid_keep.json"];
-    let ids: Vec<String> = names
-        .iter()
-        .map(|n| submit(&server, &token, &log(n))["game"]["id"].as_str().unwrap().to_owned())
-        .collect();
+    let ids: Vec<String> =
+        names.iter().map(|n| submit(&server, &token, &log(n))["game"]["id"].as_str().unwrap().to_owned()).collect();
 
     // Pages of two, oldest first, until hasNextPage is false.
     let query = "query($after: String, $filter: GameFilter) { games(first: 2, after: $after, filter: $filter) { \
@@ -171,7 +171,10 @@ fn list_games_with_cursor_pagination_and_filters(db: Database) {
     // the 4p and the invalid log have none.
     assert_eq!(filtered(json!({ "playedFrom": "2025-03-10" })), vec![ids[1].clone(), ids[3].clone()]);
     assert_eq!(filtered(json!({ "playedTo": "2025-03-02" })), vec![ids[0].clone()]);
-    assert_eq!(filtered(json!({ "playedFrom": "2025-03-01", "playedTo": "2025-03-14" })), vec![ids[0].clone(), ids[1].clone()]);
+    assert_eq!(
+        filtered(json!({ "playedFrom": "2025-03-01", "playedTo": "2025-03-14" })),
+        vec![ids[0].clone(), ids[1].clone()]
+    );
     assert_eq!(filtered(json!({ "playedTo": "2025-03-14T17:59:59Z" })), vec![ids[0].clone()]);
 
     let (_, code) = server.error_code(None, "{ games(first: 101) { edges { cursor } } }", json!({}));
@@ -225,7 +228,8 @@ fn tournaments_standings_and_verification(db: Database) {
         .map(|l| submit(&server, &token, l)["game"]["id"].as_str().unwrap().to_owned())
         .collect();
 
-    let add = "mutation($t: ID!, $g: [ID!]!) { addGamesToTournament(tournamentId: $t, gameIds: $g) { id games { id } } }";
+    let add =
+        "mutation($t: ID!, $g: [ID!]!) { addGamesToTournament(tournamentId: $t, gameIds: $g) { id games { id } } }";
     let added = server.data(Some(&organizer), add, json!({ "t": tid, "g": [games[0], games[1]] }));
     assert_eq!(added["addGamesToTournament"]["games"], json!([{ "id": games[0] }, { "id": games[1] }]));
     // Adding a game twice keeps it once; an unknown game adds nothing.
@@ -544,6 +548,7 @@ fn statistics_match_plain_counts_and_follow_new_games(db: Database) {
     assert_eq!(reloaded, after);
 
     // Bad filters are user errors.
-    let (_, code) = server.error_code(None, "{ weaponStats(filter: { playedFrom: \"soon\" }) { strategy } }", json!({}));
+    let (_, code) =
+        server.error_code(None, "{ weaponStats(filter: { playedFrom: \"soon\" }) { strategy } }", json!({}));
     assert_eq!(code, "BAD_USER_INPUT");
 }

@@ -18,7 +18,8 @@ use chronicle_api::facts::GameRecord;
 use chronicle_api::import::{import, prepare, reverify, ImportSummary};
 use chronicle_api::inputs::LogInput;
 use chronicle_api::store::{
-    Bearer, CompressedLog, GameFilter, GameHead, Inserted, NewGame, PgStore, SqliteStore, Store, StoreError, TournamentRow,
+    Bearer, CompressedLog, GameFilter, GameHead, Inserted, NewGame, PgStore, SqliteStore, Store, StoreError,
+    TournamentRow,
 };
 use chronicle_engine::events::{Event, Via};
 use chronicle_engine::Status;
@@ -216,7 +217,6 @@ macro_rules! contract {
 // ---------------------------------------------------------------------------------------------
 // Fixtures
 
-
 /// Every golden log (not the `.expect.json` sidecars), by name.
 fn fixture_logs() -> Vec<LogInput> {
     let mut paths: Vec<PathBuf> = std::fs::read_dir(fixtures_dir())
@@ -235,11 +235,9 @@ fn fixture_logs() -> Vec<LogInput> {
         .collect()
 }
 
-
 fn input(name: &str, bytes: impl Into<Vec<u8>>) -> LogInput {
     LogInput { name: name.into(), bytes: bytes.into() }
 }
-
 
 fn quiet() -> ProgressBar {
     ProgressBar::hidden()
@@ -612,7 +610,9 @@ async fn insert_all_stores_the_whole_batch_or_nothing<S: TestStore>(s: &S) {
     assert_eq!(s.count("SELECT COUNT(*) FROM game_players").await, 0);
     let twin = prepare(&variant(&fixture("complete_3p.json").bytes, "bad"), None);
     let stored = s.insert_all(&[good.clone(), twin, other.clone(), good]).await.expect("stored");
-    assert!(matches!(stored[..], [Inserted::New(a), Inserted::New(_), Inserted::New(_), Inserted::Duplicate(d)] if a == d));
+    assert!(
+        matches!(stored[..], [Inserted::New(a), Inserted::New(_), Inserted::New(_), Inserted::Duplicate(d)] if a == d)
+    );
     assert_eq!(s.game_count().await.unwrap(), 3);
 }
 
@@ -635,7 +635,10 @@ async fn tokens_expire_and_are_revoked<S: TestStore>(s: &S) {
     tokio::time::sleep(Duration::from_millis(1200)).await;
     assert_eq!(s.bearer(&hash('b')).await.unwrap(), TokenLookup::Expired);
     let listed = s.tokens().await.unwrap();
-    assert_eq!(listed.iter().map(|t| (t.id, t.revoked_at.is_some(), t.expired)).collect::<Vec<_>>(), [(forever, true, false), (short, false, true)]);
+    assert_eq!(
+        listed.iter().map(|t| (t.id, t.revoked_at.is_some(), t.expired)).collect::<Vec<_>>(),
+        [(forever, true, false), (short, false, true)]
+    );
     assert!(listed[1].expires_at.is_some() && listed[0].expires_at.is_none());
 }
 

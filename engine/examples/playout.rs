@@ -14,7 +14,8 @@ fn main() {
     let mut entries = Vec::new();
     let t = std::time::Instant::now();
     while !game.is_over() {
-        let required = matches!(game.phase(), chronicle_engine::Phase::Work { .. } | chronicle_engine::Phase::HarvestChoice);
+        let required =
+            matches!(game.phase(), chronicle_engine::Phase::Work { .. } | chronicle_engine::Phase::HarvestChoice);
         if !required {
             game.close_window();
             continue;

@@ -107,10 +107,7 @@ impl ActionSpace {
     ];
 
     pub fn id(self) -> String {
-        serde_json::to_value(self)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_owned))
-            .unwrap_or_default()
+        serde_json::to_value(self).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
     }
 
     pub fn from_id(id: &str) -> Option<ActionSpace> {
@@ -350,13 +347,7 @@ mod tests {
     /// `RULES.md` B.5: imitation food costs per player count.
     #[test]
     fn b5_imitation_costs() {
-        let table = [
-            (3, vec![4]),
-            (4, vec![2]),
-            (5, vec![2, 4]),
-            (6, vec![1, 2]),
-            (7, vec![0, 1, 2]),
-        ];
+        let table = [(3, vec![4]), (4, vec![2]), (5, vec![2, 4]), (6, vec![1, 2]), (7, vec![0, 1, 2])];
         for (players, costs) in table {
             let got: Vec<u32> = ActionSpace::printed(players)
                 .into_iter()

@@ -193,10 +193,14 @@ pub enum Crop {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tile {
     Meadow,
-    Field { crop: Option<(Crop, u8)> },
+    Field {
+        crop: Option<(Crop, u8)>,
+    },
     SmallPasture,
     /// One half of a large pasture; `partner` is the other half.
-    LargePasture { partner: Coord },
+    LargePasture {
+        partner: Coord,
+    },
     Cavern,
     Tunnel,
     DeepTunnel,
@@ -205,7 +209,10 @@ pub enum Tile {
     /// The pre-printed entry-level dwelling (`RULES.md` A.5).
     EntryDwelling,
     /// A furnishing tile on a cavern (or, with the Work room, on a tunnel or deep tunnel).
-    Furnished { tile: Furnishing, under: Under },
+    Furnished {
+        tile: Furnishing,
+        under: Under,
+    },
 }
 
 /// What a furnishing tile was placed on.
@@ -234,10 +241,7 @@ impl Tile {
     }
 
     pub fn is_forest_tile(self) -> bool {
-        matches!(
-            self,
-            Tile::Meadow | Tile::Field { .. } | Tile::SmallPasture | Tile::LargePasture { .. }
-        )
+        matches!(self, Tile::Meadow | Tile::Field { .. } | Tile::SmallPasture | Tile::LargePasture { .. })
     }
 }
 

@@ -22,10 +22,34 @@ pub enum Via {
 #[serde(rename_all = "snake_case", tag = "event")]
 pub enum Event {
     /// A dwarf used an action space (`imitated`: the space copied through an Imitation space).
-    Placed { player: usize, round: u8, space: ActionSpace, dwarf: usize, imitated: Option<ActionSpace> },
-    Furnished { player: usize, round: u8, tile: Furnishing, at: Coord, via: Via },
-    Forged { player: usize, round: u8, dwarf: usize, strength: u8 },
-    Expedition { player: usize, round: u8, dwarf: usize, level: usize, strength: u8, loot: Vec<LootItem> },
+    Placed {
+        player: usize,
+        round: u8,
+        space: ActionSpace,
+        dwarf: usize,
+        imitated: Option<ActionSpace>,
+    },
+    Furnished {
+        player: usize,
+        round: u8,
+        tile: Furnishing,
+        at: Coord,
+        via: Via,
+    },
+    Forged {
+        player: usize,
+        round: u8,
+        dwarf: usize,
+        strength: u8,
+    },
+    Expedition {
+        player: usize,
+        round: u8,
+        dwarf: usize,
+        level: usize,
+        strength: u8,
+        loot: Vec<LootItem>,
+    },
 }
 
 /// What the rules are executing right now, so that facts can say how something happened.

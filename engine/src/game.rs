@@ -283,16 +283,8 @@ fn share<T: ?Sized>(slot: &mut Arc<T>, source: &Arc<T>) {
 impl Game {
     /// A new game at the first decision of round 1.
     pub fn new(setup: Setup) -> Game {
-        let players = setup
-            .names
-            .iter()
-            .enumerate()
-            .map(|(i, n)| Player::new(n, setup.starting_food(i)))
-            .collect();
-        let spaces = ActionSpace::printed(setup.players())
-            .into_iter()
-            .map(|s| (s, SpaceState::default()))
-            .collect();
+        let players = setup.names.iter().enumerate().map(|(i, n)| Player::new(n, setup.starting_food(i))).collect();
+        let spaces = ActionSpace::printed(setup.players()).into_iter().map(|s| (s, SpaceState::default())).collect();
         let mut g = Game {
             setup: std::sync::Arc::new(setup),
             players,

@@ -94,8 +94,7 @@ pub enum FarmAnimal {
 }
 
 impl FarmAnimal {
-    pub const ALL: [FarmAnimal; 4] =
-        [FarmAnimal::Sheep, FarmAnimal::Donkey, FarmAnimal::Boar, FarmAnimal::Cattle];
+    pub const ALL: [FarmAnimal; 4] = [FarmAnimal::Sheep, FarmAnimal::Donkey, FarmAnimal::Boar, FarmAnimal::Cattle];
 
     pub fn good(self) -> Good {
         match self {

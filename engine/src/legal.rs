@@ -68,9 +68,9 @@ fn raw(c: Coord) -> RawCoord {
 pub fn deciding_players(game: &Game) -> Vec<usize> {
     match game.phase() {
         Phase::Work { to_move } => vec![*to_move],
-        Phase::HarvestChoice => (0..game.players().len())
-            .filter(|&p| game.player(p).harvest_choice.is_none())
-            .collect(),
+        Phase::HarvestChoice => {
+            (0..game.players().len()).filter(|&p| game.player(p).harvest_choice.is_none()).collect()
+        }
         Phase::Feeding { fed, .. } => (0..fed.len()).filter(|&p| !fed[p]).collect(),
         Phase::Breeding { done } => (0..done.len()).filter(|&p| !done[p] && game.breeds(p)).collect(),
         Phase::Keep => vec![0],
@@ -149,7 +149,8 @@ fn outcome(game: &Game, mut entry: Entry, g: Box<Game>, result: crate::error::Ru
         Err(e) if e.code == crate::ErrorCode::AnimalsUnhoused => {
             let p = entry.player() as usize;
             let Some(fix) = make_room(g.player(p)) else { return Err(g) };
-            if let Entry::Place { actions, .. } | Entry::Feed { actions, .. } | Entry::Free { actions, .. } = &mut entry {
+            if let Entry::Place { actions, .. } | Entry::Feed { actions, .. } | Entry::Free { actions, .. } = &mut entry
+            {
                 actions.push(fix);
             }
             let mut g = boxed_trial(game, &mut Some(g));
@@ -210,8 +211,7 @@ pub fn dwarf_choices(game: &Game, p: usize) -> Vec<(Option<u32>, bool)> {
 
 /// Legal `place` entries of player `p`.
 pub fn places(game: &Game, p: usize, limits: &Limits, chooser: &mut dyn Chooser) -> Vec<Entry> {
-    let spaces: Vec<ActionSpace> =
-        game.spaces().iter().filter(|(_, s)| s.is_free()).map(|(&a, _)| a).collect();
+    let spaces: Vec<ActionSpace> = game.spaces().iter().filter(|(_, s)| s.is_free()).map(|(&a, _)| a).collect();
     let mut out = Vec::new();
     for space in spaces {
         out.extend(space_places(game, p, space, limits, chooser));
@@ -220,7 +220,13 @@ pub fn places(game: &Game, p: usize, limits: &Limits, chooser: &mut dyn Chooser)
 }
 
 /// Legal `place` entries of player `p` on one space.
-pub fn space_places(game: &Game, p: usize, space: ActionSpace, limits: &Limits, chooser: &mut dyn Chooser) -> Vec<Entry> {
+pub fn space_places(
+    game: &Game,
+    p: usize,
+    space: ActionSpace,
+    limits: &Limits,
+    chooser: &mut dyn Chooser,
+) -> Vec<Entry> {
     space_outcomes(game, p, space, limits, chooser).into_iter().map(|(e, _)| e).collect()
 }
 
@@ -518,7 +524,8 @@ fn part_options(
             let mut out = Vec::new();
             for (a, b) in adjacent_pairs(true) {
                 if player.board.tile(a) == Some(Tile::Tunnel) && player.board.tile(b) == Some(Tile::Tunnel) {
-                    for kinds in [[TileKind::OreMine, TileKind::DeepTunnel], [TileKind::DeepTunnel, TileKind::OreMine]] {
+                    for kinds in [[TileKind::OreMine, TileKind::DeepTunnel], [TileKind::DeepTunnel, TileKind::OreMine]]
+                    {
                         out.push(Action::OreMine { cells: [raw(a), raw(b)], kinds });
                     }
                 }
@@ -557,10 +564,20 @@ fn part_options(
             .into_iter()
             .map(|loot| Action::Expedition { loot })
             .collect(),
-        Part::TradeOre => (1..=(player.supply.get(Good::Ore) / 2).min(3)).map(|times| Action::TradeOre { times }).collect(),
+        Part::TradeOre => {
+            (1..=(player.supply.get(Good::Ore) / 2).min(3)).map(|times| Action::TradeOre { times }).collect()
+        }
         Part::Buy => [
-            Good::Dog, Good::Sheep, Good::Donkey, Good::Boar, Good::Cattle, Good::Wood, Good::Stone,
-            Good::Ore, Good::Grain, Good::Vegetable,
+            Good::Dog,
+            Good::Sheep,
+            Good::Donkey,
+            Good::Boar,
+            Good::Cattle,
+            Good::Wood,
+            Good::Stone,
+            Good::Ore,
+            Good::Grain,
+            Good::Vegetable,
         ]
         .into_iter()
         .map(|good| Action::Buy { goods: vec![good] })
@@ -684,7 +701,6 @@ fn loot_with_params(g: &Game, p: usize, item: LootItem) -> Option<Loot> {
         _ => base,
     })
 }
-
 
 /// Loot lists for a dwarf of `strength` on a level-`level` expedition (see module docs).
 fn loot_options(g: &Game, p: usize, strength: u8, level: usize, limits: &Limits) -> Vec<Vec<Loot>> {

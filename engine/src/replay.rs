@@ -122,7 +122,10 @@ struct Document {
 fn parse_document(input: &[u8]) -> Result<Document, (LogError, Meta)> {
     let none = Meta::default();
     if input.len() > MAX_LOG_BYTES {
-        return Err((doc_error(ErrorCode::LogTooLarge, format!("{} bytes; at most {MAX_LOG_BYTES}", input.len())), none));
+        return Err((
+            doc_error(ErrorCode::LogTooLarge, format!("{} bytes; at most {MAX_LOG_BYTES}", input.len())),
+            none,
+        ));
     }
     let value: Value = serde_json::from_slice(input)
         .map_err(|e| (doc_error(ErrorCode::MalformedJson, e.to_string()), Meta::default()))?;
@@ -134,8 +137,12 @@ fn parse_document(input: &[u8]) -> Result<Document, (LogError, Meta)> {
     }
     match obj.get("format") {
         Some(Value::String(f)) if f == FORMAT => {}
-        Some(other) => return Err((doc_error(ErrorCode::BadFormat, format!("format {other} is not \"{FORMAT}\"")), none)),
-        None => return Err((doc_error(ErrorCode::BadFormat, format!("`format` is missing; expected \"{FORMAT}\"")), none)),
+        Some(other) => {
+            return Err((doc_error(ErrorCode::BadFormat, format!("format {other} is not \"{FORMAT}\"")), none))
+        }
+        None => {
+            return Err((doc_error(ErrorCode::BadFormat, format!("`format` is missing; expected \"{FORMAT}\"")), none))
+        }
     }
     let meta: Meta = match obj.remove("meta") {
         None | Some(Value::Null) => Meta::default(),
@@ -151,7 +158,10 @@ fn parse_document(input: &[u8]) -> Result<Document, (LogError, Meta)> {
         None => return Err((doc_error(ErrorCode::Malformed, "`entries` is missing"), meta)),
     };
     if entries.len() > MAX_ENTRIES {
-        return Err((doc_error(ErrorCode::LogTooLarge, format!("{} entries; at most {MAX_ENTRIES}", entries.len())), meta));
+        return Err((
+            doc_error(ErrorCode::LogTooLarge, format!("{} entries; at most {MAX_ENTRIES}", entries.len())),
+            meta,
+        ));
     }
     let claimed = match obj.remove("claimed") {
         None | Some(Value::Null) => None,
@@ -197,10 +207,8 @@ pub fn replay_until(input: &[u8], limit: Option<usize>) -> Replay {
     let players = setup.players();
     if let Some(c) = &doc.claimed {
         if c.scores.len() != players {
-            let e = doc_error(
-                ErrorCode::ClaimedScores,
-                format!("{} claimed scores for {players} players", c.scores.len()),
-            );
+            let e =
+                doc_error(ErrorCode::ClaimedScores, format!("{} claimed scores for {players} players", c.scores.len()));
             return Replay::invalid(e, doc.meta, None, 0);
         }
     }
@@ -230,11 +238,8 @@ pub fn replay_until(input: &[u8], limit: Option<usize>) -> Replay {
     }
     finish(&mut game);
     let complete = game.is_over();
-    let (scores, winners, mismatches) = if complete {
-        results(&game, doc.claimed.as_ref())
-    } else {
-        (None, vec![], vec![])
-    };
+    let (scores, winners, mismatches) =
+        if complete { results(&game, doc.claimed.as_ref()) } else { (None, vec![], vec![]) };
     Replay {
         status: if complete { Status::Complete } else { Status::Incomplete },
         error: None,
@@ -251,11 +256,8 @@ pub fn replay_until(input: &[u8], limit: Option<usize>) -> Replay {
 type Results = (Option<Vec<PlayerResult>>, Vec<usize>, Vec<Mismatch>);
 
 fn results(game: &Game, claimed: Option<&Claimed>) -> Results {
-    let scores: Vec<PlayerResult> = game
-        .players()
-        .iter()
-        .map(|p| PlayerResult { name: p.name.to_string(), score: score(p) })
-        .collect();
+    let scores: Vec<PlayerResult> =
+        game.players().iter().map(|p| PlayerResult { name: p.name.to_string(), score: score(p) }).collect();
     let best = scores.iter().map(|s| s.score.total).max().unwrap_or(0);
     let winners = (0..scores.len()).filter(|&i| scores[i].score.total == best).collect();
     let mismatches = claimed

@@ -50,16 +50,14 @@ pub fn score(p: &Player) -> ScoreBreakdown {
     let grain = i64::from(p.supply.get(Good::Grain) + sown_grain);
     let vegetables = i64::from(p.supply.get(Good::Vegetable) + sown_veg);
     let mut s = ScoreBreakdown {
-        farm_animals_and_dogs: animals.iter().map(|&n| i64::from(n)).sum::<i64>()
-            + i64::from(p.supply.get(Good::Dog)),
+        farm_animals_and_dogs: animals.iter().map(|&n| i64::from(n)).sum::<i64>() + i64::from(p.supply.get(Good::Dog)),
         missing_farm_animal_types: -2 * animals.iter().filter(|&&n| n == 0).count() as i64,
         grain: (grain + 1) / 2,
         vegetables,
         rubies: i64::from(p.supply.get(Good::Ruby)),
         dwarfs: i64::from(p.dwarfs_in_play()),
-        unused_spaces: -(Coord::inner()
-            .filter(|&c| p.board.tile(c).is_none() && !p.board.has_stable(c))
-            .count() as i64),
+        unused_spaces: -(Coord::inner().filter(|&c| p.board.tile(c).is_none() && !p.board.has_stable(c)).count()
+            as i64),
         tiles_pastures_mines: tiles_pastures_mines(p),
         bonus_parlors_storages_chambers: p.board.furnishings().map(|(_, t)| bonus(p, t)).sum(),
         gold_and_begging: i64::from(p.supply.get(Good::Gold)) - 3 * i64::from(p.begging),

@@ -80,9 +80,7 @@ pub fn validate(n: &SetupNotation) -> RuleResult<Setup> {
             cards.clone()
         }
         (None, Some(cards)) => cards,
-        (None, None) => {
-            return fail(ErrorCode::MissingSeed, "round_cards omitted and no seed to derive them")
-        }
+        (None, None) => return fail(ErrorCode::MissingSeed, "round_cards omitted and no seed to derive them"),
     };
     let harvest_tokens = match (&n.harvest_tokens, derived_tokens) {
         (Some(tokens), _) => {
@@ -91,9 +89,7 @@ pub fn validate(n: &SetupNotation) -> RuleResult<Setup> {
         }
         (None, _) if players == 1 => vec![],
         (None, Some(tokens)) => tokens,
-        (None, None) => {
-            return fail(ErrorCode::MissingSeed, "harvest_tokens omitted and no seed to derive them")
-        }
+        (None, None) => return fail(ErrorCode::MissingSeed, "harvest_tokens omitted and no seed to derive them"),
     };
     Ok(Setup {
         names: n.players.iter().map(|p| p.name.clone()).collect(),
@@ -144,9 +140,8 @@ fn shuffled_cards(players: usize, rng: &mut SplitMix64) -> Vec<RoundCard> {
 
 fn shuffled_tokens(players: usize, rng: &mut SplitMix64) -> Vec<HarvestToken> {
     let greens = if players <= 2 { 3 } else { 4 };
-    let mut tokens: Vec<HarvestToken> = std::iter::repeat_n(HarvestToken::Green, greens)
-        .chain(std::iter::repeat_n(HarvestToken::Red, 3))
-        .collect();
+    let mut tokens: Vec<HarvestToken> =
+        std::iter::repeat_n(HarvestToken::Green, greens).chain(std::iter::repeat_n(HarvestToken::Red, 3)).collect();
     rng.shuffle(&mut tokens);
     tokens
 }
@@ -154,10 +149,7 @@ fn shuffled_tokens(players: usize, rng: &mut SplitMix64) -> Vec<HarvestToken> {
 fn check_round_cards(players: usize, cards: &[RoundCard]) -> RuleResult {
     if players == 1 {
         if cards != RoundCard::SOLO_ORDER {
-            return fail(
-                ErrorCode::RoundCards,
-                "the solo game uses the fixed card order of RULES.md B.8",
-            );
+            return fail(ErrorCode::RoundCards, "the solo game uses the fixed card order of RULES.md B.8");
         }
         return Ok(());
     }

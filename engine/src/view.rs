@@ -10,10 +10,7 @@ use crate::goods::Good;
 pub fn state_json(game: &Game) -> Value {
     let mut spaces = Map::new();
     for (space, state) in game.spaces() {
-        spaces.insert(
-            space.id(),
-            json!({ "goods": state.goods, "occupant": state.occupant().map(|(p, _)| p) }),
-        );
+        spaces.insert(space.id(), json!({ "goods": state.goods, "occupant": state.occupant().map(|(p, _)| p) }));
     }
     json!({
         "round": game.round(),

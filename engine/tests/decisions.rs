@@ -20,7 +20,6 @@ use chronicle_engine::{ErrorCode as E, Phase, Status};
 use common::*;
 use serde_json::{json, Value};
 
-
 fn mf(a: [i8; 2], b: [i8; 2]) -> Value {
     twin(json!([a, b]), json!(["meadow", "field"]))
 }
@@ -80,9 +79,8 @@ fn h1_meadow_loot_needs_strength_11() {
     let at_10 = s.clone().round(vec![PASS, logging_with(meadow.clone())]);
     assert_eq!(at_10.rejects(E::LootNotAllowed)["space"], "logging");
     // Round 4: a wood at strength 10 → 11; round 5: the meadow.
-    let at_11 = s
-        .round(vec![PASS, logging_with(json!([{ "item": "loot_wood" }]))])
-        .round(vec![PASS, logging_with(meadow)]);
+    let at_11 =
+        s.round(vec![PASS, logging_with(json!([{ "item": "loot_wood" }]))]).round(vec![PASS, logging_with(meadow)]);
     let (_, g) = at_11.around("logging");
     assert_eq!(g.player(0).board.tile(Coord::at(3, 2)), Some(Tile::Meadow));
     assert_eq!(g.player(0).dwarfs[0].weapon, Some(12));
@@ -131,7 +129,10 @@ fn h3_ruby_mining_is_available_from_round_1() {
 fn h4_fence_building_one_small_and_one_large() {
     let base = Script::new(5)
         // Round 1: meadows at [3, 2] and [2, 2] (Clearing's 2 wood).
-        .round(vec![place(0, "clearing", json!([mf([3, 2], [3, 1])])), place(0, "sustenance", json!([mf([2, 2], [1, 2])]))])
+        .round(vec![
+            place(0, "clearing", json!([mf([3, 2], [3, 1])])),
+            place(0, "sustenance", json!([mf([2, 2], [1, 2])])),
+        ])
         // Round 2: a meadow at [2, 1]; Logging's 3 wood.
         .round(vec![place(0, "slash_and_burn", json!([mf([2, 1], [1, 1])])), place(0, "logging", json!([]))]);
     let fence = |cells: Vec<Value>| {
@@ -204,7 +205,14 @@ fn h7_imitating_an_imitation_space() {
         place(1, "imitation", copy("growth", gain.clone())),
         place(2, "ore_mining", json!([])),
     ];
-    for (p, s) in [(3, "logging"), (4, "clearing"), (5, "sustenance"), (6, "drift_mining"), (0, "excavation"), (1, "forest_exploration")] {
+    for (p, s) in [
+        (3, "logging"),
+        (4, "clearing"),
+        (5, "sustenance"),
+        (6, "drift_mining"),
+        (0, "excavation"),
+        (1, "forest_exploration"),
+    ] {
         e.push(place(p, s, json!([])));
     }
     e.push(place(2, "imitation_2", copy("imitation", copy("ore_mining", json!([])))));
@@ -300,8 +308,14 @@ fn h8_guest_room_ruby_mine_construction_tunnel_and_deep_tunnel() {
                 place(0, "ore_mine_construction", ore_mine.clone()),
             ])
             // Rounds 4–5: ordinary tunnels at [2, 4] and [1, 5].
-            .round(vec![place(0, "drift_mining", json!([twin(json!([[2, 4], [2, 5]]), json!(["tunnel", "cavern"]))])), PASS])
-            .round(vec![place(0, "excavation", json!([twin(json!([[1, 5], [0, 5]]), json!(["tunnel", "cavern"]))])), PASS])
+            .round(vec![
+                place(0, "drift_mining", json!([twin(json!([[2, 4], [2, 5]]), json!(["tunnel", "cavern"]))])),
+                PASS,
+            ])
+            .round(vec![
+                place(0, "excavation", json!([twin(json!([[1, 5], [0, 5]]), json!(["tunnel", "cavern"]))])),
+                PASS,
+            ])
     };
     let mines = |cells: &[[i8; 2]]| {
         let a: Vec<Value> = cells.iter().map(|c| json!({ "do": "ruby_mine", "at": c })).collect();
@@ -333,11 +347,18 @@ fn h9_carpenter_saves_a_wood_per_pasture() {
     let s = Script::new(2)
         .round(vec![place(0, "supplies", json!([])), housework("carpenter", [2, 3])])
         // Round 2: meadows at [3, 2], [2, 2] (Clearing's 2 wood).
-        .round(vec![place(0, "clearing", json!([mf([3, 2], [3, 1])])), place(0, "sustenance", json!([mf([2, 2], [1, 2])]))])
+        .round(vec![
+            place(0, "clearing", json!([mf([3, 2], [3, 1])])),
+            place(0, "sustenance", json!([mf([2, 2], [1, 2])])),
+        ])
         // Round 3: a meadow at [2, 1]; Logging's 5 wood.
         .round(vec![place(0, "slash_and_burn", json!([mf([2, 1], [1, 1])])), place(0, "logging", json!([]))])
         .round(vec![
-            place(0, "sheep_farming", json!([{ "do": "fence", "cells": [[3, 2], [2, 2]] }, { "do": "fence", "cells": [[2, 1]] }])),
+            place(
+                0,
+                "sheep_farming",
+                json!([{ "do": "fence", "cells": [[3, 2], [2, 2]] }, { "do": "fence", "cells": [[2, 1]] }]),
+            ),
             PASS,
         ]);
     let (before, after) = s.around("sheep_farming");
@@ -468,10 +489,13 @@ fn h17_red_events_in_reveal_order() {
     let mut s = Script::new(3);
     s.setup["harvest_tokens"] = json!(["green", "green", "red", "green", "red", "green", "red"]);
     let at = |rounds: usize| s.clone().quiet(rounds).game();
-    let harvest: Vec<(u8, Harvest)> = [5, 6, 7, 8, 9, 10, 11].into_iter().map(|r| {
-        let g = at(r);
-        (g.round(), g.harvest())
-    }).collect();
+    let harvest: Vec<(u8, Harvest)> = [5, 6, 7, 8, 9, 10, 11]
+        .into_iter()
+        .map(|r| {
+            let g = at(r);
+            (g.round(), g.harvest())
+        })
+        .collect();
     assert_eq!(
         harvest,
         [
@@ -674,14 +698,18 @@ fn h24_blacksmith_pays_strength_minus_2_never_below_0() {
     let s = Script::new(2)
         .round(vec![place(0, "supplies", json!([])), place(0, "drift_mining", json!([]))])
         // Round 2: the Blacksmith (→ 3 ore); a strength-5 weapon for 3 ore (→ 0).
-        .round(vec![housework("blacksmith", [2, 3]), place(0, "blacksmithing", json!([{ "do": "forge", "strength": 5 }]))]);
+        .round(vec![
+            housework("blacksmith", [2, 3]),
+            place(0, "blacksmithing", json!([{ "do": "forge", "strength": 5 }])),
+        ]);
     let (_, g) = s.around("blacksmithing");
     assert_eq!((get(&g, Good::Ore), g.player(0).dwarfs[1].weapon), (0, Some(5)));
     let p = g.player(0);
     let costs: Vec<u32> = (1..=8).map(|st| weapons::forge_cost(p, st)).collect();
     assert_eq!(costs, [0, 0, 1, 2, 3, 4, 5, 6]);
     // Round 3, the unarmed dwarf 0, no ore: strength 2 is free, 3 needs an ore, 9 is too much.
-    let forge = |st: u32| s.clone().round(vec![place(0, "blacksmithing", json!([{ "do": "forge", "strength": st }])), PASS]);
+    let forge =
+        |st: u32| s.clone().round(vec![place(0, "blacksmithing", json!([{ "do": "forge", "strength": st }])), PASS]);
     let (_, g) = forge(2).around("blacksmithing");
     assert_eq!((get(&g, Good::Ore), g.player(0).dwarfs[0].weapon), (0, Some(2)));
     assert_eq!(forge(3).rejects(E::InsufficientGoods)["space"], "blacksmithing");

@@ -8,11 +8,7 @@ use serde_json::{json, Value};
 
 /// Player 0 gets 2 ore from `starting_player`, then acts on blacksmithing (round 1, 2 players).
 fn blacksmithing(actions: Value) -> Value {
-    json!([
-        place(0, "starting_player", json!([])),
-        place(1, "logging", json!([])),
-        place(0, "blacksmithing", actions),
-    ])
+    json!([place(0, "starting_player", json!([])), place(1, "logging", json!([])), place(0, "blacksmithing", actions),])
 }
 
 /// B.4: forging costs ore equal to the strength; strength 1–8.
@@ -35,7 +31,10 @@ fn d1_expedition_needs_a_weapon() {
 #[test]
 fn d1_loot_rules() {
     let exp = |loot: Value| json!([{ "do": "forge", "strength": 2 }, { "do": "expedition", "loot": loot }]);
-    let g = ok(2, blacksmithing(exp(json!([{ "item": "loot_wood" }, { "item": "loot_sheep" }, { "item": "loot_dog" }])))).game.unwrap();
+    let g =
+        ok(2, blacksmithing(exp(json!([{ "item": "loot_wood" }, { "item": "loot_sheep" }, { "item": "loot_dog" }]))))
+            .game
+            .unwrap();
     let p = g.player(0);
     assert_eq!((p.supply.get(Good::Dog), p.supply.get(Good::Sheep)), (1, 1));
     assert_eq!(p.supply.get(Good::Wood), 1);
@@ -45,14 +44,18 @@ fn d1_loot_rules() {
     rejects(2, e, 2, E::LootNotAllowed);
     let e = blacksmithing(exp(json!([{ "item": "loot_wood" }, { "item": "loot_wood" }])));
     rejects(2, e, 2, E::LootNotAllowed);
-    let e = blacksmithing(exp(json!([{ "item": "loot_wood" }, { "item": "loot_dog" }, { "item": "loot_grain" }, { "item": "loot_sheep" }])));
+    let e = blacksmithing(exp(
+        json!([{ "item": "loot_wood" }, { "item": "loot_dog" }, { "item": "loot_grain" }, { "item": "loot_sheep" }]),
+    ));
     rejects(2, e, 2, E::LootNotAllowed);
 }
 
 /// D.1: All weapons +1 applies after the expedition: the expedition dwarf gains 2 in all.
 #[test]
 fn d1_increase_all_weapons_adds_after_the_expedition() {
-    let e = blacksmithing(json!([{ "do": "forge", "strength": 1 }, { "do": "expedition", "loot": [{ "item": "increase_all_weapons" }] }]));
+    let e = blacksmithing(
+        json!([{ "do": "forge", "strength": 1 }, { "do": "expedition", "loot": [{ "item": "increase_all_weapons" }] }]),
+    );
     let g = ok(2, e).game.unwrap();
     assert_eq!(g.player(0).dwarfs[1].weapon, Some(3));
     assert_eq!(g.player(0).dwarfs[0].weapon, None, "unarmed dwarfs get nothing");
@@ -73,8 +76,10 @@ fn b3_armed_dwarf_cannot_forge() {
 #[test]
 fn h24_blacksmith_discount() {
     let e = json!([
-        place(0, "supplies", json!([])), place(1, "logging", json!([])),
-        place(0, "drift_mining", json!([])), place(1, "wood_gathering", json!([])),
+        place(0, "supplies", json!([])),
+        place(1, "logging", json!([])),
+        place(0, "drift_mining", json!([])),
+        place(1, "wood_gathering", json!([])),
         place(0, "housework", json!([{ "do": "furnish", "tile": "blacksmith", "at": [2, 3] }])),
         place(1, "ore_mining", json!([])),
         place(0, "blacksmithing", json!([{ "do": "forge", "strength": 3 }])),

@@ -8,7 +8,6 @@
 
 mod common;
 
-
 use chronicle_engine::board::{Coord, Crop, Tile, Under};
 use chronicle_engine::furnishing::{Family, Furnishing, CATALOGUE};
 use chronicle_engine::game::{Dwarf, Dwarfs, Game, Player};
@@ -21,7 +20,6 @@ use chronicle_engine::scoring::{bonus, score};
 use chronicle_engine::{replay, ErrorCode as E, Status};
 use common::*;
 use serde_json::{json, Value};
-
 
 fn use_tile(tile: &str) -> Value {
     json!({ "do": "use", "tile": tile })
@@ -143,11 +141,8 @@ fn catalogue_matches_rules_e() {
 #[test]
 fn every_tile_has_an_ability_or_bonus_test() {
     let source = include_str!("furnishings.rs");
-    let missing: Vec<&str> = CATALOGUE
-        .iter()
-        .map(|c| c.id)
-        .filter(|id| !source.contains(&format!("fn e_{id}_")))
-        .collect();
+    let missing: Vec<&str> =
+        CATALOGUE.iter().map(|c| c.id).filter(|id| !source.contains(&format!("fn e_{id}_"))).collect();
     assert_eq!(CATALOGUE.len(), 48);
     assert!(missing.is_empty(), "tiles without a test: {missing:?}");
 }
@@ -194,8 +189,7 @@ fn introductory_set_rejects_every_full_only_tile_and_accepts_the_intro_ones() {
 #[test]
 fn e_dwelling_costs_4w3s_scores_3_and_houses_one_more_dwarf() {
     // Round 1: 4 wood 1 stone (rich_start). Round 2: Drift mining 2 stone → 3 stone; build.
-    let s = rich_start()
-        .round(vec![place(0, "drift_mining", json!([])), housework("dwelling", [2, 3])]);
+    let s = rich_start().round(vec![place(0, "drift_mining", json!([])), housework("dwelling", [2, 3])]);
     let g = s.game();
     assert_eq!(goods(&g, &[Good::Wood, Good::Stone]), [0, 0]);
     assert_eq!(family::dwarf_room(g.player(0)), 2 + 1);
@@ -214,9 +208,8 @@ fn e_dwelling_costs_4w3s_scores_3_and_houses_one_more_dwarf() {
 /// E.1 `simple_dwelling_4w2s`: 4 wood 2 stone, 0 points, one dwarf.
 #[test]
 fn e_simple_dwelling_4w2s_costs_4w2s_scores_0_and_houses_one_dwarf() {
-    let g = rich_start()
-        .round(vec![place(0, "drift_mining", json!([])), housework("simple_dwelling_4w2s", [2, 3])])
-        .game();
+    let g =
+        rich_start().round(vec![place(0, "drift_mining", json!([])), housework("simple_dwelling_4w2s", [2, 3])]).game();
     // 4 wood 3 stone − 4 wood 2 stone.
     assert_eq!(goods(&g, &[Good::Wood, Good::Stone]), [0, 1]);
     assert_eq!(family::dwarf_room(g.player(0)), 3);
@@ -227,9 +220,8 @@ fn e_simple_dwelling_4w2s_costs_4w2s_scores_0_and_houses_one_dwarf() {
 /// E.1 `simple_dwelling_3w3s`: 3 wood 3 stone, 0 points, one dwarf.
 #[test]
 fn e_simple_dwelling_3w3s_costs_3w3s_scores_0_and_houses_one_dwarf() {
-    let g = rich_start()
-        .round(vec![place(0, "drift_mining", json!([])), housework("simple_dwelling_3w3s", [2, 3])])
-        .game();
+    let g =
+        rich_start().round(vec![place(0, "drift_mining", json!([])), housework("simple_dwelling_3w3s", [2, 3])]).game();
     // 4 wood 3 stone − 3 wood 3 stone.
     assert_eq!(goods(&g, &[Good::Wood, Good::Stone]), [1, 0]);
     assert_eq!(family::dwarf_room(g.player(0)), 3);
@@ -300,14 +292,14 @@ fn e_couple_dwelling_costs_8w6s_scores_5_and_houses_two_dwarfs() {
 /// its owner has 5 dwarfs (F.2, E.7).
 #[test]
 fn e_additional_dwelling_gives_room_only_from_five_dwarfs() {
-    let s = rich_start()
-        .round(vec![place(0, "drift_mining", json!([])), housework("additional_dwelling", [2, 3])]);
+    let s = rich_start().round(vec![place(0, "drift_mining", json!([])), housework("additional_dwelling", [2, 3])]);
     let g = s.game();
     assert_eq!(goods(&g, &[Good::Wood, Good::Stone]), [0, 0]);
     assert_eq!(score(g.player(0)).tiles_pastures_mines, 5);
     assert_eq!(family::dwarf_room(g.player(0)), 2, "no room with 2 dwarfs");
     // Round 4: no growth into it.
-    let entry = s.quiet(1).round(vec![place(0, "wish_for_children", json!([{ "do": "grow" }])), PASS]).rejects(E::NoRoom);
+    let entry =
+        s.quiet(1).round(vec![place(0, "wish_for_children", json!([{ "do": "grow" }])), PASS]).rejects(E::NoRoom);
     assert_eq!(entry["space"], "wish_for_children");
     // Five dwarfs in entry + 3 dwellings: the Additional dwelling makes a 6th possible.
     let mut p = fresh_player();
@@ -366,9 +358,7 @@ fn e_breakfast_room_holds_three_cattle() {
     let build = |with: bool| {
         let r1 = if with { housework("breakfast_room", [2, 3]) } else { PASS };
         let buy = json!([{ "do": "buy", "goods": ["sheep", "cattle"] }]);
-        Script::new(5)
-            .round(vec![place(0, "logging", json!([])), r1])
-            .round(vec![place(0, "weekly_market", buy), PASS])
+        Script::new(5).round(vec![place(0, "logging", json!([])), r1]).round(vec![place(0, "weekly_market", buy), PASS])
     };
     let (_, g) = build(true).around("weekly_market");
     // 4 gold − 1 (sheep) − 3 (cattle).
@@ -421,12 +411,16 @@ fn e_work_room_opens_tunnels_but_not_for_itself() {
     let ct = twin(json!([[1, 3], [1, 4]]), json!(["cavern", "tunnel"]));
     // Round 1: Supplies 1 stone, Drift mining 1 stone and a tunnel at [1, 4].
     let base = Script::new(2).round(vec![place(0, "supplies", json!([])), place(0, "drift_mining", json!([ct]))]);
-    assert_eq!(base.clone().round(vec![housework("work_room", [1, 4]), PASS]).rejects(E::FurnishingCell)["space"], "housework");
-    assert_eq!(base.clone().round(vec![housework("carpenter", [1, 4]), PASS]).rejects(E::FurnishingCell)["space"], "housework");
-    let g = base
-        .round(vec![housework("work_room", [2, 3]), PASS])
-        .round(vec![housework("carpenter", [1, 4]), PASS])
-        .game();
+    assert_eq!(
+        base.clone().round(vec![housework("work_room", [1, 4]), PASS]).rejects(E::FurnishingCell)["space"],
+        "housework"
+    );
+    assert_eq!(
+        base.clone().round(vec![housework("carpenter", [1, 4]), PASS]).rejects(E::FurnishingCell)["space"],
+        "housework"
+    );
+    let g =
+        base.round(vec![housework("work_room", [2, 3]), PASS]).round(vec![housework("carpenter", [1, 4]), PASS]).game();
     assert_eq!(at(&g, 1, 4), Some(Tile::Furnished { tile: Furnishing::Carpenter, under: Under::Tunnel }));
     // 2 stone − 1 (Work room) − 1 (Carpenter).
     assert_eq!(get(&g, Good::Stone), 0);
@@ -474,7 +468,11 @@ fn e_office_room_lets_twins_overhang_for_2_gold() {
             place(0, "drift_mining", json!([ct([3, 5], [4, 5])])),
         ])
         .round(vec![
-            place(0, "ore_mine_construction", json!([{ "do": "ore_mine", "cells": [[4, 4], [4, 5]], "kinds": ["ore_mine", "deep_tunnel"] }])),
+            place(
+                0,
+                "ore_mine_construction",
+                json!([{ "do": "ore_mine", "cells": [[4, 4], [4, 5]], "kinds": ["ore_mine", "deep_tunnel"] }]),
+            ),
             PASS,
         ]);
     let (_, g) = s.around("ore_mine_construction");
@@ -486,10 +484,8 @@ fn e_office_room_lets_twins_overhang_for_2_gold() {
     assert_eq!(sc.unused_spaces, -20);
     assert_eq!(sc.tiles_pastures_mines, 3, "ore mine 3, Office room 0");
     // A single tile never overhangs, even with the Office room (Ruby mining's round-3 ruby).
-    let single = s.round(vec![
-        place(0, "ruby_mining", json!([{ "do": "ruby_tile", "tile": "tunnel", "at": [4, 3] }])),
-        PASS,
-    ]);
+    let single =
+        s.round(vec![place(0, "ruby_mining", json!([{ "do": "ruby_tile", "tile": "tunnel", "at": [4, 3] }])), PASS]);
     assert_eq!(single.rejects(E::CellOffBoard)["space"], "ruby_mining");
 }
 
@@ -507,7 +503,10 @@ fn e_carpenter_saves_a_wood_per_furnishing_and_per_pasture() {
         // Round 1: Supplies 1 wood 1 stone; the Carpenter takes the stone.
         .round(vec![place(0, "supplies", json!([])), housework("carpenter", [2, 3])])
         // Round 2: Clearing (2 wood → 3) and Sustenance: meadows at [3, 2] and [2, 2].
-        .round(vec![place(0, "clearing", json!([mf([3, 2], [3, 1])])), place(0, "sustenance", json!([mf([2, 2], [1, 2])]))])
+        .round(vec![
+            place(0, "clearing", json!([mf([3, 2], [3, 1])])),
+            place(0, "sustenance", json!([mf([2, 2], [1, 2])])),
+        ])
         // Round 3: a large pasture for 4 − 1 = 3 wood; Drift mining 3 stone and a cavern.
         .round(vec![
             place(0, "sheep_farming", json!([{ "do": "fence", "cells": [[3, 2], [2, 2]] }])),
@@ -522,7 +521,10 @@ fn e_carpenter_saves_a_wood_per_furnishing_and_per_pasture() {
     assert_eq!(goods(&g, &[Good::Wood, Good::Stone]), [0, 2]);
     let p = g.player(0);
     assert_eq!(price(&g, 0, Furnishing::Dwelling, Furnish::Any), Goods::of(&[(Good::Wood, 3), (Good::Stone, 3)]));
-    assert_eq!(price(&g, 0, Furnishing::Dwelling, Furnish::LootDwelling), Goods::of(&[(Good::Wood, 1), (Good::Stone, 2)]));
+    assert_eq!(
+        price(&g, 0, Furnishing::Dwelling, Furnish::LootDwelling),
+        Goods::of(&[(Good::Wood, 1), (Good::Stone, 2)])
+    );
     assert_eq!(price(&g, 0, Furnishing::Seam, Furnish::Any), Goods::of(&[(Good::Wood, 1)]));
     assert_eq!(price(&g, 0, Furnishing::Builder, Furnish::Any), Goods::of(&[(Good::Stone, 1)]), "never below zero");
     let prices = [
@@ -567,14 +569,26 @@ fn e_blacksmith_gives_2_ore_and_discounts_forging_but_not_ore_trading() {
     let mut s = Script::new(2);
     // Ore trading in round 10 (stage 4 in any order).
     s.setup["round_cards"] = json!([
-        "blacksmithing", "sheep_farming", "ore_mine_construction", "wish_for_children", "donkey_farming",
-        "ruby_mine_construction", "family_life", "ore_delivery", "ore_trading", "adventure", "ruby_delivery"
+        "blacksmithing",
+        "sheep_farming",
+        "ore_mine_construction",
+        "wish_for_children",
+        "donkey_farming",
+        "ruby_mine_construction",
+        "family_life",
+        "ore_delivery",
+        "ore_trading",
+        "adventure",
+        "ruby_delivery"
     ]);
     let s = s
         // Round 1: Supplies (1 wood 1 stone 1 ore), Drift mining (1 stone).
         .round(vec![place(0, "supplies", json!([])), place(0, "drift_mining", json!([]))])
         // Round 2: Blacksmith (→ 0 wood 0 stone, 3 ore); a strength-5 weapon for 3 ore.
-        .round(vec![housework("blacksmith", [2, 3]), place(0, "blacksmithing", json!([{ "do": "forge", "strength": 5 }]))]);
+        .round(vec![
+            housework("blacksmith", [2, 3]),
+            place(0, "blacksmithing", json!([{ "do": "forge", "strength": 5 }])),
+        ]);
     let (before, after) = s.around("housework");
     assert_eq!(goods(&before, &[Good::Wood, Good::Stone, Good::Ore]), [1, 2, 1]);
     assert_eq!(goods(&after, &[Good::Wood, Good::Stone, Good::Ore]), [0, 0, 3]);
@@ -611,7 +625,11 @@ fn e_miner_gives_ore_per_ore_mine_with_a_donkey_each_round() {
             ])
             // Round 3: the ore mine (+3 ore); Ruby mining's first ruby buys a donkey.
             .round(vec![
-                place(0, "ore_mine_construction", json!([{ "do": "ore_mine", "cells": [[1, 4], [0, 4]], "kinds": ["ore_mine", "deep_tunnel"] }])),
+                place(
+                    0,
+                    "ore_mine_construction",
+                    json!([{ "do": "ore_mine", "cells": [[1, 4], [0, 4]], "kinds": ["ore_mine", "deep_tunnel"] }]),
+                ),
                 place(0, "ruby_mining", ruby),
             ])
     };
@@ -649,8 +667,11 @@ fn e_builder_lets_ore_replace_one_wood_and_one_stone() {
     let bad = build(json!({ "wood": 2, "stone": 3, "ore": 2 }));
     assert_eq!(bad.rejects(E::InsufficientGoods)["space"], "housework");
     // Without a Builder, `pay` is not allowed at all.
-    let e = json!([place(0, "supplies", json!([])), place(1, "logging", json!([])),
-        place(0, "housework", json!([{ "do": "furnish", "tile": "carpenter", "at": [2, 3], "pay": { "stone": 1 } }]))]);
+    let e = json!([
+        place(0, "supplies", json!([])),
+        place(1, "logging", json!([])),
+        place(0, "housework", json!([{ "do": "furnish", "tile": "carpenter", "at": [2, 3], "pay": { "stone": 1 } }]))
+    ]);
     rejects(2, e, 2, E::ActionNotAllowed);
 }
 
@@ -705,9 +726,14 @@ fn e_trader_and_spare_part_storage_stack_and_the_covered_one_is_dead() {
     let g = s.then(free(0, json!([use_tile("spare_part_storage")]))).game();
     assert_eq!(goods(&g, &[Good::Wood, Good::Stone, Good::Ore, Good::Gold]), [1, 2, 0, 4]);
     // The other way round: a Trader must cover a Spare part storage.
-    let s = rich_start()
-        .round(vec![housework("spare_part_storage", [2, 3]), place(0, "drift_mining", json!([twin(json!([[1, 3], [1, 4]]), json!(["cavern", "tunnel"]))]))]);
-    assert_eq!(s.clone().round(vec![housework("trader", [1, 3]), PASS]).rejects(E::FurnishingCell)["space"], "housework");
+    let s = rich_start().round(vec![
+        housework("spare_part_storage", [2, 3]),
+        place(0, "drift_mining", json!([twin(json!([[1, 3], [1, 4]]), json!(["cavern", "tunnel"]))])),
+    ]);
+    assert_eq!(
+        s.clone().round(vec![housework("trader", [1, 3]), PASS]).rejects(E::FurnishingCell)["space"],
+        "housework"
+    );
     let g = s.round(vec![housework("trader", [2, 3]), PASS]).game();
     assert!(g.player(0).owns(Furnishing::Trader) && !g.player(0).owns(Furnishing::SparePartStorage));
 }
@@ -749,9 +775,7 @@ fn e_stone_supplier_gives_stone_for_5_rounds_and_loses_the_rest() {
     assert_eq!(*g.player(0).future, promised);
     assert_eq!(score(g.player(0)).tiles_pastures_mines, 1);
     // Built in round 10 of 12: only rounds 11 and 12 remain.
-    let late = Script::new(3)
-        .quiet(9)
-        .round(vec![place(0, "logging", json!([])), housework("stone_supplier", [2, 3])]);
+    let late = Script::new(3).quiet(9).round(vec![place(0, "logging", json!([])), housework("stone_supplier", [2, 3])]);
     let (before, after) = late.around("housework");
     assert_eq!(before.round(), 10);
     assert_eq!(*after.player(0).future, vec![(11, Good::Stone), (12, Good::Stone)]);
@@ -815,7 +839,11 @@ fn e_quarry_gives_stone_for_newborn_donkeys_only() {
         ])
         // Round 3: an ore mine: room for a third donkey.
         .round(vec![
-            place(0, "ore_mine_construction", json!([{ "do": "ore_mine", "cells": [[1, 4], [0, 4]], "kinds": ["ore_mine", "deep_tunnel"] }])),
+            place(
+                0,
+                "ore_mine_construction",
+                json!([{ "do": "ore_mine", "cells": [[1, 4], [0, 4]], "kinds": ["ore_mine", "deep_tunnel"] }]),
+            ),
             PASS,
         ])
         .quiet(2)
@@ -931,7 +959,9 @@ fn e_working_cave_feeds_one_dwarf_inside_a_feed_entry() {
     assert_eq!(g.player(0).begging, 2, "without it: 4 due, 2 food");
     s.clone().then(feed(json!([pay("wood"), pay("stone")]))).rejects(E::TileNotUsable);
     s.clone().then(free(0, json!([pay("wood")]))).rejects(E::TileNotUsable);
-    let during_work = rich_start().round(vec![place(0, "drift_mining", json!([])), housework("working_cave", [2, 3])]).then(free(0, json!([pay("wood")])));
+    let during_work = rich_start()
+        .round(vec![place(0, "drift_mining", json!([])), housework("working_cave", [2, 3])])
+        .then(free(0, json!([pay("wood")])));
     during_work.rejects(E::TileNotUsable);
     assert_eq!(score(g.player(0)).tiles_pastures_mines, 2);
 }
@@ -983,7 +1013,10 @@ fn e_breeding_cave_gives_a_food_per_newborn() {
             // Round 2: the cave; a meadow at [3, 2] (the field on [3, 1] gives 1 food).
             .round(vec![r2, place(0, "clearing", json!([mf]))])
             // Round 3: stone, then a stable on the meadow and the 2 sheep.
-            .round(vec![place(0, "drift_mining", json!([])), place(0, "sheep_farming", json!([{ "do": "stable", "at": [3, 2] }]))])
+            .round(vec![
+                place(0, "drift_mining", json!([])),
+                place(0, "sheep_farming", json!([{ "do": "stable", "at": [3, 2] }])),
+            ])
     };
     // Round 3 harvest: 4 food paid; a lamb (room: entry dwelling 2 + stable on meadow 1) → +1.
     let g = build(true).game();
@@ -1009,7 +1042,10 @@ fn e_breeding_cave_gives_5_food_when_all_four_types_are_born() {
     ]);
     let s = Script::new(2)
         // Round 1: meadows [3, 2] (Clearing, 1 wood) and [2, 2] (Sustenance, 1 grain).
-        .round(vec![place(0, "clearing", json!([mf([3, 2], [3, 1])])), place(0, "sustenance", json!([mf([2, 2], [1, 2])]))])
+        .round(vec![
+            place(0, "clearing", json!([mf([3, 2], [3, 1])])),
+            place(0, "sustenance", json!([mf([2, 2], [1, 2])])),
+        ])
         // Round 2: meadow [2, 1], its field on the boar preserve [2, 0] (+1 boar); caverns.
         .round(vec![place(0, "slash_and_burn", json!([mf([2, 1], [2, 0])])), place(0, "excavation", json!([cc]))])
         // Round 3: the Breeding cave (1 grain 1 stone); Logging's 5 wood.
@@ -1042,7 +1078,10 @@ fn e_peaceful_cave_trades_a_weapon_for_its_strength_in_food() {
     let give_up = |d: u32| free(0, json!([{ "do": "use", "tile": "peaceful_cave", "dwarf": d }]));
     let s = Script::new(2)
         // Round 1: 2 ore, then a strength-2 weapon for dwarf 1.
-        .round(vec![place(0, "starting_player", json!([])), place(0, "blacksmithing", json!([{ "do": "forge", "strength": 2 }]))])
+        .round(vec![
+            place(0, "starting_player", json!([])),
+            place(0, "blacksmithing", json!([{ "do": "forge", "strength": 2 }])),
+        ])
         // Round 2: Logging 4 wood, Drift mining 2 stone.
         .round(vec![place(0, "logging", json!([])), place(0, "drift_mining", json!([]))])
         .round(vec![json!([housework("peaceful_cave", [2, 3]), give_up(1)]), PASS]);
@@ -1069,7 +1108,10 @@ fn e_weaving_parlor_pays_food_per_sheep_and_scores_per_two_sheep() {
         .round(vec![place(0, "sheep_farming", json!([])), housework("weaving_parlor", [2, 3])]);
     let (before, after) = s.around("housework");
     assert_eq!(get(&after, Good::Food), get(&before, Good::Food) + 2);
-    assert_eq!(goods(&after, &[Good::Wood, Good::Stone]), [get(&before, Good::Wood) - 2, get(&before, Good::Stone) - 1]);
+    assert_eq!(
+        goods(&after, &[Good::Wood, Good::Stone]),
+        [get(&before, Good::Wood) - 2, get(&before, Good::Stone) - 1]
+    );
     assert_eq!(score(after.player(0)).bonus_parlors_storages_chambers, 1);
     let mut p = fresh_player();
     set(&mut p, (2, 3), Furnishing::WeavingParlor);
@@ -1171,7 +1213,9 @@ fn e_beer_parlor_brews_3_gold_or_4_food_from_2_grain() {
     let g0 = s.game();
     let g = s.clone().then(brew("food")).game();
     assert_eq!(get(&g, Good::Food), get(&g0, Good::Food) + 4);
-    s.clone().then(free(0, json!([{ "do": "use", "tile": "beer_parlor", "for": "gold", "times": 2 }]))).rejects(E::InsufficientGoods);
+    s.clone()
+        .then(free(0, json!([{ "do": "use", "tile": "beer_parlor", "for": "gold", "times": 2 }])))
+        .rejects(E::InsufficientGoods);
     s.then(free(0, json!([use_tile("beer_parlor")]))).rejects(E::Malformed);
 }
 

@@ -75,7 +75,11 @@ fn h10_slash_and_burn_sow_must_follow_the_twin() {
     assert_eq!(g.player(0).board.sown(), (3, 0));
     rejects(
         2,
-        json!([place(0, "sustenance", json!([])), place(1, "logging", json!([])), place(0, "slash_and_burn", json!([sow, twin]))]),
+        json!([
+            place(0, "sustenance", json!([])),
+            place(1, "logging", json!([])),
+            place(0, "slash_and_burn", json!([sow, twin]))
+        ]),
         2,
         E::SowInvalid,
     );
@@ -87,20 +91,28 @@ fn b3_ore_mine_construction_order_is_printed_order() {
     let exp = json!({ "do": "expedition", "loot": [] });
     // Round 1 is blacksmithing: forge then an expedition is fine (and then/or).
     let forge = json!({ "do": "forge", "strength": 1 });
-    let r = ok(3, json!([
-        place(0, "supplies", json!([])),
-        place(1, "logging", json!([])),
-        place(2, "wood_gathering", json!([])),
-        place(0, "blacksmithing", json!([forge, exp])),
-    ]));
+    let r = ok(
+        3,
+        json!([
+            place(0, "supplies", json!([])),
+            place(1, "logging", json!([])),
+            place(2, "wood_gathering", json!([])),
+            place(0, "blacksmithing", json!([forge, exp])),
+        ]),
+    );
     // Strength 1 forged, +1 after the expedition (D.1).
     assert_eq!(r.game.unwrap().player(0).dwarfs[1].weapon, Some(2));
-    rejects(3, json!([
-        place(0, "supplies", json!([])),
-        place(1, "logging", json!([])),
-        place(2, "wood_gathering", json!([])),
-        place(0, "blacksmithing", json!([exp, forge])),
-    ]), 3, E::ActionNotAllowed);
+    rejects(
+        3,
+        json!([
+            place(0, "supplies", json!([])),
+            place(1, "logging", json!([])),
+            place(2, "wood_gathering", json!([])),
+            place(0, "blacksmithing", json!([exp, forge])),
+        ]),
+        3,
+        E::ActionNotAllowed,
+    );
 }
 
 /// B.2 `growth` is "either … or" without a Guest room.
@@ -136,7 +148,8 @@ fn b6_weapon_order_and_ruby_override() {
     bad.push(json!({ "type": "place", "player": 0, "space": "supplies", "dwarf": 1, "actions": [] }));
     rejects(2, json!(bad), 4, E::DwarfOrder);
     let mut needless = prefix;
-    needless.push(json!({ "type": "place", "player": 0, "space": "supplies", "dwarf": 0, "ruby": true, "actions": [] }));
+    needless
+        .push(json!({ "type": "place", "player": 0, "space": "supplies", "dwarf": 0, "ruby": true, "actions": [] }));
     rejects(2, json!(needless), 4, E::DwarfOrder);
 }
 
@@ -146,10 +159,7 @@ fn b6_weapon_order_and_ruby_override() {
 fn b5_imitation() {
     let imitate = |target: &str| json!([{ "do": "imitate", "space": target, "actions": [] }]);
     // 3 players: Imitation costs 4 food. Player 2 starts with 2 food: get more first.
-    let base = vec![
-        place(0, "supplies", json!([])),
-        place(1, "starting_player", json!([])),
-    ];
+    let base = vec![place(0, "supplies", json!([])), place(1, "starting_player", json!([]))];
     let mut e = base.clone();
     e.push(place(2, "imitation", imitate("supplies")));
     rejects(3, json!(e), 2, E::InsufficientGoods);

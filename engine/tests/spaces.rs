@@ -60,7 +60,12 @@ fn a4_no_field_under_a_stable() {
 /// F.5: a single Meadow bought with a ruby goes in front of the cave entrance first.
 #[test]
 fn f5_ruby_meadow() {
-    let e = |at: Value| json!([place(0, "starting_player", json!([])), free(0, json!([{ "do": "ruby_tile", "tile": "meadow", "at": at }]))]);
+    let e = |at: Value| {
+        json!([
+            place(0, "starting_player", json!([])),
+            free(0, json!([{ "do": "ruby_tile", "tile": "meadow", "at": at }]))
+        ])
+    };
     let g = ok(4, e(json!([3, 2]))).game.unwrap();
     assert_eq!(g.player(0).board.tile(Coord::at(3, 2)), Some(Tile::Meadow));
     assert_eq!(g.player(0).supply.get(Good::Ruby), 0);

@@ -115,20 +115,12 @@ impl Summary {
 
     /// The one-line JSON summary of the binary.
     pub fn json(&self) -> Value {
-        let outcomes: serde_json::Map<String, Value> = Outcome::ALL
-            .iter()
-            .map(|o| (o.id().to_owned(), json!(self.outcome(*o))))
-            .collect();
-        let codes: Vec<Value> = self
-            .error_codes
-            .iter()
-            .take(10)
-            .map(|(c, n)| json!({ "code": c.as_str(), "count": n }))
-            .collect();
-        let operators: serde_json::Map<String, Value> = Operator::ALL
-            .iter()
-            .map(|o| (o.id().to_owned(), json!(self.operators[o.index()])))
-            .collect();
+        let outcomes: serde_json::Map<String, Value> =
+            Outcome::ALL.iter().map(|o| (o.id().to_owned(), json!(self.outcome(*o)))).collect();
+        let codes: Vec<Value> =
+            self.error_codes.iter().take(10).map(|(c, n)| json!({ "code": c.as_str(), "count": n })).collect();
+        let operators: serde_json::Map<String, Value> =
+            Operator::ALL.iter().map(|o| (o.id().to_owned(), json!(self.operators[o.index()]))).collect();
         json!({
             "seed": self.seed,
             "threads": self.threads,
@@ -186,15 +178,11 @@ impl Tally {
         self.cases += 1;
         self.case_time += checked.elapsed;
         // Ties go to the lowest index, so the slowest case does not depend on the threads.
-        if checked.elapsed > self.max_case
-            || (checked.elapsed == self.max_case && index < self.slowest_case)
-        {
+        if checked.elapsed > self.max_case || (checked.elapsed == self.max_case && index < self.slowest_case) {
             self.max_case = checked.elapsed;
             self.slowest_case = index;
         }
-        operators
-            .iter()
-            .for_each(|o| self.operators[o.index()] += 1);
+        operators.iter().for_each(|o| self.operators[o.index()] += 1);
         if let Some(outcome) = checked.outcome {
             self.outcomes[outcome.index()] += 1;
         }
@@ -211,12 +199,7 @@ impl Tally {
             FailureKind::Hang => self.hangs += 1,
         }
         if self.failures.len() < KEPT_FAILURES {
-            self.failures.push(Failure {
-                index,
-                kind,
-                elapsed: checked.elapsed,
-                panic: checked.panic,
-            });
+            self.failures.push(Failure { index, kind, elapsed: checked.elapsed, panic: checked.panic });
         }
     }
 
@@ -225,8 +208,7 @@ impl Tally {
         self.panics += other.panics;
         self.hangs += other.hangs;
         self.case_time += other.case_time;
-        if other.max_case > self.max_case
-            || (other.max_case == self.max_case && other.slowest_case < self.slowest_case)
+        if other.max_case > self.max_case || (other.max_case == self.max_case && other.slowest_case < self.slowest_case)
         {
             self.max_case = other.max_case;
             self.slowest_case = other.slowest_case;
@@ -256,9 +238,7 @@ pub fn run_on(corpus: &Corpus, config: &Config) -> Summary {
     let shared = Shared {
         done: AtomicU64::new(0),
         failures: AtomicU64::new(0),
-        current: (0..threads)
-            .map(|_| (AtomicU64::new(0), AtomicU64::new(0)))
-            .collect(),
+        current: (0..threads).map(|_| (AtomicU64::new(0), AtomicU64::new(0))).collect(),
     };
     let tallies: Vec<Tally> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
@@ -267,9 +247,7 @@ pub fn run_on(corpus: &Corpus, config: &Config) -> Summary {
                 scope.spawn(move || work(corpus, config, t, threads, start, shared))
             })
             .collect();
-        watch(config, corpus, start, &shared, || {
-            workers.iter().all(|w| w.is_finished())
-        });
+        watch(config, corpus, start, &shared, || workers.iter().all(|w| w.is_finished()));
         // A worker that panicked outside a case (a bug of this crate) loses its tally; the
         // case count of the summary then shows it.
         workers.into_iter().filter_map(|w| w.join().ok()).collect()
@@ -280,14 +258,7 @@ pub fn run_on(corpus: &Corpus, config: &Config) -> Summary {
 }
 
 /// The cases of worker `t`: `t, t + threads, …`.
-fn work(
-    corpus: &Corpus,
-    config: &Config,
-    t: usize,
-    threads: usize,
-    start: Instant,
-    shared: &Shared,
-) -> Tally {
+fn work(corpus: &Corpus, config: &Config, t: usize, threads: usize, start: Instant, shared: &Shared) -> Tally {
     let mut tally = Tally::default();
     let (current_case, current_start) = &shared.current[t];
     let mut index = t as u64;
@@ -308,13 +279,7 @@ fn work(
 }
 
 /// Until `finished()`: prints progress and reports cases that run for too long.
-fn watch(
-    config: &Config,
-    corpus: &Corpus,
-    start: Instant,
-    shared: &Shared,
-    finished: impl Fn() -> bool,
-) {
+fn watch(config: &Config, corpus: &Corpus, start: Instant, shared: &Shared, finished: impl Fn() -> bool) {
     let mut last_progress = Instant::now();
     let mut reported_stalls: Vec<u64> = Vec::new();
     while !finished() {
@@ -326,13 +291,8 @@ fn watch(
             }
         }
         for (case, started) in &shared.current {
-            let (index, since) = (
-                case.load(Ordering::Relaxed),
-                started.load(Ordering::Relaxed),
-            );
-            let running = start
-                .elapsed()
-                .saturating_sub(Duration::from_nanos(since.saturating_sub(1)));
+            let (index, since) = (case.load(Ordering::Relaxed), started.load(Ordering::Relaxed));
+            let running = start.elapsed().saturating_sub(Duration::from_nanos(since.saturating_sub(1)));
             if since != 0 && running >= config.stall_after && !reported_stalls.contains(&index) {
                 reported_stalls.push(index);
                 report_stall(config, corpus, index, running);
@@ -356,11 +316,7 @@ fn progress_line(config: &Config, shared: &Shared, elapsed: Duration) -> String 
 
 /// A case that may never end: say so now, and keep its log, since the summary may never come.
 fn report_stall(config: &Config, corpus: &Corpus, index: u64, running: Duration) {
-    eprintln!(
-        "fuzz: case {index} (seed {}) has run for {:.0} s",
-        config.seed,
-        running.as_secs_f64()
-    );
+    eprintln!("fuzz: case {index} (seed {}) has run for {:.0} s", config.seed, running.as_secs_f64());
     if let Some(dir) = &config.stall_dir {
         let path = dir.join(format!("stall-seed{}-case{index}.json", config.seed));
         let written = std::fs::create_dir_all(dir)

@@ -91,11 +91,7 @@ impl Corpus {
         for seed in &logs {
             harvest(&seed.log, &mut ids, &mut keys);
         }
-        Ok(Corpus {
-            logs,
-            ids: ids.into_iter().collect(),
-            keys: keys.into_iter().collect(),
-        })
+        Ok(Corpus { logs, ids: ids.into_iter().collect(), keys: keys.into_iter().collect() })
     }
 }
 
@@ -103,10 +99,7 @@ impl Corpus {
 fn repository_logs(root: &Path) -> Result<Vec<SeedLog>, CorpusError> {
     let dir = root.join(FIXTURE_DIR);
     let entries = std::fs::read_dir(&dir).map_err(|e| CorpusError::Io(dir.clone(), e))?;
-    let mut paths: Vec<PathBuf> = entries
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| is_log_file(p))
-        .collect();
+    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| is_log_file(p)).collect();
     paths.sort();
     paths.push(root.join(EXAMPLE_LOG));
     paths.iter().map(|p| read_log(root, p)).collect()
@@ -120,13 +113,8 @@ fn is_log_file(path: &Path) -> bool {
 
 fn read_log(root: &Path, path: &Path) -> Result<SeedLog, CorpusError> {
     let bytes = std::fs::read(path).map_err(|e| CorpusError::Io(path.to_path_buf(), e))?;
-    let log =
-        serde_json::from_slice(&bytes).map_err(|e| CorpusError::NotJson(path.to_path_buf(), e))?;
-    let name = path
-        .strip_prefix(root)
-        .unwrap_or(path)
-        .display()
-        .to_string();
+    let log = serde_json::from_slice(&bytes).map_err(|e| CorpusError::NotJson(path.to_path_buf(), e))?;
+    let name = path.strip_prefix(root).unwrap_or(path).display().to_string();
     Ok(SeedLog { name, log })
 }
 
@@ -135,23 +123,14 @@ fn read_log(root: &Path, path: &Path) -> Result<SeedLog, CorpusError> {
 /// in turn), from fixed seeds. They reach positions (late rounds, big boards, expeditions,
 /// every seat count) that the hand-written fixtures do not.
 pub fn simulated_logs() -> Result<Vec<SeedLog>, CorpusError> {
-    let strategies = [
-        BotChoice::All(BotKind::Weapons),
-        BotChoice::All(BotKind::Peaceful),
-        BotChoice::Mixed,
-    ];
+    let strategies = [BotChoice::All(BotKind::Weapons), BotChoice::All(BotKind::Peaceful), BotChoice::Mixed];
     let mut logs = Vec::new();
     let mut index = 0u64;
     for players in 1..=7usize {
         for set in [FurnishingSet::Full, FurnishingSet::Introductory] {
             let strategy = strategies[(index / 2) as usize % strategies.len()];
             for choice in [BotChoice::All(BotKind::Random), strategy] {
-                logs.push(simulated_log(
-                    players,
-                    set,
-                    choice,
-                    bots::game_seed(SIMULATION_SEED, index),
-                )?);
+                logs.push(simulated_log(players, set, choice, bots::game_seed(SIMULATION_SEED, index))?);
                 index += 1;
             }
         }
@@ -159,24 +138,13 @@ pub fn simulated_logs() -> Result<Vec<SeedLog>, CorpusError> {
     Ok(logs)
 }
 
-fn simulated_log(
-    players: usize,
-    set: FurnishingSet,
-    choice: BotChoice,
-    seed: u64,
-) -> Result<SeedLog, CorpusError> {
+fn simulated_log(players: usize, set: FurnishingSet, choice: BotChoice, seed: u64) -> Result<SeedLog, CorpusError> {
     let kinds = bots::seat_kinds(choice, players, seed);
     let setup = bots::simulated_setup(&kinds, set, seed);
-    let sim = bots::simulate(&setup, &kinds, seed).map_err(|e| {
-        CorpusError::Simulation(format!(
-            "{players} players, {set:?}, {choice:?}, seed {seed}: {e}"
-        ))
-    })?;
+    let sim = bots::simulate(&setup, &kinds, seed)
+        .map_err(|e| CorpusError::Simulation(format!("{players} players, {set:?}, {choice:?}, seed {seed}: {e}")))?;
     let bots: Vec<&str> = kinds.iter().map(|k| k.id()).collect();
-    Ok(SeedLog {
-        name: format!("simulated/{players}p-{set:?}-{}-{seed}", bots.join("+")),
-        log: sim.log(),
-    })
+    Ok(SeedLog { name: format!("simulated/{players}p-{set:?}-{}-{seed}", bots.join("+")), log: sim.log() })
 }
 
 /// Every id the engine knows, so that ids the corpus happens not to use are tried too.
@@ -186,15 +154,8 @@ fn engine_vocabulary() -> impl Iterator<Item = String> {
     let tiles = Furnishing::all().map(|t| t.id().to_owned());
     let goods = Good::ALL.iter().map(|g| g.id().to_owned());
     let animals = FarmAnimal::ALL.iter().map(|a| a.id().to_owned());
-    let loot = LootItem::ALL
-        .iter()
-        .filter_map(|l| serde_json::to_value(l).ok()?.as_str().map(str::to_owned));
-    spaces
-        .chain(cards)
-        .chain(tiles)
-        .chain(goods)
-        .chain(animals)
-        .chain(loot)
+    let loot = LootItem::ALL.iter().filter_map(|l| serde_json::to_value(l).ok()?.as_str().map(str::to_owned));
+    spaces.chain(cards).chain(tiles).chain(goods).chain(animals).chain(loot)
 }
 
 /// Collects the short string values and the object keys of `value`.
@@ -227,7 +188,8 @@ mod tests {
 
     #[test]
     fn harvest_collects_ids_and_keys_but_not_long_strings() {
-        let log = serde_json::json!({"setup": {"players": [{"name": "x".repeat(100)}]}, "entries": [{"space": "logging"}]});
+        let log =
+            serde_json::json!({"setup": {"players": [{"name": "x".repeat(100)}]}, "entries": [{"space": "logging"}]});
         let (mut ids, mut keys) = (BTreeSet::new(), BTreeSet::new());
         harvest(&log, &mut ids, &mut keys);
         assert_eq!(ids.into_iter().collect::<Vec<_>>(), ["logging"]);

@@ -25,12 +25,7 @@ pub enum Outcome {
 }
 
 impl Outcome {
-    pub const ALL: [Outcome; 4] = [
-        Outcome::Complete,
-        Outcome::Incomplete,
-        Outcome::Invalid,
-        Outcome::Unparseable,
-    ];
+    pub const ALL: [Outcome; 4] = [Outcome::Complete, Outcome::Incomplete, Outcome::Invalid, Outcome::Unparseable];
 
     pub fn id(self) -> &'static str {
         match self {
@@ -86,18 +81,8 @@ pub fn check(bytes: &[u8]) -> Checked {
     });
     let elapsed = start.elapsed();
     match result {
-        Ok((outcome, code)) => Checked {
-            outcome: Some(outcome),
-            code,
-            elapsed,
-            panic: None,
-        },
-        Err(panic) => Checked {
-            outcome: None,
-            code: None,
-            elapsed,
-            panic: Some(panic),
-        },
+        Ok((outcome, code)) => Checked { outcome: Some(outcome), code, elapsed, panic: None },
+        Err(panic) => Checked { outcome: None, code: None, elapsed, panic: Some(panic) },
     }
 }
 
@@ -138,13 +123,11 @@ fn catch_panic<T>(f: impl FnOnce() -> T) -> Result<T, PanicReport> {
     let result = catch_unwind(AssertUnwindSafe(f));
     CAPTURING.with(|c| c.set(false));
     result.map_err(|payload| {
-        CAUGHT
-            .with(|c| c.borrow_mut().take())
-            .unwrap_or_else(|| PanicReport {
-                message: payload_text(payload.as_ref()),
-                location: String::new(),
-                backtrace: Backtrace::disabled(),
-            })
+        CAUGHT.with(|c| c.borrow_mut().take()).unwrap_or_else(|| PanicReport {
+            message: payload_text(payload.as_ref()),
+            location: String::new(),
+            backtrace: Backtrace::disabled(),
+        })
     })
 }
 
@@ -186,11 +169,7 @@ mod tests {
     fn a_panic_is_caught_with_its_message_and_location() {
         let caught = catch_panic(|| -> u8 { panic!("boom {}", 7) }).expect_err("panicked");
         assert_eq!(caught.message, "boom 7");
-        assert!(
-            caught.location.contains("harness.rs"),
-            "{}",
-            caught.location
-        );
+        assert!(caught.location.contains("harness.rs"), "{}", caught.location);
         assert_eq!(catch_panic(|| 5).ok(), Some(5));
     }
 

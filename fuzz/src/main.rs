@@ -15,10 +15,7 @@ use chronicle_fuzz::{check, generate, run_on, Config, Corpus, Failure, FailureKi
 use clap::Parser;
 
 #[derive(Parser, Debug)]
-#[command(
-    name = "chronicle-fuzz",
-    about = "Fuzz the replay path with mutated caverna-log/1 logs"
-)]
+#[command(name = "chronicle-fuzz", about = "Fuzz the replay path with mutated caverna-log/1 logs")]
 struct Args {
     /// Number of cases (case indices 0..N).
     #[arg(long, default_value_t = 100_000)]
@@ -63,9 +60,7 @@ fn main() -> ExitCode {
 }
 
 fn run_campaign(corpus: &Corpus, args: &Args) -> ExitCode {
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let config = Config {
         progress: Some(Duration::from_secs(args.progress_every.max(1))),
         stall_dir: Some(args.out.clone()),
@@ -93,9 +88,7 @@ fn run_campaign(corpus: &Corpus, args: &Args) -> ExitCode {
 /// Reruns one case, writes its log, prints its outcome.
 fn run_one(corpus: &Corpus, args: &Args, index: u64) -> ExitCode {
     let case = generate(corpus, args.seed, index);
-    let path = args
-        .out
-        .join(format!("case-seed{}-case{index}.json", args.seed));
+    let path = args.out.join(format!("case-seed{}-case{index}.json", args.seed));
     write_file(&path, &case.bytes);
     let checked = check(&case.bytes);
     let ops: Vec<&str> = case.operators.iter().map(|o| o.id()).collect();
@@ -127,12 +120,7 @@ fn run_one(corpus: &Corpus, args: &Args, index: u64) -> ExitCode {
 /// panic a minimized log that panics at the same place.
 fn keep_failure(corpus: &Corpus, args: &Args, failure: &Failure, minimize_it: bool) {
     let case = generate(corpus, args.seed, failure.index);
-    let stem = format!(
-        "{}-seed{}-case{}",
-        failure.kind.id(),
-        args.seed,
-        failure.index
-    );
+    let stem = format!("{}-seed{}-case{}", failure.kind.id(), args.seed, failure.index);
     write_file(&args.out.join(format!("{stem}.json")), &case.bytes);
     let ops: Vec<&str> = case.operators.iter().map(|o| o.id()).collect();
     let mut text = format!(
@@ -147,10 +135,7 @@ fn keep_failure(corpus: &Corpus, args: &Args, failure: &Failure, minimize_it: bo
         failure.index,
     );
     if let Some(p) = &failure.panic {
-        text.push_str(&format!(
-            "panic: {}\nat: {}\nbacktrace:\n{}\n",
-            p.message, p.location, p.backtrace
-        ));
+        text.push_str(&format!("panic: {}\nat: {}\nbacktrace:\n{}\n", p.message, p.location, p.backtrace));
         if minimize_it && failure.kind == FailureKind::Panic {
             let location = p.location.clone();
             let mut same_panic = |b: &[u8]| check(b).panic.is_some_and(|q| q.location == location);
@@ -162,10 +147,7 @@ fn keep_failure(corpus: &Corpus, args: &Args, failure: &Failure, minimize_it: bo
 }
 
 fn write_file(path: &Path, bytes: &[u8]) {
-    let written = path
-        .parent()
-        .map_or(Ok(()), std::fs::create_dir_all)
-        .and_then(|_| std::fs::write(path, bytes));
+    let written = path.parent().map_or(Ok(()), std::fs::create_dir_all).and_then(|_| std::fs::write(path, bytes));
     match written {
         Ok(()) => eprintln!("chronicle-fuzz: wrote {}", path.display()),
         Err(e) => eprintln!("chronicle-fuzz: could not write {}: {e}", path.display()),

@@ -12,10 +12,7 @@ use crate::mutate::serialize;
 
 /// Shrinks `bytes` while `fails` holds, trying at most `budget` candidates.
 pub fn minimize(bytes: &[u8], budget: usize, fails: &mut dyn FnMut(&[u8]) -> bool) -> Vec<u8> {
-    let mut attempts = Attempts {
-        left: budget,
-        fails,
-    };
+    let mut attempts = Attempts { left: budget, fails };
     match serde_json::from_slice::<Value>(bytes) {
         Ok(tree) if attempts.check(&serialize(&tree, false)) => {
             let tree = drop_entry_runs(tree, &mut attempts);
@@ -47,11 +44,7 @@ impl Attempts<'_> {
 
 /// Drops runs of entries, longest runs first.
 fn drop_entry_runs(mut tree: Value, attempts: &mut Attempts<'_>) -> Value {
-    let len = |t: &Value| {
-        t.get("entries")
-            .and_then(Value::as_array)
-            .map_or(0, Vec::len)
-    };
+    let len = |t: &Value| t.get("entries").and_then(Value::as_array).map_or(0, Vec::len);
     let mut run = len(&tree).div_ceil(2);
     while run >= 1 && attempts.left > 0 {
         let mut at = 0;
@@ -147,13 +140,11 @@ mod tests {
 
     #[test]
     fn a_tree_shrinks_to_what_makes_it_fail() {
-        let log = json!({"format": "x", "entries": [{"a": 1}, {"b": [1, 2, {"bad": true}]}, {"c": 3}], "extra": [1, 2]});
+        let log =
+            json!({"format": "x", "entries": [{"a": 1}, {"b": [1, 2, {"bad": true}]}, {"c": 3}], "extra": [1, 2]});
         let mut fails = |b: &[u8]| String::from_utf8_lossy(b).contains("\"bad\"");
         let small = minimize(&serialize(&log, false), 10_000, &mut fails);
-        assert_eq!(
-            String::from_utf8_lossy(&small),
-            r#"{"entries":[{"b":[{"bad":true}]}]}"#
-        );
+        assert_eq!(String::from_utf8_lossy(&small), r#"{"entries":[{"b":[{"bad":true}]}]}"#);
     }
 
     #[test]

@@ -88,13 +88,7 @@ impl Operator {
 
     /// Works on the serialized bytes rather than on the parsed log.
     pub fn is_textual(self) -> bool {
-        matches!(
-            self,
-            Operator::FlipBit
-                | Operator::InsertBytes
-                | Operator::DeleteBytes
-                | Operator::TruncateBytes
-        )
+        matches!(self, Operator::FlipBit | Operator::InsertBytes | Operator::DeleteBytes | Operator::TruncateBytes)
     }
 
     /// How often the operator is drawn, relative to the others. Byte damage is rare (about
@@ -142,14 +136,8 @@ pub fn generate(corpus: &Corpus, seed: u64, index: u64) -> Case {
     let pretty = rng.below(8) == 0;
     let mut doc = Doc::Tree(corpus.logs[base].log.clone());
     let count = 1 + rng.below(MAX_OPERATORS);
-    let operators = (0..count)
-        .map(|_| doc.mutate(draw_operator(&mut rng), corpus, &mut rng, pretty))
-        .collect();
-    Case {
-        base,
-        operators,
-        bytes: doc.into_bytes(pretty),
-    }
+    let operators = (0..count).map(|_| doc.mutate(draw_operator(&mut rng), corpus, &mut rng, pretty)).collect();
+    Case { base, operators, bytes: doc.into_bytes(pretty) }
 }
 
 /// An operator, drawn with the weights of [`Operator::weight`].
@@ -175,13 +163,7 @@ enum Doc {
 impl Doc {
     /// Applies `op` (or a substitute) and returns the operator applied. A structural operator
     /// on damaged bytes applies when the bytes still parse, else a byte-level one runs.
-    fn mutate(
-        &mut self,
-        op: Operator,
-        corpus: &Corpus,
-        rng: &mut SplitMix64,
-        pretty: bool,
-    ) -> Operator {
+    fn mutate(&mut self, op: Operator, corpus: &Corpus, rng: &mut SplitMix64, pretty: bool) -> Operator {
         if !op.is_textual() {
             if let Doc::Text(bytes) = self {
                 match serde_json::from_slice(bytes) {
@@ -226,9 +208,7 @@ fn structural(doc: &mut Value, op: Operator, corpus: &Corpus, rng: &mut SplitMix
         Operator::OtherType => replace_with_other_type(doc, corpus, rng),
         Operator::Boundary => replace_at(doc, rng, |_| true, boundary_value),
         Operator::Nudge => replace_at(doc, rng, Value::is_number, nudged),
-        Operator::SwapId => replace_at(doc, rng, Value::is_string, |_, rng| {
-            Value::String(pick(&corpus.ids, rng))
-        }),
+        Operator::SwapId => replace_at(doc, rng, Value::is_string, |_, rng| Value::String(pick(&corpus.ids, rng))),
         Operator::DeleteElement => edit_array(doc, rng, 1, delete_element),
         Operator::DuplicateElement => edit_array(doc, rng, 1, duplicate_element),
         Operator::SwapElements => edit_array(doc, rng, 2, swap_elements),
@@ -237,10 +217,7 @@ fn structural(doc: &mut Value, op: Operator, corpus: &Corpus, rng: &mut SplitMix
         Operator::AddKey => add_key(doc, corpus, rng),
         Operator::TruncateEntries => truncate_entries(doc, rng),
         Operator::SpliceEntries => splice_entries(doc, corpus, rng),
-        Operator::FlipBit
-        | Operator::InsertBytes
-        | Operator::DeleteBytes
-        | Operator::TruncateBytes => false,
+        Operator::FlipBit | Operator::InsertBytes | Operator::DeleteBytes | Operator::TruncateBytes => false,
     }
 }
 
@@ -286,11 +263,7 @@ fn nth_mut<'a>(v: &'a mut Value, n: &mut usize, want: fn(&Value) -> bool) -> Opt
 }
 
 /// A value of the region, uniformly among those for which `want` holds.
-fn pick_value<'a>(
-    doc: &'a mut Value,
-    rng: &mut SplitMix64,
-    want: fn(&Value) -> bool,
-) -> Option<&'a mut Value> {
+fn pick_value<'a>(doc: &'a mut Value, rng: &mut SplitMix64, want: fn(&Value) -> bool) -> Option<&'a mut Value> {
     let region = region(doc, rng);
     let n = count(region, want);
     if n == 0 {
@@ -401,23 +374,12 @@ fn nested_array(depth: usize) -> Value {
 fn nudged(old: &Value, rng: &mut SplitMix64) -> Value {
     let up = rng.below(2) == 0;
     if let Some(i) = old.as_i64() {
-        let n = if up {
-            i.checked_add(1)
-        } else {
-            i.checked_sub(1)
-        };
-        return n.map_or_else(
-            || json!(i as f64 + if up { 1.0 } else { -1.0 }),
-            |n| json!(n),
-        );
+        let n = if up { i.checked_add(1) } else { i.checked_sub(1) };
+        return n.map_or_else(|| json!(i as f64 + if up { 1.0 } else { -1.0 }), |n| json!(n));
     }
     if let Some(u) = old.as_u64() {
         // Above i64::MAX: going up past u64::MAX becomes a float.
-        return if up {
-            u.checked_add(1).map_or(json!(u as f64 + 1.0), |n| json!(n))
-        } else {
-            json!(u - 1)
-        };
+        return if up { u.checked_add(1).map_or(json!(u as f64 + 1.0), |n| json!(n)) } else { json!(u - 1) };
     }
     let f = old.as_f64().unwrap_or(0.0);
     json!(if up { f + 1.0 } else { f - 1.0 })
@@ -481,11 +443,7 @@ fn delete_key(doc: &mut Value, rng: &mut SplitMix64) -> bool {
 /// one; its value is any value of any seed log, so entries, setups and coordinates turn up
 /// where they do not belong.
 fn add_key(doc: &mut Value, corpus: &Corpus, rng: &mut SplitMix64) -> bool {
-    let key = if rng.below(8) == 0 {
-        format!("fuzz_{}", rng.below(100))
-    } else {
-        pick(&corpus.keys, rng)
-    };
+    let key = if rng.below(8) == 0 { format!("fuzz_{}", rng.below(100)) } else { pick(&corpus.keys, rng) };
     let value = corpus_value(corpus, rng);
     match pick_value(doc, rng, Value::is_object) {
         Some(Value::Object(map)) => {
@@ -502,9 +460,7 @@ fn insert_at(map: &mut Map<String, Value>, rng: &mut SplitMix64, key: String, va
     let at = rng.below(map.len() + 1);
     let tail: Vec<(String, Value)> = {
         let keys: Vec<String> = map.keys().skip(at).cloned().collect();
-        keys.into_iter()
-            .filter_map(|k| map.shift_remove(&k).map(|v| (k, v)))
-            .collect()
+        keys.into_iter().filter_map(|k| map.shift_remove(&k).map(|v| (k, v))).collect()
     };
     map.insert(key, value);
     map.extend(tail);
@@ -611,12 +567,7 @@ fn random_byte(rng: &mut SplitMix64) -> u8 {
 /// The log as JSON text, with every raw-token marker replaced by its token.
 pub fn serialize(tree: &Value, pretty: bool) -> Vec<u8> {
     // Writing a `Value` to memory cannot fail: its keys are strings and its numbers finite.
-    let bytes = if pretty {
-        serde_json::to_vec_pretty(tree)
-    } else {
-        serde_json::to_vec(tree)
-    }
-    .unwrap_or_default();
+    let bytes = if pretty { serde_json::to_vec_pretty(tree) } else { serde_json::to_vec(tree) }.unwrap_or_default();
     splice_raw_tokens(bytes)
 }
 
@@ -632,12 +583,8 @@ fn splice_raw_tokens(bytes: Vec<u8>) -> Vec<u8> {
         if bytes[i..].starts_with(MARKER) {
             let digits = &bytes[i + MARKER.len()..];
             let n = digits.iter().take_while(|b| b.is_ascii_digit()).count();
-            let index = std::str::from_utf8(&digits[..n])
-                .ok()
-                .and_then(|s| s.parse::<usize>().ok());
-            if let (Some(token), Some(b'"')) =
-                (index.and_then(|k| RAW_TOKENS.get(k)), digits.get(n))
-            {
+            let index = std::str::from_utf8(&digits[..n]).ok().and_then(|s| s.parse::<usize>().ok());
+            if let (Some(token), Some(b'"')) = (index.and_then(|k| RAW_TOKENS.get(k)), digits.get(n)) {
                 out.extend_from_slice(token.as_bytes());
                 i += MARKER.len() + n + 1;
                 continue;
@@ -658,32 +605,19 @@ mod tests {
         let log = json!({"format": "caverna-log/1", "setup": {"players": [{"name": "A"}], "seed": 1},
             "entries": [{"type": "place", "player": 0, "space": "logging", "actions": []},
                         {"type": "place", "player": 0, "space": "supplies"}]});
-        Corpus::from_logs(vec![SeedLog {
-            name: "tiny".into(),
-            log,
-        }])
-        .expect("one log")
+        Corpus::from_logs(vec![SeedLog { name: "tiny".into(), log }]).expect("one log")
     }
 
     #[test]
     fn raw_tokens_replace_their_markers() {
         let tree = json!({"a": format!("{RAW_MARKER}0"), "b": [format!("{RAW_MARKER}5"), "raw:1"]});
-        assert_eq!(
-            String::from_utf8_lossy(&serialize(&tree, false)),
-            r#"{"a":1e400,"b":[-0,"raw:1"]}"#
-        );
+        assert_eq!(String::from_utf8_lossy(&serialize(&tree, false)), r#"{"a":1e400,"b":[-0,"raw:1"]}"#);
     }
 
     #[test]
     fn nudged_numbers_stay_numbers_and_move_by_one() {
         let mut rng = SplitMix64::new(3);
-        for v in [
-            json!(0),
-            json!(-5),
-            json!(u64::MAX),
-            json!(i64::MIN),
-            json!(2.5),
-        ] {
+        for v in [json!(0), json!(-5), json!(u64::MAX), json!(i64::MIN), json!(2.5)] {
             let n = nudged(&v, &mut rng);
             assert!(n.is_number(), "{v} → {n}");
             let (a, b) = (v.as_f64().unwrap_or(0.0), n.as_f64().unwrap_or(0.0));
@@ -717,21 +651,10 @@ mod tests {
     fn other_type_changes_the_type() {
         let corpus = tiny_corpus();
         let mut rng = SplitMix64::new(5);
-        for old in [
-            json!(null),
-            json!(true),
-            json!(1),
-            json!("a"),
-            json!([1]),
-            json!({"a": 1}),
-        ] {
+        for old in [json!(null), json!(true), json!(1), json!("a"), json!([1]), json!({"a": 1})] {
             for _ in 0..50 {
                 let new = other_type(&old, &corpus, &mut rng);
-                assert_ne!(
-                    std::mem::discriminant(&new),
-                    std::mem::discriminant(&old),
-                    "{old} → {new}"
-                );
+                assert_ne!(std::mem::discriminant(&new), std::mem::discriminant(&old), "{old} → {new}");
             }
         }
     }
@@ -745,11 +668,7 @@ mod tests {
                 map.insert(k.into(), json!(0));
             }
             insert_at(&mut map, &mut rng, "z".into(), json!(1));
-            let keys: String = map
-                .keys()
-                .filter(|k| *k != "z")
-                .map(String::as_str)
-                .collect();
+            let keys: String = map.keys().filter(|k| *k != "z").map(String::as_str).collect();
             assert_eq!(keys, "abc");
             assert_eq!(map.len(), 4);
         }

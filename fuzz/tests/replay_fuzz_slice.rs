@@ -14,9 +14,7 @@ const SLICE_SEED: u64 = 20_260_601;
 
 fn corpus() -> &'static Corpus {
     static CORPUS: OnceLock<Corpus> = OnceLock::new();
-    CORPUS.get_or_init(|| {
-        Corpus::load(std::path::Path::new(chronicle_fuzz::corpus::DEFAULT_ROOT)).expect("corpus")
-    })
+    CORPUS.get_or_init(|| Corpus::load(std::path::Path::new(chronicle_fuzz::corpus::DEFAULT_ROOT)).expect("corpus"))
 }
 
 fn threads() -> usize {
@@ -33,30 +31,12 @@ fn mutated_logs_never_panic_or_hang_fixed_seed_slice() {
     assert_eq!(summary.hangs, 0, "hangs (> 1 s): {report}");
     // Not vacuous: the mutations reach the parser, the engine's checks and the end of a game.
     let share = |o: Outcome| summary.outcome(o) as f64 / SLICE_CASES as f64;
-    assert!(
-        share(Outcome::Invalid) > 0.3,
-        "too few invalid logs: {report}"
-    );
-    assert!(
-        share(Outcome::Unparseable) > 0.02,
-        "too few unparseable logs: {report}"
-    );
-    assert!(
-        share(Outcome::Complete) + share(Outcome::Incomplete) > 0.02,
-        "too few still-valid logs: {report}"
-    );
-    assert!(
-        summary.outcome(Outcome::Complete) > 0,
-        "no complete game left: {report}"
-    );
-    assert!(
-        summary.error_codes.len() >= 15,
-        "few distinct error codes: {report}"
-    );
-    assert!(
-        summary.operators.iter().all(|&n| n > 0),
-        "an operator never ran: {report}"
-    );
+    assert!(share(Outcome::Invalid) > 0.3, "too few invalid logs: {report}");
+    assert!(share(Outcome::Unparseable) > 0.02, "too few unparseable logs: {report}");
+    assert!(share(Outcome::Complete) + share(Outcome::Incomplete) > 0.02, "too few still-valid logs: {report}");
+    assert!(summary.outcome(Outcome::Complete) > 0, "no complete game left: {report}");
+    assert!(summary.error_codes.len() >= 15, "few distinct error codes: {report}");
+    assert!(summary.operators.iter().all(|&n| n > 0), "an operator never ran: {report}");
 }
 
 #[test]
@@ -66,14 +46,8 @@ fn the_same_seed_gives_the_same_mutated_bytes() {
         let (a, b) = (generate(corpus, 5, index), generate(corpus, 5, index));
         assert_eq!(a, b, "case {index}");
     }
-    let differing = (0..50)
-        .filter(|&i| generate(corpus, 5, i).bytes != generate(corpus, 6, i).bytes)
-        .count();
-    assert!(
-        differing >= 45,
-        "seeds 5 and 6 gave {} equal cases of 50",
-        50 - differing
-    );
+    let differing = (0..50).filter(|&i| generate(corpus, 5, i).bytes != generate(corpus, 6, i).bytes).count();
+    assert!(differing >= 45, "seeds 5 and 6 gave {} equal cases of 50", 50 - differing);
 }
 
 #[test]

@@ -127,25 +127,108 @@ fn hostile_inputs_give_structured_errors() {
         ("not json", b"\xff\xfe{{".to_vec(), "malformed_json", None),
         ("array", b"[]".to_vec(), "malformed", None),
         ("wrong format", br#"{"format":"caverna-log/2","setup":{},"entries":[]}"#.to_vec(), "bad_format", None),
-        ("unknown top field", br#"{"format":"caverna-log/1","setup":{"players":[{"name":"a"}],"seed":1},"entries":[],"x":1}"#.to_vec(), "unknown_field", None),
-        ("no entries", br#"{"format":"caverna-log/1","setup":{"players":[{"name":"a"}],"seed":1}}"#.to_vec(), "malformed", None),
-        ("setup wrong type", br#"{"format":"caverna-log/1","setup":{"players":"many","seed":1},"entries":[]}"#.to_vec(), "malformed", None),
-        ("eight players", json!({"format":"caverna-log/1","setup":{"players":vec![json!({"name":"x"}); 8],"seed":1},"entries":[]}).to_string().into_bytes(), "setup_player_count", None),
-        ("seed too big", br#"{"format":"caverna-log/1","setup":{"players":[{"name":"a"}],"seed":1e300},"entries":[]}"#.to_vec(), "malformed", None),
+        (
+            "unknown top field",
+            br#"{"format":"caverna-log/1","setup":{"players":[{"name":"a"}],"seed":1},"entries":[],"x":1}"#.to_vec(),
+            "unknown_field",
+            None,
+        ),
+        (
+            "no entries",
+            br#"{"format":"caverna-log/1","setup":{"players":[{"name":"a"}],"seed":1}}"#.to_vec(),
+            "malformed",
+            None,
+        ),
+        (
+            "setup wrong type",
+            br#"{"format":"caverna-log/1","setup":{"players":"many","seed":1},"entries":[]}"#.to_vec(),
+            "malformed",
+            None,
+        ),
+        (
+            "eight players",
+            json!({"format":"caverna-log/1","setup":{"players":vec![json!({"name":"x"}); 8],"seed":1},"entries":[]})
+                .to_string()
+                .into_bytes(),
+            "setup_player_count",
+            None,
+        ),
+        (
+            "seed too big",
+            br#"{"format":"caverna-log/1","setup":{"players":[{"name":"a"}],"seed":1e300},"entries":[]}"#.to_vec(),
+            "malformed",
+            None,
+        ),
         ("entry not object", two_player(json!([7])), "malformed", Some(0)),
         ("unknown entry type", entry(json!({"type":"dance","player":0})), "unknown_id", Some(0)),
         ("unknown space", entry(json!({"type":"place","player":0,"space":"mars"})), "unknown_id", Some(0)),
         ("huge player", entry(json!({"type":"place","player":big,"space":"supplies"})), "malformed", Some(0)),
-        ("player out of range", entry(json!({"type":"place","player":9,"space":"supplies"})), "unknown_player", Some(0)),
-        ("huge dwarf", entry(json!({"type":"place","player":0,"space":"supplies","dwarf":4_000_000_000u64})), "dwarf_not_available", Some(0)),
-        ("coordinate off board", entry(json!({"type":"place","player":0,"space":"excavation","actions":[{"do":"twin","cells":[[99,3],[1,4]],"kinds":["cavern","tunnel"]}]})), "cell_off_board", Some(0)),
-        ("negative huge coordinate", entry(json!({"type":"place","player":0,"space":"excavation","actions":[{"do":"twin","cells":[[i64::MIN,3],[1,4]],"kinds":["cavern","tunnel"]}]})), "cell_off_board", Some(0)),
-        ("huge convert", entry(json!({"type":"free","player":0,"actions":[{"do":"convert","goods":{"gold":4_000_000_000u64}}]})), "insufficient_goods", Some(0)),
-        ("convert overflow", entry(json!({"type":"free","player":0,"actions":[{"do":"convert","goods":{"gold":big}}]})), "malformed", Some(0)),
-        ("huge buy_food", entry(json!({"type":"free","player":0,"actions":[{"do":"buy_food","food":u32::MAX}]})), "insufficient_goods", Some(0)),
-        ("huge use times", entry(json!({"type":"free","player":0,"actions":[{"do":"use","tile":"trader","times":u32::MAX}]})), "tile_not_usable", Some(0)),
-        ("unknown tile", entry(json!({"type":"place","player":0,"space":"housework","actions":[{"do":"furnish","tile":"castle","at":[2,3]}]})), "unknown_id", Some(0)),
-        ("unknown action", entry(json!({"type":"place","player":0,"space":"housework","actions":[{"do":"fly"}]})), "unknown_id", Some(0)),
+        (
+            "player out of range",
+            entry(json!({"type":"place","player":9,"space":"supplies"})),
+            "unknown_player",
+            Some(0),
+        ),
+        (
+            "huge dwarf",
+            entry(json!({"type":"place","player":0,"space":"supplies","dwarf":4_000_000_000u64})),
+            "dwarf_not_available",
+            Some(0),
+        ),
+        (
+            "coordinate off board",
+            entry(
+                json!({"type":"place","player":0,"space":"excavation","actions":[{"do":"twin","cells":[[99,3],[1,4]],"kinds":["cavern","tunnel"]}]}),
+            ),
+            "cell_off_board",
+            Some(0),
+        ),
+        (
+            "negative huge coordinate",
+            entry(
+                json!({"type":"place","player":0,"space":"excavation","actions":[{"do":"twin","cells":[[i64::MIN,3],[1,4]],"kinds":["cavern","tunnel"]}]}),
+            ),
+            "cell_off_board",
+            Some(0),
+        ),
+        (
+            "huge convert",
+            entry(json!({"type":"free","player":0,"actions":[{"do":"convert","goods":{"gold":4_000_000_000u64}}]})),
+            "insufficient_goods",
+            Some(0),
+        ),
+        (
+            "convert overflow",
+            entry(json!({"type":"free","player":0,"actions":[{"do":"convert","goods":{"gold":big}}]})),
+            "malformed",
+            Some(0),
+        ),
+        (
+            "huge buy_food",
+            entry(json!({"type":"free","player":0,"actions":[{"do":"buy_food","food":u32::MAX}]})),
+            "insufficient_goods",
+            Some(0),
+        ),
+        (
+            "huge use times",
+            entry(json!({"type":"free","player":0,"actions":[{"do":"use","tile":"trader","times":u32::MAX}]})),
+            "tile_not_usable",
+            Some(0),
+        ),
+        (
+            "unknown tile",
+            entry(
+                json!({"type":"place","player":0,"space":"housework","actions":[{"do":"furnish","tile":"castle","at":[2,3]}]}),
+            ),
+            "unknown_id",
+            Some(0),
+        ),
+        (
+            "unknown action",
+            entry(json!({"type":"place","player":0,"space":"housework","actions":[{"do":"fly"}]})),
+            "unknown_id",
+            Some(0),
+        ),
         ("deep nesting", deep_nesting(100_000), "malformed_json", None),
     ];
     for (name, input, code, entry) in cases {
@@ -172,7 +255,9 @@ fn ten_megabyte_logs_are_handled() {
     // 10 MB of legal entries (about 130,000 of them): replayed to the end, still round 1.
     let one = json!({ "type": "free", "player": 0, "actions": [{ "do": "release", "animals": {} }] }).to_string();
     let n = 10 * 1024 * 1024 / (one.len() + 1);
-    let mut s = String::from(r#"{"format":"caverna-log/1","setup":{"players":[{"name":"a"},{"name":"b"}],"seed":1},"entries":["#);
+    let mut s = String::from(
+        r#"{"format":"caverna-log/1","setup":{"players":[{"name":"a"},{"name":"b"}],"seed":1},"entries":["#,
+    );
     for i in 0..n {
         if i > 0 {
             s.push(',');
@@ -232,19 +317,19 @@ fn replay_directories_ndjson_and_summary() {
     let dir = std::env::temp_dir().join(format!("chronicle-dir-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let incomplete = String::from_utf8(two_player(json!([]))).unwrap();
-    let invalid = String::from_utf8(two_player(json!([{ "type": "place", "player": 1, "space": "supplies" }]))).unwrap();
+    let invalid =
+        String::from_utf8(two_player(json!([{ "type": "place", "player": 1, "space": "supplies" }]))).unwrap();
     std::fs::write(dir.join("a.json"), &incomplete).unwrap();
     std::fs::write(dir.join("b.ndjson"), format!("{incomplete}\n\n{invalid}\n")).unwrap();
     std::fs::write(dir.join("notes.txt"), "not a log").unwrap();
     let d = dir.to_str().unwrap();
     let (code, out, _) = chronicle(&["replay", "--json", d], b"");
     assert_eq!(code, 1);
-    let files: Vec<String> = out
-        .lines()
-        .map(|l| serde_json::from_str::<Value>(l).unwrap()["file"].as_str().unwrap().to_owned())
-        .collect();
+    let files: Vec<String> =
+        out.lines().map(|l| serde_json::from_str::<Value>(l).unwrap()["file"].as_str().unwrap().to_owned()).collect();
     let b = dir.join("b.ndjson");
-    let expected = vec![dir.join("a.json").display().to_string(), format!("{}:1", b.display()), format!("{}:3", b.display())];
+    let expected =
+        vec![dir.join("a.json").display().to_string(), format!("{}:1", b.display()), format!("{}:3", b.display())];
     assert_eq!(files, expected);
     let (_, out, _) = chronicle(&["replay", "--summary", d], b"");
     assert_eq!(out.trim(), r#"{"logs":3,"complete":0,"incomplete":2,"invalid":1}"#);

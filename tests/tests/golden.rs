@@ -41,8 +41,7 @@ fn games_dir() -> PathBuf {
 }
 
 fn read_json(path: &Path) -> Value {
-    let text =
-        fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let text = fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{} is not JSON: {e}", path.display()))
 }
 
@@ -59,9 +58,7 @@ impl Fixture {
     }
 
     fn expected_status(&self) -> &str {
-        self.expect["status"]
-            .as_str()
-            .unwrap_or_else(|| panic!("{}: sidecar without `status`", self.name))
+        self.expect["status"].as_str().unwrap_or_else(|| panic!("{}: sidecar without `status`", self.name))
     }
 }
 
@@ -69,8 +66,7 @@ impl Fixture {
 fn fixtures() -> Vec<Fixture> {
     let dir = games_dir();
     let mut out = Vec::new();
-    for entry in fs::read_dir(&dir).unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
-    {
+    for entry in fs::read_dir(&dir).unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display())) {
         let path = entry.expect("directory entry").path();
         let Some(file) = path.file_name().and_then(|f| f.to_str()) else {
             continue;
@@ -80,11 +76,7 @@ fn fixtures() -> Vec<Fixture> {
         };
         let log_path = dir.join(format!("{name}.json"));
         assert!(log_path.is_file(), "sidecar {file} has no log {name}.json");
-        out.push(Fixture {
-            name: name.to_owned(),
-            log_path,
-            expect: read_json(&path),
-        });
+        out.push(Fixture { name: name.to_owned(), log_path, expect: read_json(&path) });
     }
     out.sort_by(|a, b| a.name.cmp(&b.name));
     assert!(!out.is_empty(), "no golden fixtures in {}", dir.display());
@@ -93,12 +85,8 @@ fn fixtures() -> Vec<Fixture> {
 
 /// `chronicle replay --json FILE`, in-process: the exit code and the one JSON line printed.
 fn replay(path: &Path) -> (i32, Value) {
-    let args: Vec<OsString> = vec![
-        "chronicle".into(),
-        "replay".into(),
-        "--json".into(),
-        path.as_os_str().to_os_string(),
-    ];
+    let args: Vec<OsString> =
+        vec!["chronicle".into(), "replay".into(), "--json".into(), path.as_os_str().to_os_string()];
     let mut out = Vec::new();
     let mut err = Vec::new();
     let code = chronicle_api::cli::run(args, &mut std::io::empty(), &mut out, &mut err);
@@ -131,8 +119,7 @@ impl Failures {
 }
 
 fn object<'a>(v: &'a Value, what: &str) -> &'a Map<String, Value> {
-    v.as_object()
-        .unwrap_or_else(|| panic!("{what} is not an object: {v}"))
+    v.as_object().unwrap_or_else(|| panic!("{what} is not an object: {v}"))
 }
 
 fn players_in_setup(log: &Value) -> usize {
@@ -146,15 +133,10 @@ fn replay_status_round_and_error_match_every_sidecar() {
         let (_, got) = replay(&fx.log_path);
         let want = &fx.expect;
         f.check(got["status"] == want["status"], || {
-            format!(
-                "{}: status {} expected {}; error {}",
-                fx.name, got["status"], want["status"], got["error"]
-            )
+            format!("{}: status {} expected {}; error {}", fx.name, got["status"], want["status"], got["error"])
         });
         if let Some(round) = want.get("round") {
-            f.check(&got["round"] == round, || {
-                format!("{}: round {} expected {round}", fx.name, got["round"])
-            });
+            f.check(&got["round"] == round, || format!("{}: round {} expected {round}", fx.name, got["round"]));
         }
         match want.get("error") {
             Some(Value::Null) | None => {
@@ -182,14 +164,8 @@ fn exit_code_is_0_for_valid_logs_and_1_for_invalid_ones() {
     let mut f = Failures::default();
     for fx in fixtures() {
         let (code, _) = replay(&fx.log_path);
-        let want = if fx.expected_status() == "invalid" {
-            1
-        } else {
-            0
-        };
-        f.check(code == want, || {
-            format!("{}: exit code {code}, expected {want}", fx.name)
-        });
+        let want = if fx.expected_status() == "invalid" { 1 } else { 0 };
+        f.check(code == want, || format!("{}: exit code {code}, expected {want}", fx.name));
     }
     f.assert_none("wrong exit codes");
 }
@@ -198,58 +174,36 @@ fn exit_code_is_0_for_valid_logs_and_1_for_invalid_ones() {
 fn complete_games_reproduce_every_score_row_winners_and_claimed_mismatches() {
     let mut f = Failures::default();
     let mut complete = 0;
-    for fx in fixtures()
-        .into_iter()
-        .filter(|fx| fx.expect.get("players").is_some())
-    {
+    for fx in fixtures().into_iter().filter(|fx| fx.expect.get("players").is_some()) {
         complete += 1;
         let (_, got) = replay(&fx.log_path);
-        let want_players = fx.expect["players"]
-            .as_array()
-            .expect("`players` is a list");
+        let want_players = fx.expect["players"].as_array().expect("`players` is a list");
         let got_players = got["players"].as_array().cloned().unwrap_or_default();
         f.check(got_players.len() == want_players.len(), || {
-            format!(
-                "{}: {} players scored, expected {}",
-                fx.name,
-                got_players.len(),
-                want_players.len()
-            )
+            format!("{}: {} players scored, expected {}", fx.name, got_players.len(), want_players.len())
         });
         for (i, (g, w)) in got_players.iter().zip(want_players).enumerate() {
             f.check(g["name"] == w["name"], || {
-                format!(
-                    "{}: player {i} is {}, expected {}",
-                    fx.name, g["name"], w["name"]
-                )
+                format!("{}: player {i} is {}, expected {}", fx.name, g["name"], w["name"])
             });
             for (side, score) in [("sidecar", &w["score"]), ("replay", &g["score"])] {
-                let mut keys: Vec<&str> =
-                    object(score, "score").keys().map(String::as_str).collect();
+                let mut keys: Vec<&str> = object(score, "score").keys().map(String::as_str).collect();
                 keys.sort_unstable();
                 let mut expected = SCORE_ROWS.to_vec();
                 expected.sort_unstable();
                 f.check(keys == expected, || {
-                    format!(
-                        "{}: player {i} {side} rows {keys:?}, expected the G.1 rows",
-                        fx.name
-                    )
+                    format!("{}: player {i} {side} rows {keys:?}, expected the G.1 rows", fx.name)
                 });
             }
             for row in SCORE_ROWS {
                 f.check(g["score"][row] == w["score"][row], || {
-                    format!(
-                        "{}: {} {row} = {}, expected {}",
-                        fx.name, w["name"], g["score"][row], w["score"][row]
-                    )
+                    format!("{}: {} {row} = {}, expected {}", fx.name, w["name"], g["score"][row], w["score"][row])
                 });
             }
         }
         for key in ["winners", "claimed_mismatches"] {
             if let Some(want) = fx.expect.get(key) {
-                f.check(&got[key] == want, || {
-                    format!("{}: {key} {} expected {want}", fx.name, got[key])
-                });
+                f.check(&got[key] == want, || format!("{}: {key} {} expected {want}", fx.name, got[key]));
             }
         }
     }
@@ -260,54 +214,32 @@ fn complete_games_reproduce_every_score_row_winners_and_claimed_mismatches() {
 #[test]
 fn score_rows_add_up_and_hand_worked_totals_agree_with_the_sidecar() {
     let mut f = Failures::default();
-    for fx in fixtures()
-        .into_iter()
-        .filter(|fx| fx.expected_status() == "complete")
-    {
+    for fx in fixtures().into_iter().filter(|fx| fx.expected_status() == "complete") {
         let players = fx.expect["players"].as_array().cloned().unwrap_or_default();
-        f.check(!players.is_empty(), || {
-            format!("{}: complete without `players`", fx.name)
-        });
+        f.check(!players.is_empty(), || format!("{}: complete without `players`", fx.name));
         for p in &players {
-            let rows: i64 = SCORE_ROWS[..10]
-                .iter()
-                .map(|r| p["score"][r].as_i64().unwrap_or(i64::MIN / 16))
-                .sum();
+            let rows: i64 = SCORE_ROWS[..10].iter().map(|r| p["score"][r].as_i64().unwrap_or(i64::MIN / 16)).sum();
             f.check(Some(rows) == p["score"]["total"].as_i64(), || {
-                format!(
-                    "{}: {} rows sum to {rows}, total {}",
-                    fx.name, p["name"], p["score"]["total"]
-                )
+                format!("{}: {} rows sum to {rows}, total {}", fx.name, p["name"], p["score"]["total"])
             });
         }
-        let best = players
-            .iter()
-            .filter_map(|p| p["score"]["total"].as_i64())
-            .max();
+        let best = players.iter().filter_map(|p| p["score"]["total"].as_i64()).max();
         let winners: Vec<Value> = players
             .iter()
             .enumerate()
             .filter(|(_, p)| p["score"]["total"].as_i64() == best)
             .map(|(i, _)| Value::from(i))
             .collect();
-        f.check(
-            fx.expect["winners"] == Value::Array(winners.clone()),
-            || {
-                format!(
-                    "{}: winners {} but the highest totals are {winners:?}",
-                    fx.name, fx.expect["winners"]
-                )
-            },
-        );
+        f.check(fx.expect["winners"] == Value::Array(winners.clone()), || {
+            format!("{}: winners {} but the highest totals are {winners:?}", fx.name, fx.expect["winners"])
+        });
         let Some(hand) = fx.expect.get("hand_worked").and_then(Value::as_array) else {
             if fx.name.starts_with("complete_") {
                 f.0.push(format!("{}: complete game without `hand_worked`", fx.name));
             }
             continue;
         };
-        f.check(hand.len() == players.len(), || {
-            format!("{}: {} hand-worked lines", fx.name, hand.len())
-        });
+        f.check(hand.len() == players.len(), || format!("{}: {} hand-worked lines", fx.name, hand.len()));
         for (line, p) in hand.iter().zip(&players) {
             let line = line.as_str().unwrap_or_default();
             let name = p["name"].as_str().unwrap_or_default();
@@ -316,10 +248,7 @@ fn score_rows_add_up_and_hand_worked_totals_agree_with_the_sidecar() {
             });
             let total = format!("total {}", p["score"]["total"]);
             f.check(line.ends_with(&total), || {
-                format!(
-                    "{}: {name}'s hand-worked line does not end in {total}",
-                    fx.name
-                )
+                format!("{}: {name}'s hand-worked line does not end in {total}", fx.name)
             });
         }
     }
@@ -331,20 +260,13 @@ fn every_invalid_log_has_a_valid_twin_differing_only_in_the_failing_entry() {
     let mut f = Failures::default();
     let dir = games_dir();
     let mut invalid = 0;
-    for fx in fixtures()
-        .into_iter()
-        .filter(|fx| fx.expected_status() == "invalid")
-    {
+    for fx in fixtures().into_iter().filter(|fx| fx.expected_status() == "invalid") {
         invalid += 1;
         for key in ["twin", "rule", "schema_valid"] {
-            f.check(fx.expect.get(key).is_some(), || {
-                format!("{}: sidecar without `{key}`", fx.name)
-            });
+            f.check(fx.expect.get(key).is_some(), || format!("{}: sidecar without `{key}`", fx.name));
         }
         f.check(
-            fx.expect["rule"]
-                .as_str()
-                .is_some_and(|r| r.contains("RULES.md") || r.contains("LOG-FORMAT.md")),
+            fx.expect["rule"].as_str().is_some_and(|r| r.contains("RULES.md") || r.contains("LOG-FORMAT.md")),
             || format!("{}: `rule` {} cites no section", fx.name, fx.expect["rule"]),
         );
         let Some(twin) = fx.expect["twin"].as_str() else {
@@ -357,51 +279,28 @@ fn every_invalid_log_has_a_valid_twin_differing_only_in_the_failing_entry() {
         }
         let (code, twin_result) = replay(&twin_path);
         f.check(code == 0 && twin_result["status"] != "invalid", || {
-            format!(
-                "{}: twin {twin} replays {} ({})",
-                fx.name, twin_result["status"], twin_result["error"]
-            )
+            format!("{}: twin {twin} replays {} ({})", fx.name, twin_result["status"], twin_result["error"])
         });
         let twin_sidecar = dir.join(twin.replace(".json", ".expect.json"));
-        f.check(twin_sidecar.is_file(), || {
-            format!("{}: twin {twin} has no sidecar", fx.name)
-        });
+        f.check(twin_sidecar.is_file(), || format!("{}: twin {twin} has no sidecar", fx.name));
 
         let (log, other) = (fx.log(), read_json(&twin_path));
-        f.check(log["setup"] == other["setup"], || {
-            format!("{}: setup differs from {twin}", fx.name)
-        });
+        f.check(log["setup"] == other["setup"], || format!("{}: setup differs from {twin}", fx.name));
         let a = log["entries"].as_array().cloned().unwrap_or_default();
         let b = other["entries"].as_array().cloned().unwrap_or_default();
         if a.len() != b.len() {
-            f.0.push(format!(
-                "{}: {} entries, twin {twin} has {}",
-                fx.name,
-                a.len(),
-                b.len()
-            ));
+            f.0.push(format!("{}: {} entries, twin {twin} has {}", fx.name, a.len(), b.len()));
             continue;
         }
         let differing: Vec<usize> = (0..a.len()).filter(|&i| a[i] != b[i]).collect();
-        f.check(differing.len() == 1, || {
-            format!("{}: differs from {twin} at entries {differing:?}", fx.name)
-        });
+        f.check(differing.len() == 1, || format!("{}: differs from {twin} at entries {differing:?}", fx.name));
         if let [i] = differing[..] {
-            f.check(
-                fx.expect["error"]["entry"].as_u64() == Some(i as u64),
-                || {
-                    format!(
-                        "{}: differs from its twin at entry {i}, fails at {}",
-                        fx.name, fx.expect["error"]["entry"]
-                    )
-                },
-            );
+            f.check(fx.expect["error"]["entry"].as_u64() == Some(i as u64), || {
+                format!("{}: differs from its twin at entry {i}, fails at {}", fx.name, fx.expect["error"]["entry"])
+            });
         }
     }
-    assert!(
-        invalid >= 15,
-        "only {invalid} invalid fixtures; at least 15 expected"
-    );
+    assert!(invalid >= 15, "only {invalid} invalid fixtures; at least 15 expected");
     f.assert_none("invalid fixtures without a proper twin");
 }
 
@@ -434,34 +333,21 @@ fn invalid_fixtures_cover_the_core_error_codes() {
         "cell_off_board",
         "unexpected_entry",
     ];
-    let missing: Vec<&str> = required
-        .iter()
-        .copied()
-        .filter(|c| !codes.contains(*c))
-        .collect();
-    assert!(
-        missing.is_empty(),
-        "no invalid fixture for {missing:?}; covered: {codes:?}"
-    );
+    let missing: Vec<&str> = required.iter().copied().filter(|c| !codes.contains(*c)).collect();
+    assert!(missing.is_empty(), "no invalid fixture for {missing:?}; covered: {codes:?}");
 }
 
 #[test]
 fn complete_games_exist_for_1_to_7_players() {
     let mut counts = BTreeSet::new();
-    for fx in fixtures()
-        .into_iter()
-        .filter(|fx| fx.expected_status() == "complete")
-    {
+    for fx in fixtures().into_iter().filter(|fx| fx.expected_status() == "complete") {
         let (_, got) = replay(&fx.log_path);
         if got["status"] == "complete" {
             counts.insert(players_in_setup(&fx.log()));
         }
     }
     for n in 1..=7 {
-        assert!(
-            counts.contains(&n),
-            "no complete golden game for {n} players (have {counts:?})"
-        );
+        assert!(counts.contains(&n), "no complete golden game for {n} players (have {counts:?})");
     }
 }
 
@@ -474,10 +360,7 @@ fn furnishing_tiles_built(log: &Value) -> BTreeSet<String> {
                 Some("furnish") => out.extend(action["tile"].as_str().map(str::to_owned)),
                 Some("expedition") => {
                     for loot in action["loot"].as_array().into_iter().flatten() {
-                        if matches!(
-                            loot["item"].as_str(),
-                            Some("loot_furnish_cavern" | "loot_dwelling_2w2s")
-                        ) {
+                        if matches!(loot["item"].as_str(), Some("loot_furnish_cavern" | "loot_dwelling_2w2s")) {
                             out.extend(loot["tile"].as_str().map(str::to_owned));
                         }
                     }
@@ -509,12 +392,7 @@ fn three_complete_games_use_30_distinct_tiles() {
     for (i, a) in games.iter().enumerate() {
         for (j, b) in games.iter().enumerate().skip(i + 1) {
             for c in games.iter().skip(j + 1) {
-                let n =
-                    a.1.iter()
-                        .chain(&b.1)
-                        .chain(&c.1)
-                        .collect::<BTreeSet<_>>()
-                        .len();
+                let n = a.1.iter().chain(&b.1).chain(&c.1).collect::<BTreeSet<_>>().len();
                 if best.is_none_or(|(m, _)| n > m) {
                     best = Some((n, [&a.0, &b.0, &c.0]));
                 }
@@ -522,8 +400,5 @@ fn three_complete_games_use_30_distinct_tiles() {
         }
     }
     let (n, names) = best.expect("at least one triple");
-    assert!(
-        n >= 30,
-        "the best three complete games ({names:?}) use only {n} distinct furnishing tiles; 30 expected"
-    );
+    assert!(n >= 30, "the best three complete games ({names:?}) use only {n} distinct furnishing tiles; 30 expected");
 }

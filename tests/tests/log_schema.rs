@@ -28,8 +28,7 @@ fn docs_page_path() -> PathBuf {
 
 fn load_schema() -> Value {
     let path = schema_path();
-    let text =
-        fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let text = fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{} is not JSON: {e}", path.display()))
 }
 
@@ -43,10 +42,7 @@ fn validator() -> Validator {
 
 /// All validation errors of `instance`, one per line (empty when valid).
 fn errors(validator: &Validator, instance: &Value) -> Vec<String> {
-    validator
-        .iter_errors(instance)
-        .map(|e| format!("{} at {}", e, e.instance_path()))
-        .collect()
+    validator.iter_errors(instance).map(|e| format!("{} at {}", e, e.instance_path())).collect()
 }
 
 /// A minimal three-player log around `entries`.
@@ -63,9 +59,7 @@ fn log_with(entries: Vec<Value>) -> Value {
 
 /// A log whose only entry is a `free` entry holding `actions`.
 fn log_with_actions(actions: Vec<Value>) -> Value {
-    log_with(vec![
-        json!({ "type": "free", "player": 0, "actions": actions }),
-    ])
+    log_with(vec![json!({ "type": "free", "player": 0, "actions": actions })])
 }
 
 /// A log whose only entry is an expedition with `loot`.
@@ -119,8 +113,8 @@ fn fixture_logs_match_their_sidecars() {
         let sidecar = log.with_file_name(format!("{stem}.expect.json"));
         let expect_valid = match fs::read_to_string(&sidecar) {
             Ok(text) => {
-                let expect: Value = serde_json::from_str(&text)
-                    .unwrap_or_else(|e| panic!("{} is not JSON: {e}", sidecar.display()));
+                let expect: Value =
+                    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{} is not JSON: {e}", sidecar.display()));
                 expect.get("schema_valid") != Some(&Value::Bool(false))
             }
             Err(_) => true,
@@ -132,13 +126,12 @@ fn fixture_logs_match_their_sidecars() {
             Err(e) => vec![format!("not JSON: {e}")],
         };
         match (expect_valid, found.is_empty()) {
-            (true, false) => failures.push(format!(
-                "{name}: expected schema-valid, got:\n    {}",
-                found.join("\n    ")
-            )),
-            (false, true) => failures.push(format!(
-                "{name}: sidecar says \"schema_valid\": false, but the log validates"
-            )),
+            (true, false) => {
+                failures.push(format!("{name}: expected schema-valid, got:\n    {}", found.join("\n    ")))
+            }
+            (false, true) => {
+                failures.push(format!("{name}: sidecar says \"schema_valid\": false, but the log validates"))
+            }
             _ => {}
         }
     }
@@ -253,12 +246,7 @@ fn valid_examples() -> Vec<(&'static str, Value)> {
                 json!({ "type": "breed", "player": 1, "animals": [] }),
             ]),
         ),
-        (
-            "keep",
-            log_with(vec![
-                json!({ "type": "keep", "player": 0, "spaces": ["logging", "ore_mining"] }),
-            ]),
-        ),
+        ("keep", log_with(vec![json!({ "type": "keep", "player": 0, "spaces": ["logging", "ore_mining"] })])),
         // Actions
         (
             "twin, every kinds order",
@@ -285,10 +273,7 @@ fn valid_examples() -> Vec<(&'static str, Value)> {
                 json!({ "do": "ore_mine", "cells": [[0, 4], [0, 5]], "kinds": ["deep_tunnel", "ore_mine"] }),
             ]),
         ),
-        (
-            "ruby_mine",
-            log_with_actions(vec![json!({ "do": "ruby_mine", "at": [1, 4] })]),
-        ),
+        ("ruby_mine", log_with_actions(vec![json!({ "do": "ruby_mine", "at": [1, 4] })])),
         (
             "furnish",
             log_with_actions(vec![
@@ -313,16 +298,10 @@ fn valid_examples() -> Vec<(&'static str, Value)> {
                 json!({ "do": "fence", "cells": [[1, 1], [1, 2]] }),
             ]),
         ),
-        (
-            "stable",
-            log_with_actions(vec![json!({ "do": "stable", "at": [0, 0] })]),
-        ),
+        ("stable", log_with_actions(vec![json!({ "do": "stable", "at": [0, 0] })])),
         (
             "forge",
-            log_with_actions(vec![
-                json!({ "do": "forge", "strength": 1 }),
-                json!({ "do": "forge", "strength": 8 }),
-            ]),
+            log_with_actions(vec![json!({ "do": "forge", "strength": 1 }), json!({ "do": "forge", "strength": 8 })]),
         ),
         (
             "expedition",
@@ -334,10 +313,7 @@ fn valid_examples() -> Vec<(&'static str, Value)> {
         ),
         (
             "trade_ore",
-            log_with_actions(vec![
-                json!({ "do": "trade_ore", "times": 1 }),
-                json!({ "do": "trade_ore", "times": 3 }),
-            ]),
+            log_with_actions(vec![json!({ "do": "trade_ore", "times": 1 }), json!({ "do": "trade_ore", "times": 3 })]),
         ),
         (
             "buy",
@@ -363,16 +339,8 @@ fn valid_examples() -> Vec<(&'static str, Value)> {
                 json!({ "do": "convert", "goods": { "donkey": 2, "ruby": 1, "gold": 3, "vegetable": 0 } }),
             ]),
         ),
-        (
-            "buy_food",
-            log_with_actions(vec![json!({ "do": "buy_food", "food": 2 })]),
-        ),
-        (
-            "ruby_trade",
-            log_with_actions(vec![
-                json!({ "do": "ruby_trade", "goods": { "cattle": 1, "dog": 1 } }),
-            ]),
-        ),
+        ("buy_food", log_with_actions(vec![json!({ "do": "buy_food", "food": 2 })])),
+        ("ruby_trade", log_with_actions(vec![json!({ "do": "ruby_trade", "goods": { "cattle": 1, "dog": 1 } })])),
         (
             "ruby_tile",
             log_with_actions(vec![
@@ -392,12 +360,7 @@ fn valid_examples() -> Vec<(&'static str, Value)> {
                 json!({ "do": "use", "tile": "peaceful_cave", "dwarf": 3 }),
             ]),
         ),
-        (
-            "release",
-            log_with_actions(vec![
-                json!({ "do": "release", "animals": { "sheep": 1, "dog": 2 } }),
-            ]),
-        ),
+        ("release", log_with_actions(vec![json!({ "do": "release", "animals": { "sheep": 1, "dog": 2 } })])),
         // Loot shapes
         (
             "loot without parameters",
@@ -435,9 +398,7 @@ fn valid_examples() -> Vec<(&'static str, Value)> {
         ),
         (
             "loot_dwelling_2w2s",
-            log_with_loot(vec![
-                json!({ "item": "loot_dwelling_2w2s", "tile": "dwelling", "at": [0, 4] }),
-            ]),
+            log_with_loot(vec![json!({ "item": "loot_dwelling_2w2s", "tile": "dwelling", "at": [0, 4] })]),
         ),
         (
             "loot placed at one cell",
@@ -448,10 +409,7 @@ fn valid_examples() -> Vec<(&'static str, Value)> {
                 json!({ "item": "loot_field", "at": [2, 0] }),
             ]),
         ),
-        (
-            "loot_cavern",
-            log_with_loot(vec![json!({ "item": "loot_cavern", "at": [1, 5] })]),
-        ),
+        ("loot_cavern", log_with_loot(vec![json!({ "item": "loot_cavern", "at": [1, 5] })])),
         (
             "loot pastures",
             log_with_loot(vec![
@@ -461,16 +419,9 @@ fn valid_examples() -> Vec<(&'static str, Value)> {
         ),
         (
             "loot_sow",
-            log_with_loot(vec![
-                json!({ "item": "loot_sow", "grain": [[3, 2]], "vegetable": [[3, 1], [2, 1]] }),
-            ]),
+            log_with_loot(vec![json!({ "item": "loot_sow", "grain": [[3, 2]], "vegetable": [[3, 1], [2, 1]] })]),
         ),
-        (
-            "loot_breed_2",
-            log_with_loot(vec![
-                json!({ "item": "loot_breed_2", "animals": ["sheep", "boar"] }),
-            ]),
-        ),
+        ("loot_breed_2", log_with_loot(vec![json!({ "item": "loot_breed_2", "animals": ["sheep", "boar"] })])),
     ];
     // Free actions written inside a placement (a ruby trade for a field before sowing).
     examples.push((
@@ -498,11 +449,7 @@ fn embedded_examples_validate() {
             failures.push(format!("{name}:\n    {}", found.join("\n    ")));
         }
     }
-    assert!(
-        failures.is_empty(),
-        "examples rejected:\n{}",
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "examples rejected:\n{}", failures.join("\n"));
 }
 
 #[test]
@@ -515,55 +462,29 @@ fn embedded_examples_cover_every_entry_type_action_and_loot_item() {
     fn walk(v: &Value, types: &mut Vec<String>, dos: &mut Vec<String>, items: &mut Vec<String>) {
         match v {
             Value::Object(map) => {
-                for (key, out) in [
-                    ("type", &mut *types),
-                    ("do", &mut *dos),
-                    ("item", &mut *items),
-                ] {
+                for (key, out) in [("type", &mut *types), ("do", &mut *dos), ("item", &mut *items)] {
                     if let Some(Value::String(s)) = map.get(key) {
                         out.push(s.clone());
                     }
                 }
-                map.values()
-                    .for_each(|child| walk(child, types, dos, items));
+                map.values().for_each(|child| walk(child, types, dos, items));
             }
             Value::Array(list) => list.iter().for_each(|child| walk(child, types, dos, items)),
             _ => {}
         }
     }
     for (_, log) in valid_examples() {
-        walk(
-            &log["entries"],
-            &mut seen_types,
-            &mut seen_dos,
-            &mut seen_items,
-        );
+        walk(&log["entries"], &mut seen_types, &mut seen_dos, &mut seen_items);
     }
     let enum_of = |v: &Value| -> Vec<String> {
-        v["enum"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|s| s.as_str().unwrap().to_owned())
-            .collect()
+        v["enum"].as_array().unwrap().iter().map(|s| s.as_str().unwrap().to_owned()).collect()
     };
     let check = |what: &str, all: Vec<String>, seen: &[String]| {
         let missing: Vec<_> = all.iter().filter(|id| !seen.contains(id)).collect();
-        assert!(
-            missing.is_empty(),
-            "no valid example for {what} {missing:?}"
-        );
+        assert!(missing.is_empty(), "no valid example for {what} {missing:?}");
     };
-    check(
-        "entry type",
-        enum_of(&defs["entry"]["properties"]["type"]),
-        &seen_types,
-    );
-    check(
-        "action",
-        enum_of(&defs["action"]["properties"]["do"]),
-        &seen_dos,
-    );
+    check("entry type", enum_of(&defs["entry"]["properties"]["type"]), &seen_types);
+    check("action", enum_of(&defs["action"]["properties"]["do"]), &seen_dos);
     check("loot item", enum_of(&defs["loot_id"]), &seen_items);
 }
 
@@ -581,14 +502,8 @@ fn invalid_examples() -> Vec<(&'static str, Value)> {
     let loot = |l: Value| log_with_loot(vec![l]);
     vec![
         // Envelope
-        (
-            "unknown top-level field",
-            with(&|l| l["comment"] = json!("hi")),
-        ),
-        (
-            "wrong format string",
-            with(&|l| l["format"] = json!("caverna-log/2")),
-        ),
+        ("unknown top-level field", with(&|l| l["comment"] = json!("hi"))),
+        ("wrong format string", with(&|l| l["format"] = json!("caverna-log/2"))),
         (
             "missing format",
             with(&|l| {
@@ -607,27 +522,12 @@ fn invalid_examples() -> Vec<(&'static str, Value)> {
                 l.as_object_mut().unwrap().remove("entries");
             }),
         ),
-        (
-            "unknown meta field",
-            with(&|l| l["meta"] = json!({ "idd": "x" })),
-        ),
-        (
-            "played_at not a date-time",
-            with(&|l| l["meta"] = json!({ "played_at": "yesterday" })),
-        ),
-        (
-            "claimed score not an integer",
-            with(&|l| l["claimed"] = json!({ "scores": [87.5] })),
-        ),
-        (
-            "claimed without scores",
-            with(&|l| l["claimed"] = json!({})),
-        ),
+        ("unknown meta field", with(&|l| l["meta"] = json!({ "idd": "x" }))),
+        ("played_at not a date-time", with(&|l| l["meta"] = json!({ "played_at": "yesterday" }))),
+        ("claimed score not an integer", with(&|l| l["claimed"] = json!({ "scores": [87.5] }))),
+        ("claimed without scores", with(&|l| l["claimed"] = json!({}))),
         // Setup
-        (
-            "unknown setup field (typo)",
-            with(&|l| l["setup"]["seeds"] = json!(7)),
-        ),
+        ("unknown setup field (typo)", with(&|l| l["setup"]["seeds"] = json!(7))),
         ("no players", with(&|l| l["setup"]["players"] = json!([]))),
         (
             "eight players",
@@ -637,26 +537,11 @@ fn invalid_examples() -> Vec<(&'static str, Value)> {
             { "name": "E" }, { "name": "F" }, { "name": "G" }, { "name": "H" }])
             }),
         ),
-        (
-            "player without name",
-            with(&|l| l["setup"]["players"][0] = json!({ "nick": "A" })),
-        ),
-        (
-            "unknown furnishing set",
-            with(&|l| l["setup"]["furnishings"] = json!("basic")),
-        ),
-        (
-            "urgent wish is not a round card",
-            with(&|l| l["setup"]["round_cards"] = json!(["urgent_wish_for_children"])),
-        ),
-        (
-            "duplicate round card",
-            with(&|l| l["setup"]["round_cards"] = json!(["blacksmithing", "blacksmithing"])),
-        ),
-        (
-            "unknown harvest token",
-            with(&|l| l["setup"]["harvest_tokens"] = json!(["yellow"])),
-        ),
+        ("player without name", with(&|l| l["setup"]["players"][0] = json!({ "nick": "A" }))),
+        ("unknown furnishing set", with(&|l| l["setup"]["furnishings"] = json!("basic"))),
+        ("urgent wish is not a round card", with(&|l| l["setup"]["round_cards"] = json!(["urgent_wish_for_children"]))),
+        ("duplicate round card", with(&|l| l["setup"]["round_cards"] = json!(["blacksmithing", "blacksmithing"]))),
+        ("unknown harvest token", with(&|l| l["setup"]["harvest_tokens"] = json!(["yellow"]))),
         ("negative seed", with(&|l| l["setup"]["seed"] = json!(-1))),
         (
             "no seed, no round cards, no harvest tokens",
@@ -668,8 +553,7 @@ fn invalid_examples() -> Vec<(&'static str, Value)> {
             "round cards omitted without a seed",
             with(&|l| {
                 l["setup"].as_object_mut().unwrap().remove("seed");
-                l["setup"]["harvest_tokens"] =
-                    json!(["green", "red", "green", "green", "red", "green", "red"]);
+                l["setup"]["harvest_tokens"] = json!(["green", "red", "green", "green", "red", "green", "red"]);
             }),
         ),
         (
@@ -691,18 +575,9 @@ fn invalid_examples() -> Vec<(&'static str, Value)> {
             "item": "loot_furnish_cavern", "tile": "dwelling", "at": [1, 4], "pay": { "ore": 1 } })]),
         ),
         // Entries
-        (
-            "missing player",
-            log_with(vec![json!({ "type": "free", "actions": [] })]),
-        ),
-        (
-            "negative player",
-            log_with(vec![json!({ "type": "free", "player": -1, "actions": [] })]),
-        ),
-        (
-            "unknown entry type",
-            log_with(vec![json!({ "type": "pass", "player": 0 })]),
-        ),
+        ("missing player", log_with(vec![json!({ "type": "free", "actions": [] })])),
+        ("negative player", log_with(vec![json!({ "type": "free", "player": -1, "actions": [] })])),
+        ("unknown entry type", log_with(vec![json!({ "type": "pass", "player": 0 })])),
         (
             "unknown space id",
             log_with(vec![json!({
@@ -728,12 +603,7 @@ fn invalid_examples() -> Vec<(&'static str, Value)> {
             log_with(vec![json!({
             "type": "harvest_choice", "player": 0, "phase": "feeding" })]),
         ),
-        (
-            "breed a dog",
-            log_with(vec![
-                json!({ "type": "breed", "player": 0, "animals": ["dog"] }),
-            ]),
-        ),
+        ("breed a dog", log_with(vec![json!({ "type": "breed", "player": 0, "animals": ["dog"] })])),
         (
             "keep an unknown space",
             log_with(vec![json!({
@@ -741,51 +611,21 @@ fn invalid_examples() -> Vec<(&'static str, Value)> {
         ),
         // Actions
         ("unknown action do", action(json!({ "do": "steal" }))),
-        (
-            "unknown field in an action",
-            action(json!({ "do": "grow", "twice": true })),
-        ),
-        (
-            "unknown tile id",
-            action(json!({ "do": "furnish", "tile": "dwelling_deluxe", "at": [1, 3] })),
-        ),
+        ("unknown field in an action", action(json!({ "do": "grow", "twice": true }))),
+        ("unknown tile id", action(json!({ "do": "furnish", "tile": "dwelling_deluxe", "at": [1, 3] }))),
         (
             "entry_dwelling is not a furnishing tile",
             action(json!({
             "do": "furnish", "tile": "entry_dwelling", "at": [1, 3] })),
         ),
-        (
-            "coordinate out of range (row 5)",
-            action(json!({ "do": "stable", "at": [5, 0] })),
-        ),
-        (
-            "coordinate out of range (col 7)",
-            action(json!({ "do": "stable", "at": [0, 7] })),
-        ),
-        (
-            "coordinate out of range (row -2)",
-            action(json!({ "do": "stable", "at": [-2, 0] })),
-        ),
-        (
-            "coordinate with three numbers",
-            action(json!({ "do": "stable", "at": [0, 0, 0] })),
-        ),
-        (
-            "coordinate with one number",
-            action(json!({ "do": "stable", "at": [0] })),
-        ),
-        (
-            "coordinate not integers",
-            action(json!({ "do": "stable", "at": [0.5, 1] })),
-        ),
-        (
-            "strength 9",
-            action(json!({ "do": "forge", "strength": 9 })),
-        ),
-        (
-            "strength 0",
-            action(json!({ "do": "forge", "strength": 0 })),
-        ),
+        ("coordinate out of range (row 5)", action(json!({ "do": "stable", "at": [5, 0] }))),
+        ("coordinate out of range (col 7)", action(json!({ "do": "stable", "at": [0, 7] }))),
+        ("coordinate out of range (row -2)", action(json!({ "do": "stable", "at": [-2, 0] }))),
+        ("coordinate with three numbers", action(json!({ "do": "stable", "at": [0, 0, 0] }))),
+        ("coordinate with one number", action(json!({ "do": "stable", "at": [0] }))),
+        ("coordinate not integers", action(json!({ "do": "stable", "at": [0.5, 1] }))),
+        ("strength 9", action(json!({ "do": "forge", "strength": 9 }))),
+        ("strength 0", action(json!({ "do": "forge", "strength": 0 }))),
         (
             "twin kinds tunnel/tunnel",
             action(json!({
@@ -811,55 +651,19 @@ fn invalid_examples() -> Vec<(&'static str, Value)> {
             action(json!({
             "do": "sow", "grain": [[3, 2], [2, 2], [1, 2]] })),
         ),
-        (
-            "fence three cells",
-            action(json!({ "do": "fence", "cells": [[0, 0], [0, 1], [0, 2]] })),
-        ),
-        (
-            "fence no cell",
-            action(json!({ "do": "fence", "cells": [] })),
-        ),
-        (
-            "trade_ore 4 times",
-            action(json!({ "do": "trade_ore", "times": 4 })),
-        ),
-        (
-            "buy the same good twice",
-            action(json!({ "do": "buy", "goods": ["sheep", "sheep"] })),
-        ),
-        (
-            "buy an unknown good",
-            action(json!({ "do": "buy", "goods": ["pig"] })),
-        ),
-        (
-            "convert an unknown good",
-            action(json!({ "do": "convert", "goods": { "pig": 1 } })),
-        ),
-        (
-            "convert a negative count",
-            action(json!({ "do": "convert", "goods": { "grain": -1 } })),
-        ),
+        ("fence three cells", action(json!({ "do": "fence", "cells": [[0, 0], [0, 1], [0, 2]] }))),
+        ("fence no cell", action(json!({ "do": "fence", "cells": [] }))),
+        ("trade_ore 4 times", action(json!({ "do": "trade_ore", "times": 4 }))),
+        ("buy the same good twice", action(json!({ "do": "buy", "goods": ["sheep", "sheep"] }))),
+        ("buy an unknown good", action(json!({ "do": "buy", "goods": ["pig"] }))),
+        ("convert an unknown good", action(json!({ "do": "convert", "goods": { "pig": 1 } }))),
+        ("convert a negative count", action(json!({ "do": "convert", "goods": { "grain": -1 } }))),
         ("buy_food 0", action(json!({ "do": "buy_food", "food": 0 }))),
-        (
-            "ruby_tile pasture",
-            action(json!({ "do": "ruby_tile", "tile": "pasture", "at": [0, 0] })),
-        ),
-        (
-            "use for wood",
-            action(json!({ "do": "use", "tile": "beer_parlor", "for": "wood" })),
-        ),
-        (
-            "use pay gold",
-            action(json!({ "do": "use", "tile": "working_cave", "pay": "gold" })),
-        ),
-        (
-            "use times 0",
-            action(json!({ "do": "use", "tile": "trader", "times": 0 })),
-        ),
-        (
-            "release a ruby",
-            action(json!({ "do": "release", "animals": { "ruby": 1 } })),
-        ),
+        ("ruby_tile pasture", action(json!({ "do": "ruby_tile", "tile": "pasture", "at": [0, 0] }))),
+        ("use for wood", action(json!({ "do": "use", "tile": "beer_parlor", "for": "wood" }))),
+        ("use pay gold", action(json!({ "do": "use", "tile": "working_cave", "pay": "gold" }))),
+        ("use times 0", action(json!({ "do": "use", "tile": "trader", "times": 0 }))),
+        ("release a ruby", action(json!({ "do": "release", "animals": { "ruby": 1 } }))),
         (
             "typo inside a nested imitation",
             action(json!({
@@ -867,14 +671,8 @@ fn invalid_examples() -> Vec<(&'static str, Value)> {
         ),
         // Loot
         ("unknown loot item", loot(json!({ "item": "loot_ruby" }))),
-        (
-            "loot_stable without at",
-            loot(json!({ "item": "loot_stable" })),
-        ),
-        (
-            "loot_wood with a parameter",
-            loot(json!({ "item": "loot_wood", "at": [0, 0] })),
-        ),
+        ("loot_stable without at", loot(json!({ "item": "loot_stable" }))),
+        ("loot_wood with a parameter", loot(json!({ "item": "loot_wood", "at": [0, 0] }))),
         (
             "loot_dwelling_2w2s of another tile",
             loot(json!({
@@ -908,15 +706,9 @@ fn embedded_invalid_examples_are_rejected() {
     let validator = validator();
     let examples = invalid_examples();
     assert!(examples.len() >= 8);
-    let accepted: Vec<&str> = examples
-        .iter()
-        .filter(|(_, log)| validator.is_valid(log))
-        .map(|(name, _)| *name)
-        .collect();
-    assert!(
-        accepted.is_empty(),
-        "malformed logs accepted: {accepted:#?}"
-    );
+    let accepted: Vec<&str> =
+        examples.iter().filter(|(_, log)| validator.is_valid(log)).map(|(name, _)| *name).collect();
+    assert!(accepted.is_empty(), "malformed logs accepted: {accepted:#?}");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -949,10 +741,7 @@ fn documented_examples_validate() {
     let validator = validator();
     let page = fs::read_to_string(docs_page_path()).expect("docs/log-format.md");
     let blocks = json_blocks(&page);
-    assert!(
-        !blocks.is_empty(),
-        "no ```json blocks in docs/log-format.md"
-    );
+    assert!(!blocks.is_empty(), "no ```json blocks in docs/log-format.md");
     let mut failures = Vec::new();
     let mut complete_logs = 0;
     for (i, block) in blocks.iter().enumerate() {
@@ -986,11 +775,7 @@ fn documented_examples_validate() {
             }
         }
     }
-    assert!(
-        failures.is_empty(),
-        "documented examples rejected:\n{}",
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "documented examples rejected:\n{}", failures.join("\n"));
     assert!(complete_logs >= 1, "the page has no complete example log");
 }
 
@@ -1000,13 +785,7 @@ fn every_schema_id_is_documented() {
     let page = fs::read_to_string(docs_page_path()).expect("docs/log-format.md");
     let defs = &schema["$defs"];
     let mut missing = Vec::new();
-    for def in [
-        "action_space_id",
-        "round_card_id",
-        "furnishing_id",
-        "loot_id",
-        "goods_id",
-    ] {
+    for def in ["action_space_id", "round_card_id", "furnishing_id", "loot_id", "goods_id"] {
         for id in defs[def]["enum"].as_array().unwrap() {
             let id = id.as_str().unwrap();
             if !page.contains(&format!("`{id}`")) {
@@ -1014,17 +793,11 @@ fn every_schema_id_is_documented() {
             }
         }
     }
-    for id in defs["action"]["properties"]["do"]["enum"]
-        .as_array()
-        .unwrap()
-    {
+    for id in defs["action"]["properties"]["do"]["enum"].as_array().unwrap() {
         let id = id.as_str().unwrap();
         if !page.contains(&format!("`{id}`")) {
             missing.push(format!("action: {id}"));
         }
     }
-    assert!(
-        missing.is_empty(),
-        "ids in the schema but not in docs/log-format.md: {missing:#?}"
-    );
+    assert!(missing.is_empty(), "ids in the schema but not in docs/log-format.md: {missing:#?}");
 }

@@ -70,7 +70,9 @@ pub fn furnishings(c: &Corpus, f: &StatsFilter) -> FurnishingStats {
                     br.1 += u64::from(p.winner);
                 }
             }
-            let tot = |m: &BTreeMap<u8, (u64, u64, i64)>| m.values().fold((0, 0, 0), |a, v| (a.0 + v.0, a.1 + v.1, a.2 + v.2));
+            let tot = |m: &BTreeMap<u8, (u64, u64, i64)>| {
+                m.values().fold((0, 0, 0), |a, v| (a.0 + v.0, a.1 + v.1, a.2 + v.2))
+            };
             let (en, ew, es) = tot(&elig);
             let (bn, bw, bs) = tot(&built);
             let (mut wd, mut sd, mut weight) = (0.0, 0.0, 0u64);
@@ -95,7 +97,10 @@ pub fn furnishings(c: &Corpus, f: &StatsFilter) -> FurnishingStats {
                 mean_score_not_built: mean((es - bs) as f64, en - bn),
                 mean_score_difference: mean(sd, weight),
                 mean_round_built: mean(round_sum as f64, bn),
-                by_round: by_round.into_iter().map(|(round, (n, w))| RoundWinRate { round, win_rate: Rate::new(w, n, ms) }).collect(),
+                by_round: by_round
+                    .into_iter()
+                    .map(|(round, (n, w))| RoundWinRate { round, win_rate: Rate::new(w, n, ms) })
+                    .collect(),
             }
         })
         .collect();
@@ -178,14 +183,24 @@ pub fn seats(c: &Corpus, f: &StatsFilter) -> SeatStats {
     }
     let by_seat = m
         .iter()
-        .map(|(&(pc, seat), &(w, n))| SeatWinRate { player_count: pc, seat, win_rate: Rate::new(w, n, ms), expected: 1.0 / f64::from(pc) })
+        .map(|(&(pc, seat), &(w, n))| SeatWinRate {
+            player_count: pc,
+            seat,
+            win_rate: Rate::new(w, n, ms),
+            expected: 1.0 / f64::from(pc),
+        })
         .collect();
     let first_player: Vec<FirstPlayerRow> = m
         .iter()
         .filter(|((pc, seat), _)| *seat == 0 && *pc >= 2)
         .map(|(&(pc, _), &(w, n))| {
             let r = Rate::new(w, n, ms);
-            FirstPlayerRow { player_count: Some(pc), win_rate: r, expected: 1.0 / f64::from(pc), advantage: r.rate - 1.0 / f64::from(pc) }
+            FirstPlayerRow {
+                player_count: Some(pc),
+                win_rate: r,
+                expected: 1.0 / f64::from(pc),
+                advantage: r.rate - 1.0 / f64::from(pc),
+            }
         })
         .collect();
     let seat0: Vec<_> = sel.iter().filter(|p| p.seat == 0 && p.player_count >= 2).collect();
@@ -211,7 +226,15 @@ pub fn scores(c: &Corpus, f: &StatsFilter, width: u32) -> ScoreStats {
     totals.sort_unstable();
     let w = i64::from(width.max(1));
     if totals.is_empty() {
-        return ScoreStats { player_games: 0, mean: None, min: None, max: None, quantiles: None, bucket_width: w as u32, histogram: vec![] };
+        return ScoreStats {
+            player_games: 0,
+            mean: None,
+            min: None,
+            max: None,
+            quantiles: None,
+            bucket_width: w as u32,
+            histogram: vec![],
+        };
     }
     let lo = totals[0].div_euclid(w) * w;
     let hi = totals[totals.len() - 1].div_euclid(w) * w;
@@ -252,8 +275,10 @@ pub fn spaces(c: &Corpus, f: &StatsFilter) -> SpaceUseStats {
         .map(|(round, spaces)| {
             let total: u64 = spaces.values().sum();
             placements += total;
-            let mut spaces: Vec<SpaceCount> =
-                spaces.into_iter().map(|(space, count)| SpaceCount { space, count, share: count as f64 / total as f64 }).collect();
+            let mut spaces: Vec<SpaceCount> = spaces
+                .into_iter()
+                .map(|(space, count)| SpaceCount { space, count, share: count as f64 / total as f64 })
+                .collect();
             spaces.sort_by(|a, b| b.count.cmp(&a.count).then(a.space.cmp(&b.space)));
             RoundUse { round, placements: total, spaces }
         })
@@ -298,9 +323,19 @@ pub fn assert_furnishings(got: &FurnishingStats, want: &FurnishingStats, ctx: &s
         check!(g.tile == w.tile, "{ctx}: tile order");
         check!(g.player_games == w.player_games && g.built == w.built, "{ctx} {t}: counts {g:?} vs {w:?}");
         check!(same_rate(&g.build_rate, &w.build_rate), "{ctx} {t}: build rate");
-        check!(same_rate(&g.win_rate_built, &w.win_rate_built), "{ctx} {t}: win built {:?} vs {:?}", g.win_rate_built, w.win_rate_built);
+        check!(
+            same_rate(&g.win_rate_built, &w.win_rate_built),
+            "{ctx} {t}: win built {:?} vs {:?}",
+            g.win_rate_built,
+            w.win_rate_built
+        );
         check!(same_rate(&g.win_rate_not_built, &w.win_rate_not_built), "{ctx} {t}: win not built");
-        check!(close_opt(g.win_rate_difference, w.win_rate_difference), "{ctx} {t}: win diff {:?} vs {:?}", g.win_rate_difference, w.win_rate_difference);
+        check!(
+            close_opt(g.win_rate_difference, w.win_rate_difference),
+            "{ctx} {t}: win diff {:?} vs {:?}",
+            g.win_rate_difference,
+            w.win_rate_difference
+        );
         check!(close_opt(g.mean_score_built, w.mean_score_built), "{ctx} {t}: score built");
         check!(close_opt(g.mean_score_not_built, w.mean_score_not_built), "{ctx} {t}: score not built");
         check!(close_opt(g.mean_score_difference, w.mean_score_difference), "{ctx} {t}: score diff");
@@ -322,9 +357,18 @@ pub fn assert_weapons(got: &WeaponStats, want: &WeaponStats, ctx: &str) {
     for (g, w) in got.by_class.iter().zip(&want.by_class) {
         check!(g.class == w.class && same_group(&g.stats, &w.stats), "{ctx}: class {:?}: {g:?} vs {w:?}", w.class);
     }
-    check!(got.by_max_strength.len() == want.by_max_strength.len(), "{ctx}: strengths {:?} vs {:?}", got.by_max_strength, want.by_max_strength);
+    check!(
+        got.by_max_strength.len() == want.by_max_strength.len(),
+        "{ctx}: strengths {:?} vs {:?}",
+        got.by_max_strength,
+        want.by_max_strength
+    );
     for (g, w) in got.by_max_strength.iter().zip(&want.by_max_strength) {
-        check!(g.max_strength == w.max_strength && same_group(&g.stats, &w.stats), "{ctx}: strength {:?}", w.max_strength);
+        check!(
+            g.max_strength == w.max_strength && same_group(&g.stats, &w.stats),
+            "{ctx}: strength {:?}",
+            w.max_strength
+        );
     }
     for (g, w) in got.by_expeditions.iter().zip(&want.by_expeditions) {
         check!(g.bucket == w.bucket && same_group(&g.stats, &w.stats), "{ctx}: bucket {:?}", w.bucket);
@@ -333,7 +377,10 @@ pub fn assert_weapons(got: &WeaponStats, want: &WeaponStats, ctx: &str) {
     check!(got.loot.len() == want.loot.len(), "{ctx}: loot");
     for (g, w) in got.loot.iter().zip(&want.loot) {
         check!(
-            g.item == w.item && same_rate(&g.winners, &w.winners) && same_rate(&g.others, &w.others) && close(g.difference, w.difference),
+            g.item == w.item
+                && same_rate(&g.winners, &w.winners)
+                && same_rate(&g.others, &w.others)
+                && close(g.difference, w.difference),
             "{ctx}: loot {g:?} vs {w:?}"
         );
     }
@@ -343,12 +390,18 @@ pub fn assert_seats(got: &SeatStats, want: &SeatStats, ctx: &str) {
     check!(got.by_seat.len() == want.by_seat.len(), "{ctx}: seats");
     for (g, w) in got.by_seat.iter().zip(&want.by_seat) {
         check!(
-            g.player_count == w.player_count && g.seat == w.seat && same_rate(&g.win_rate, &w.win_rate) && close(g.expected, w.expected),
+            g.player_count == w.player_count
+                && g.seat == w.seat
+                && same_rate(&g.win_rate, &w.win_rate)
+                && close(g.expected, w.expected),
             "{ctx}: seat {g:?} vs {w:?}"
         );
     }
     let same_fp = |g: &FirstPlayerRow, w: &FirstPlayerRow| {
-        g.player_count == w.player_count && same_rate(&g.win_rate, &w.win_rate) && close(g.expected, w.expected) && close(g.advantage, w.advantage)
+        g.player_count == w.player_count
+            && same_rate(&g.win_rate, &w.win_rate)
+            && close(g.expected, w.expected)
+            && close(g.advantage, w.advantage)
     };
     check!(got.first_player.len() == want.first_player.len(), "{ctx}: first player");
     for (g, w) in got.first_player.iter().zip(&want.first_player) {
@@ -362,13 +415,25 @@ pub fn assert_seats(got: &SeatStats, want: &SeatStats, ctx: &str) {
 }
 
 pub fn assert_scores(got: &ScoreStats, want: &ScoreStats, ctx: &str) {
-    check!(got.player_games == want.player_games && got.min == want.min && got.max == want.max, "{ctx}: {got:?} vs {want:?}");
+    check!(
+        got.player_games == want.player_games && got.min == want.min && got.max == want.max,
+        "{ctx}: {got:?} vs {want:?}"
+    );
     check!(close_opt(got.mean, want.mean), "{ctx}: mean");
-    check!(got.bucket_width == want.bucket_width && got.histogram == want.histogram, "{ctx}: histogram {:?} vs {:?}", got.histogram, want.histogram);
+    check!(
+        got.bucket_width == want.bucket_width && got.histogram == want.histogram,
+        "{ctx}: histogram {:?} vs {:?}",
+        got.histogram,
+        want.histogram
+    );
     match (got.quantiles, want.quantiles) {
         (None, None) => {}
         (Some(g), Some(w)) => check!(
-            close(g.p10, w.p10) && close(g.p25, w.p25) && close(g.p50, w.p50) && close(g.p75, w.p75) && close(g.p90, w.p90),
+            close(g.p10, w.p10)
+                && close(g.p25, w.p25)
+                && close(g.p50, w.p50)
+                && close(g.p75, w.p75)
+                && close(g.p90, w.p90),
             "{ctx}: quantiles {g:?} vs {w:?}"
         ),
         (g, w) => panic!("{ctx}: quantiles {g:?} vs {w:?}"),
@@ -379,9 +444,17 @@ pub fn assert_spaces(got: &SpaceUseStats, want: &SpaceUseStats, ctx: &str) {
     check!(got.placements == want.placements, "{ctx}: placements");
     check!(got.rounds.len() == want.rounds.len(), "{ctx}: rounds");
     for (g, w) in got.rounds.iter().zip(&want.rounds) {
-        check!(g.round == w.round && g.placements == w.placements && g.spaces.len() == w.spaces.len(), "{ctx}: round {}", w.round);
+        check!(
+            g.round == w.round && g.placements == w.placements && g.spaces.len() == w.spaces.len(),
+            "{ctx}: round {}",
+            w.round
+        );
         for (a, b) in g.spaces.iter().zip(&w.spaces) {
-            check!(a.space == b.space && a.count == b.count && close(a.share, b.share), "{ctx}: round {} {a:?} vs {b:?}", w.round);
+            check!(
+                a.space == b.space && a.count == b.count && close(a.share, b.share),
+                "{ctx}: round {} {a:?} vs {b:?}",
+                w.round
+            );
         }
     }
 }

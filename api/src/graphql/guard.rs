@@ -58,8 +58,8 @@ pub fn check(query: &str, limits: &DocumentLimits) -> Result<ExecutableDocument,
         let message = format!("brackets nest {nesting} deep; at most {MAX_NESTING} are accepted");
         return Err(refuse(errors::QUERY_TOO_DEEP, message));
     }
-    let doc = async_graphql::parser::parse_query(query)
-        .map_err(|e| refuse(errors::GRAPHQL_PARSE_FAILED, e.to_string()))?;
+    let doc =
+        async_graphql::parser::parse_query(query).map_err(|e| refuse(errors::GRAPHQL_PARSE_FAILED, e.to_string()))?;
     let mut sizes = Sizes { doc: &doc, memo: HashMap::new() };
     for (_, operation) in doc.operations.iter() {
         let size = sizes.of_set(&operation.node.selection_set, 0)?;
@@ -71,7 +71,8 @@ pub fn check(query: &str, limits: &DocumentLimits) -> Result<ExecutableDocument,
             return Err(refuse(errors::QUERY_TOO_COMPLEX, message));
         }
         if size.depth > limits.max_depth {
-            let message = format!("the operation nests {} fields deep; at most {} are accepted", size.depth, limits.max_depth);
+            let message =
+                format!("the operation nests {} fields deep; at most {} are accepted", size.depth, limits.max_depth);
             return Err(refuse(errors::QUERY_TOO_DEEP, message));
         }
     }
@@ -223,7 +224,8 @@ mod tests {
     fn depth_counts_fields_through_fragments() {
         let deep = "{ a { b { c { d { e { f { g { h { i { j { k { l { m } } } } } } } } } } } } }";
         assert_eq!(check(deep, &LIMITS).unwrap_err().code, errors::QUERY_TOO_DEEP);
-        let via_fragment = "{ a { ...F } } fragment F on X { b { c { d { e { f { g { h { i { j { k { l { m } } } } } } } } } } } }";
+        let via_fragment =
+            "{ a { ...F } } fragment F on X { b { c { d { e { f { g { h { i { j { k { l { m } } } } } } } } } } } }";
         assert_eq!(check(via_fragment, &LIMITS).unwrap_err().code, errors::QUERY_TOO_DEEP);
         assert!(check("{ a { b { c } } }", &LIMITS).is_ok());
     }

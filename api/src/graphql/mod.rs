@@ -149,5 +149,8 @@ fn bearer<'a>(ctx: &Context<'a>) -> async_graphql::Result<&'a Bearer> {
 
 /// A game or tournament id.
 fn parse_id(id: &async_graphql::ID, what: &str) -> async_graphql::Result<i64> {
-    id.parse::<i64>().ok().filter(|n| *n > 0).ok_or_else(|| errors::bad_input(format!("`{}` is not a {what} id", id.as_str())))
+    id.parse::<i64>()
+        .ok()
+        .filter(|n| *n > 0)
+        .ok_or_else(|| errors::bad_input(format!("`{}` is not a {what} id", id.as_str())))
 }

@@ -41,7 +41,12 @@ impl Mutation {
 
     /// Adds stored games to a tournament (needs that tournament's organizer token as the bearer
     /// token). All or nothing: an unknown game id adds none.
-    async fn add_games_to_tournament(&self, ctx: &Context<'_>, tournament_id: ID, game_ids: Vec<ID>) -> Result<Tournament> {
+    async fn add_games_to_tournament(
+        &self,
+        ctx: &Context<'_>,
+        tournament_id: ID,
+        game_ids: Vec<ID>,
+    ) -> Result<Tournament> {
         let by = bearer(ctx)?;
         let tournament = parse_id(&tournament_id, "tournament")?;
         let games = game_ids.iter().map(|id| parse_id(id, "game")).collect::<Result<Vec<i64>>>()?;

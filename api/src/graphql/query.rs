@@ -65,7 +65,9 @@ impl GameQuery {
         }
         let after_id = match &after {
             None => 0,
-            Some(c) => c.parse::<i64>().ok().filter(|n| *n >= 0).ok_or_else(|| errors::bad_input("not a cursor of `games`"))?,
+            Some(c) => {
+                c.parse::<i64>().ok().filter(|n| *n >= 0).ok_or_else(|| errors::bad_input("not a cursor of `games`"))?
+            }
         };
         let filter = store_filter(filter.unwrap_or_default())?;
         let service = service(ctx)?;
@@ -82,9 +84,8 @@ impl GameQuery {
     /// entry when not given. Null when there is no such game.
     async fn replay(&self, ctx: &Context<'_>, game_id: ID, at_entry: Option<i32>) -> Result<Option<ReplayState>> {
         let id = parse_id(&game_id, "game")?;
-        let at = at_entry
-            .map(|n| usize::try_from(n).map_err(|_| errors::bad_input("atEntry is 0 or more")))
-            .transpose()?;
+        let at =
+            at_entry.map(|n| usize::try_from(n).map_err(|_| errors::bad_input("atEntry is 0 or more"))).transpose()?;
         let service = service(ctx)?;
         if service.game(id).await.map_err(errors::service)?.is_none() {
             return Ok(None);

@@ -34,7 +34,10 @@ impl StatsFilter {
     fn to_analytics(&self) -> Result<analytics::StatsFilter> {
         let mut f = analytics::StatsFilter::all();
         if let Some(n) = self.player_count {
-            let n = u8::try_from(n).ok().filter(|n| (1..=7).contains(n)).ok_or_else(|| errors::bad_input("playerCount is 1 to 7"))?;
+            let n = u8::try_from(n)
+                .ok()
+                .filter(|n| (1..=7).contains(n))
+                .ok_or_else(|| errors::bad_input("playerCount is 1 to 7"))?;
             f = f.player_count(n);
         }
         if let Some(set) = self.furnishing_set {
@@ -388,7 +391,13 @@ impl StatsQuery {
             mean: stats.mean,
             min: stats.min,
             max: stats.max,
-            quantiles: stats.quantiles.map(|q| ScoreQuantiles { p10: q.p10, p25: q.p25, p50: q.p50, p75: q.p75, p90: q.p90 }),
+            quantiles: stats.quantiles.map(|q| ScoreQuantiles {
+                p10: q.p10,
+                p25: q.p25,
+                p50: q.p50,
+                p75: q.p75,
+                p90: q.p90,
+            }),
             bucket_width: i32::try_from(stats.bucket_width).unwrap_or(i32::MAX),
             histogram: stats.histogram.iter().map(|b| ScoreBucket { from: b.from, count: int(b.count) }).collect(),
         })

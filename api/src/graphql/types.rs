@@ -198,9 +198,10 @@ impl Game {
     /// The log as uploaded.
     async fn log(&self, ctx: &Context<'_>) -> Result<Json<serde_json::Value>> {
         let bytes = service(ctx)?.log(self.db_id).await.map_err(errors::service)?;
-        Ok(Json(serde_json::from_slice(&bytes).unwrap_or_else(|_| {
-            serde_json::Value::String(String::from_utf8_lossy(&bytes).into_owned())
-        })))
+        Ok(Json(
+            serde_json::from_slice(&bytes)
+                .unwrap_or_else(|_| serde_json::Value::String(String::from_utf8_lossy(&bytes).into_owned())),
+        ))
     }
 }
 
@@ -237,7 +238,11 @@ impl From<&GameRecord> for Verification {
             error: error_of(r),
             players: r.players.iter().map(Player::from).collect(),
             claimed_mismatches: mismatches_of(r),
-            meta: Meta { id: r.meta.id.clone(), tournament: r.meta.tournament.clone(), played_at: r.meta.played_at.clone() },
+            meta: Meta {
+                id: r.meta.id.clone(),
+                tournament: r.meta.tournament.clone(),
+                played_at: r.meta.played_at.clone(),
+            },
         }
     }
 }

@@ -174,7 +174,10 @@ impl Admission {
             return Err(Busy(format!("the server is busy ({queued} requests waiting for heavy work); retry later")));
         }
         tokio::time::timeout(self.limits.wait, acquire).await.map_err(|_| {
-            Busy(format!("the server is busy: no room for a {what} within {} s; retry later", self.limits.wait.as_secs()))
+            Busy(format!(
+                "the server is busy: no room for a {what} within {} s; retry later",
+                self.limits.wait.as_secs()
+            ))
         })
     }
 }

@@ -21,12 +21,13 @@ use chronicle_engine::Replay;
 use quick_cache::sync::Cache;
 
 use crate::auth;
-use admission::{Admission, AdmissionLimits};
 use crate::canonical;
 use crate::facts::GameRecord;
 use crate::store::{
-    Backend, Bearer, GameFilter, GameHead, Inserted, NewGame, Store, StoreError, StoreErrorKind, TokenLookup, TournamentRow,
+    Backend, Bearer, GameFilter, GameHead, Inserted, NewGame, Store, StoreError, StoreErrorKind, TokenLookup,
+    TournamentRow,
 };
+use admission::{Admission, AdmissionLimits};
 
 /// Why an operation did not happen. Each kind has a stable code (`extensions.code` in GraphQL).
 /// The text of the server-side kinds (`Internal`, `StorageFull`, `Unavailable`) is for the
@@ -429,7 +430,9 @@ impl Service {
     /// Creates a tournament; returns it with its organizer token (shown only now).
     pub async fn create_tournament(&self, name: &str, by: &Bearer) -> Result<(TournamentRow, String), ServiceError> {
         let Bearer::Api { id, .. } = by else {
-            return Err(ServiceError::Forbidden("an organizer token cannot create tournaments; use an API token".into()));
+            return Err(ServiceError::Forbidden(
+                "an organizer token cannot create tournaments; use an API token".into(),
+            ));
         };
         let name = name.trim();
         if name.is_empty() || name.chars().count() > 200 {

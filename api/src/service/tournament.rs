@@ -90,7 +90,11 @@ pub fn verify(games: &[&GameHead]) -> Verification {
         all_complete: complete.len() == games.len(),
         all_legal: games.iter().all(|g| g.record.status != Status::Invalid),
         score_mismatches,
-        unclaimed: complete.iter().filter(|g| g.record.players.iter().any(|p| p.claimed.is_none())).map(|g| g.id).collect(),
+        unclaimed: complete
+            .iter()
+            .filter(|g| g.record.players.iter().any(|p| p.claimed.is_none()))
+            .map(|g| g.id)
+            .collect(),
     }
 }
 
@@ -168,7 +172,8 @@ mod tests {
         // Tied winners of game 4 both get a win: Ann 2 wins; Bo 1 win with 60 beats Cy 1 win with 50.
         let g4 = game(4, Status::Complete, &[("Ann", 20, None), ("Bo", 20, None)]);
         let s = standings(&[&g1, &g4]);
-        let rows: Vec<(usize, &str, usize, i64)> = s.iter().map(|s| (s.rank, s.player.as_str(), s.wins, s.total_score)).collect();
+        let rows: Vec<(usize, &str, usize, i64)> =
+            s.iter().map(|s| (s.rank, s.player.as_str(), s.wins, s.total_score)).collect();
         assert_eq!(rows, vec![(1, "Ann", 2, 70), (2, "Bo", 1, 60), (3, "Cy", 1, 50)]);
         let tie = game(5, Status::Complete, &[("Zed", 10, None), ("Amy", 10, None)]);
         let s = standings(&[&tie]);

@@ -528,7 +528,9 @@ impl<'s> sqlx::migrate::MigrationSource<'s> for Embedded {
 }
 
 async fn migrator(which: &'static [(i64, &'static str, &'static str)]) -> Result<sqlx::migrate::Migrator, StoreError> {
-    sqlx::migrate::Migrator::new(Embedded(which)).await.map_err(|e| StoreError::other(format!("loading migrations: {e}")))
+    sqlx::migrate::Migrator::new(Embedded(which))
+        .await
+        .map_err(|e| StoreError::other(format!("loading migrations: {e}")))
 }
 
 /// Version and name of each embedded migration.
@@ -544,7 +546,9 @@ pub fn migration_names() -> (MigrationNames, MigrationNames) {
 fn migrate_error(context: &str, e: sqlx::migrate::MigrateError) -> StoreError {
     match e {
         sqlx::migrate::MigrateError::Execute(e) => db_error(context, e),
-        sqlx::migrate::MigrateError::ExecuteMigration(e, version) => db_error(&format!("{context} (migration {version})"), e),
+        sqlx::migrate::MigrateError::ExecuteMigration(e, version) => {
+            db_error(&format!("{context} (migration {version})"), e)
+        }
         other => StoreError::other(format!("{context}: {other}")),
     }
 }

@@ -148,4 +148,3 @@ impl PgStore {
         self.pool.close().await;
     }
 }
-

@@ -114,7 +114,8 @@ fn disk_is_full(db: &Path) -> bool {
     let mut scratch = db.as_os_str().to_owned();
     scratch.push(".space-check");
     let scratch = std::path::PathBuf::from(scratch);
-    let written = std::fs::File::create(&scratch).and_then(|mut f| f.write_all(&[0u8; 64 * 1024]).and_then(|()| f.sync_all()));
+    let written =
+        std::fs::File::create(&scratch).and_then(|mut f| f.write_all(&[0u8; 64 * 1024]).and_then(|()| f.sync_all()));
     let _ = std::fs::remove_file(&scratch);
     matches!(written, Err(e) if e.kind() == std::io::ErrorKind::StorageFull)
 }
@@ -170,4 +171,3 @@ impl SqliteStore {
         self.pool.close().await;
     }
 }
-

@@ -120,7 +120,6 @@ impl Drop for TempDir {
     }
 }
 
-
 pub fn fixtures_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/games")
 }

@@ -9,7 +9,6 @@ use serde_json::{json, Value};
 
 use super::*;
 
-
 /// Where a test's database lives; removed when dropped.
 pub enum Database {
     Lite(TempDir),
@@ -164,4 +163,3 @@ macro_rules! both_stores {
         }
     )*};
 }
-

@@ -71,7 +71,13 @@ impl Default for RandomBot {
 impl RandomBot {
     /// One random walk (steps 1–4 above) ending in a legal entry, if it does, with the game
     /// after it.
-    pub fn walk(&self, game: &Game, p: usize, free: &[ActionSpace], rng: &mut SplitMix64) -> Option<(Entry, Box<Game>)> {
+    pub fn walk(
+        &self,
+        game: &Game,
+        p: usize,
+        free: &[ActionSpace],
+        rng: &mut SplitMix64,
+    ) -> Option<(Entry, Box<Game>)> {
         self.walk_reusing(game, p, free, rng, &mut None)
     }
 

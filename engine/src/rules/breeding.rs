@@ -24,9 +24,7 @@ pub fn breed(game: &mut Game, p: usize, animals: &[FarmAnimal]) -> RuleResult {
             format!("{} do not breed with fewer than 2 animals", a.id())
         })?;
     }
-    ensure(fits_with(player, animals), ErrorCode::BreedInvalid, || {
-        "the newborns cannot all be housed".into()
-    })?;
+    ensure(fits_with(player, animals), ErrorCode::BreedInvalid, || "the newborns cannot all be housed".into())?;
     born(&mut game.players[p], animals);
     Ok(())
 }

@@ -10,9 +10,9 @@ use crate::rules::abilities::gain;
 use crate::rules::tiles::{place_single, Single};
 
 fn remove(p: &mut Player, goods: &Goods, what: &str) -> RuleResult {
-    p.supply.take(goods).map_err(|g| {
-        RuleError::new(ErrorCode::InsufficientGoods, format!("not enough {} to {what}", g.id()))
-    })
+    p.supply
+        .take(goods)
+        .map_err(|g| RuleError::new(ErrorCode::InsufficientGoods, format!("not enough {} to {what}", g.id())))
 }
 
 /// Food from converting `goods` at the table rates of F.4 (Slaughtering cave +1 per farm
@@ -36,9 +36,7 @@ pub fn food_value(p: &Player, goods: &Goods) -> RuleResult<u32> {
             Good::Vegetable | Good::Ruby => 2 * n64,
             Good::Gold if n >= 2 => n64 - 1,
             Good::Gold => return fail(ErrorCode::ConversionInvalid, "gold converts as n + 1 gold → n food"),
-            other => {
-                return fail(ErrorCode::ConversionInvalid, format!("{} cannot be converted to food", other.id()))
-            }
+            other => return fail(ErrorCode::ConversionInvalid, format!("{} cannot be converted to food", other.id())),
         };
     }
     u32::try_from(food).map_err(|_| RuleError::new(ErrorCode::OutOfRange, "conversion too large"))

@@ -123,7 +123,11 @@ fn take(game: &mut Game, p: usize, l: &Loot) -> RuleResult {
             let want = if l.item == L::LootSmallPasture { 1 } else { 2 };
             ensure(cells.len() == want, ErrorCode::Malformed, || format!("{} takes {want} cell(s)", id(l.item)))?;
             let player = &mut game.players[p];
-            let price = crate::rules::placement::pasture_price(player, if want == 1 { Pasture::Small } else { Pasture::Large }, true);
+            let price = crate::rules::placement::pasture_price(
+                player,
+                if want == 1 { Pasture::Small } else { Pasture::Large },
+                true,
+            );
             crate::rules::placement::pay(player, Good::Wood, price)?;
             build_pasture(player, cells).map(|_| ())
         }

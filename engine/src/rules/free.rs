@@ -26,10 +26,7 @@ pub fn free_action(game: &mut Game, p: usize, action: &Action, window: Window) -
         Action::Use { tile, times, for_, pay, dwarf } => {
             use_tile(game, p, *tile, times.unwrap_or(1), *for_, *pay, *dwarf, window)
         }
-        other => fail(
-            ErrorCode::ActionNotAllowed,
-            format!("`{}` is only done on an action space", other.name()),
-        ),
+        other => fail(ErrorCode::ActionNotAllowed, format!("`{}` is only done on an action space", other.name())),
     }
 }
 
@@ -72,9 +69,7 @@ fn use_tile(
     use Good::*;
     match tile {
         T::Trader => exchange(game, p, tile, g(&[(Gold, 2)]), g(&[(Wood, 1), (Stone, 1), (Ore, 1)]), times),
-        T::SparePartStorage => {
-            exchange(game, p, tile, g(&[(Wood, 1), (Stone, 1), (Ore, 1)]), g(&[(Gold, 2)]), times)
-        }
+        T::SparePartStorage => exchange(game, p, tile, g(&[(Wood, 1), (Stone, 1), (Ore, 1)]), g(&[(Gold, 2)]), times),
         T::HuntingParlor => exchange(game, p, tile, g(&[(Boar, 2)]), g(&[(Gold, 2), (Food, 2)]), times),
         T::BeerParlor => {
             let get = match for_ {
@@ -84,9 +79,7 @@ fn use_tile(
             };
             exchange(game, p, tile, g(&[(Grain, 2)]), get, times)
         }
-        T::BlacksmithingParlor => {
-            exchange(game, p, tile, g(&[(Ruby, 1), (Ore, 1)]), g(&[(Gold, 2), (Food, 1)]), times)
-        }
+        T::BlacksmithingParlor => exchange(game, p, tile, g(&[(Ruby, 1), (Ore, 1)]), g(&[(Gold, 2), (Food, 1)]), times),
         T::CookingCave => exchange(game, p, tile, g(&[(Grain, 1), (Vegetable, 1)]), g(&[(Food, 5)]), times),
         T::PeacefulCave => {
             let Some(d) = dwarf.map(|d| d as usize) else {

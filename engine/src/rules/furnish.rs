@@ -56,10 +56,7 @@ fn builder_payment(cost: Goods, pay: &Goods) -> RuleResult<Goods> {
             return Ok(c);
         }
     }
-    fail(
-        ErrorCode::InsufficientGoods,
-        "the Builder pays the price with at most 1 wood and 1 stone replaced by ore",
-    )
+    fail(ErrorCode::InsufficientGoods, "the Builder pays the price with at most 1 wood and 1 stone replaced by ore")
 }
 
 /// Where the tile may go: an empty cavern, or with the Work room an unfurnished tunnel or deep
@@ -74,10 +71,7 @@ fn check_cell(game: &Game, p: usize, tile: Furnishing, at: Coord, raw: RawCoord)
     if let Some(rival) = rival.filter(|&r| player.owns(r)) {
         return match player.board.tile(at) {
             Some(Tile::Furnished { tile: t, under }) if t == rival => Ok(under),
-            _ => fail(
-                ErrorCode::FurnishingCell,
-                format!("{} must be placed on top of your {}", tile.id(), rival.id()),
-            ),
+            _ => fail(ErrorCode::FurnishingCell, format!("{} must be placed on top of your {}", tile.id(), rival.id())),
         };
     }
     let work_room = player.owns(Furnishing::WorkRoom) && tile != Furnishing::WorkRoom;
@@ -163,5 +157,8 @@ fn check_furnish(
 
 /// The error of a payment short of `good`.
 fn short(tile: Furnishing, good: Good) -> crate::error::RuleError {
-    crate::error::RuleError::new(ErrorCode::InsufficientGoods, format!("{} costs more {} than you have", tile.id(), good.id()))
+    crate::error::RuleError::new(
+        ErrorCode::InsufficientGoods,
+        format!("{} costs more {} than you have", tile.id(), good.id()),
+    )
 }

@@ -23,11 +23,7 @@ pub fn field_phase(p: &mut Player) {
 /// Food due at this feeding: 2 per adult and 1 per newborn, or 1 per dwarf (C.3, C.4), less
 /// the Working cave's dwarf (`relief`) and 1 per donkey in a mine with the Mining cave (E.4).
 pub fn food_due(p: &Player, one_food: bool, relief: u32) -> u32 {
-    let mut costs: Vec<u32> = p
-        .dwarfs
-        .iter()
-        .map(|d| if one_food || d.newborn { 1 } else { 2 })
-        .collect();
+    let mut costs: Vec<u32> = p.dwarfs.iter().map(|d| if one_food || d.newborn { 1 } else { 2 }).collect();
     costs.sort_unstable_by(|a, b| b.cmp(a));
     let fed_by_cave: u32 = costs.iter().take(relief as usize).sum();
     let mut due: u32 = costs.iter().sum::<u32>() - fed_by_cave;

@@ -281,12 +281,7 @@ mod tests {
         full.set_tile(at(0, 0), Tile::Meadow);
         full.set_stable(at(1, 1));
         for b in [bare(), HomeBoard::new(), full] {
-            table(
-                "F.1 zero animals",
-                &b,
-                0,
-                &[(NONE, 0, true), (NONE, 7, true), (NONE, u32::MAX, true)],
-            );
+            table("F.1 zero animals", &b, 0, &[(NONE, 0, true), (NONE, 7, true), (NONE, u32::MAX, true)]);
         }
     }
 
@@ -299,12 +294,7 @@ mod tests {
             "F.1 small_pasture",
             &b,
             2,
-            &[
-                (sheep(2), 0, true),
-                (cattle(2), 0, true),
-                (sheep(3), 0, false),
-                ([1, 0, 1, 0], 0, false),
-            ],
+            &[(sheep(2), 0, true), (cattle(2), 0, true), (sheep(3), 0, false), ([1, 0, 1, 0], 0, false)],
         );
         b.set_stable(at(3, 2));
         table(
@@ -321,26 +311,11 @@ mod tests {
     fn f1_large_pasture_holds_4_8_16_by_stables() {
         let mut b = bare();
         large_pasture(&mut b, at(3, 2), at(2, 2));
-        table(
-            "F.1 large_pasture",
-            &b,
-            2,
-            &[(sheep(4), 0, true), (sheep(5), 0, false), ([2, 2, 0, 0], 0, false)],
-        );
+        table("F.1 large_pasture", &b, 2, &[(sheep(4), 0, true), (sheep(5), 0, false), ([2, 2, 0, 0], 0, false)]);
         b.set_stable(at(2, 2));
-        table(
-            "F.1 large_pasture_1_stable",
-            &b,
-            2,
-            &[(donkeys(8), 0, true), (donkeys(9), 0, false)],
-        );
+        table("F.1 large_pasture_1_stable", &b, 2, &[(donkeys(8), 0, true), (donkeys(9), 0, false)]);
         b.set_stable(at(3, 2));
-        table(
-            "F.1 large_pasture_2_stables",
-            &b,
-            2,
-            &[(cattle(16), 0, true), (cattle(17), 0, false)],
-        );
+        table("F.1 large_pasture_2_stables", &b, 2, &[(cattle(16), 0, true), (cattle(17), 0, false)]);
     }
 
     /// RULES.md F.1 and A.4: cells of the Office-room ring house animals like any other.
@@ -350,12 +325,7 @@ mod tests {
         large_pasture(&mut b, at(-1, 0), at(-1, 1));
         b.set_stable(at(-1, 0));
         b.set_tile(at(4, 6), Tile::OreMine);
-        table(
-            "F.1 ring cells",
-            &b,
-            2,
-            &[([0, 1, 8, 0], 0, true), ([0, 1, 9, 0], 0, false), ([0, 2, 8, 0], 0, false)],
-        );
+        table("F.1 ring cells", &b, 2, &[([0, 1, 8, 0], 0, true), ([0, 1, 9, 0], 0, false), ([0, 2, 8, 0], 0, false)]);
     }
 
     /// RULES.md F.1 `stable_on_meadow`: 1 animal of any farm type; an unfenced meadow without a
@@ -407,20 +377,10 @@ mod tests {
             "F.1 ore_mine",
             &b,
             2,
-            &[
-                (donkeys(1), 0, true),
-                (donkeys(2), 0, false),
-                (sheep(1), 0, false),
-                (boars(1), 0, false),
-            ],
+            &[(donkeys(1), 0, true), (donkeys(2), 0, false), (sheep(1), 0, false), (boars(1), 0, false)],
         );
         b.set_tile(at(1, 4), Tile::RubyMine);
-        table(
-            "F.1 ruby_mine",
-            &b,
-            2,
-            &[(donkeys(2), 0, true), (donkeys(3), 0, false), (cattle(1), 0, false)],
-        );
+        table("F.1 ruby_mine", &b, 2, &[(donkeys(2), 0, true), (donkeys(3), 0, false), (cattle(1), 0, false)]);
     }
 
     /// RULES.md F.1 `entry_dwelling` and `mixed_dwelling`: a pair of one type each.
@@ -431,21 +391,11 @@ mod tests {
             "F.1 entry_dwelling",
             &b,
             2,
-            &[
-                (sheep(2), 0, true),
-                (cattle(2), 0, true),
-                (sheep(3), 0, false),
-                ([1, 0, 1, 0], 0, false),
-            ],
+            &[(sheep(2), 0, true), (cattle(2), 0, true), (sheep(3), 0, false), ([1, 0, 1, 0], 0, false)],
         );
         let mut b = bare();
         furnish(&mut b, at(1, 3), Furnishing::MixedDwelling);
-        table(
-            "F.1 mixed_dwelling",
-            &b,
-            2,
-            &[(donkeys(2), 0, true), (donkeys(3), 0, false), ([0, 1, 0, 1], 0, false)],
-        );
+        table("F.1 mixed_dwelling", &b, 2, &[(donkeys(2), 0, true), (donkeys(3), 0, false), ([0, 1, 0, 1], 0, false)]);
         furnish(&mut b, at(1, 4), Furnishing::Dwelling);
         table("F.1 plain dwelling holds no animals", &b, 2, &[(donkeys(3), 0, false)]);
     }
@@ -463,12 +413,7 @@ mod tests {
             "F.1 one type: two small pastures",
             &b,
             2,
-            &[
-                ([1, 0, 1, 0], 0, true),
-                ([2, 0, 2, 0], 0, true),
-                ([3, 0, 1, 0], 0, false),
-                ([1, 1, 1, 0], 0, false),
-            ],
+            &[([1, 0, 1, 0], 0, true), ([2, 0, 2, 0], 0, true), ([3, 0, 1, 0], 0, false), ([1, 1, 1, 0], 0, false)],
         );
         // 8 + 4 + 2 + 2 = 16 room, but 5 + 5 + 5 needs each pen of one type: the 8 takes
         // one type, the 4 and a 2 another, the last 2 cannot finish the third.
@@ -541,12 +486,7 @@ mod tests {
             "F.1 stubble_room",
             &b,
             2,
-            &[
-                ([1, 0, 1, 0], 0, true),
-                (cattle(2), 0, true),
-                ([1, 1, 1, 0], 0, false),
-                (donkeys(3), 0, false),
-            ],
+            &[([1, 0, 1, 0], 0, true), (cattle(2), 0, true), ([1, 1, 1, 0], 0, false), (donkeys(3), 0, false)],
         );
         // A field whose last crop was harvested is unsown again.
         b.set_tile(at(2, 2), Tile::Field { crop: Some((Crop::Grain, 0)) });
@@ -613,20 +553,10 @@ mod tests {
             "F.1/H.18 dogs on fields/forest",
             &b,
             2,
-            &[
-                (sheep(1), 3, false),
-                (boars(1), 3, true),
-                (boars(2), 3, false),
-                ([1, 0, 1, 0], 3, false),
-            ],
+            &[(sheep(1), 3, false), (boars(1), 3, true), (boars(2), 3, false), ([1, 0, 1, 0], 3, false)],
         );
         furnish(&mut b, at(1, 3), Furnishing::StubbleRoom);
-        table(
-            "F.1/H.18 dogs on a stubble field",
-            &b,
-            2,
-            &[(sheep(1), 2, true), (sheep(2), 2, false)],
-        );
+        table("F.1/H.18 dogs on a stubble field", &b, 2, &[(sheep(1), 2, true), (sheep(2), 2, false)]);
     }
 
     /// RULES.md F.1 and H.18: guarding replaces a pasture's capacity (stables ignored), so the
@@ -677,12 +607,7 @@ mod tests {
             "F.1/H.18 guarded stable meadow",
             &b,
             2,
-            &[
-                (boars(1), 1, true),
-                (sheep(2), 1, true),
-                ([2, 0, 1, 0], 1, false),
-                ([1, 0, 1, 0], 1, false),
-            ],
+            &[(boars(1), 1, true), (sheep(2), 1, true), ([2, 0, 1, 0], 1, false), ([1, 0, 1, 0], 1, false)],
         );
         // With a second, bare meadow the dog goes there and the stable keeps the boar.
         b.set_tile(at(3, 1), Tile::Meadow);
@@ -728,12 +653,7 @@ mod tests {
             "F.1 big numbers",
             &b,
             2,
-            &[
-                (sheep(500), 0, false),
-                (boars(500), 500, false),
-                (sheep(500), 500, true),
-                (sheep(600), 500, false),
-            ],
+            &[(sheep(500), 0, false), (boars(500), 500, false), (sheep(500), 500, true), (sheep(600), 500, false)],
         );
         table(
             "F.1 big numbers, huge cuddle room",
@@ -748,12 +668,7 @@ mod tests {
         );
         assert!(start.elapsed() < std::time::Duration::from_millis(50));
         // Dogs galore on twelve meadows: 1000 dogs guard at most 1000 + 12 sheep.
-        table(
-            "F.1/H.18 many dogs",
-            &bare_with_meadows(),
-            2,
-            &[(sheep(1012), 1000, true), (sheep(1013), 1000, false)],
-        );
+        table("F.1/H.18 many dogs", &bare_with_meadows(), 2, &[(sheep(1012), 1000, true), (sheep(1013), 1000, false)]);
     }
 
     fn bare_with_meadows() -> HomeBoard {
@@ -821,12 +736,8 @@ mod tests {
                 Some(Tile::Field { crop: None }) if stubble => Some((any, 1, false)),
                 Some(Tile::OreMine | Tile::RubyMine) => Some((1 << DONKEY, 1, false)),
                 Some(Tile::EntryDwelling) => Some((any, 2, false)),
-                Some(Tile::Furnished { tile: Furnishing::MixedDwelling, .. }) => {
-                    Some((any, 2, false))
-                }
-                Some(Tile::Furnished { tile: Furnishing::BreakfastRoom, .. }) => {
-                    Some((1 << CATTLE, 3, false))
-                }
+                Some(Tile::Furnished { tile: Furnishing::MixedDwelling, .. }) => Some((any, 2, false)),
+                Some(Tile::Furnished { tile: Furnishing::BreakfastRoom, .. }) => Some((1 << CATTLE, 3, false)),
                 Some(Tile::Furnished { tile: Furnishing::CuddleRoom, .. }) => {
                     Some((1 << SHEEP, u64::from(dwarfs), false))
                 }
@@ -839,13 +750,7 @@ mod tests {
 
     /// Tries every placement of dogs on guardable zones and every type for every container.
     fn naive_fits(list: &[Naive], animals: Animals, dogs: u32) -> bool {
-        fn place_dogs(
-            list: &[Naive],
-            i: usize,
-            dogs: u32,
-            eff: &mut Vec<(u8, u64)>,
-            need: [u64; 4],
-        ) -> bool {
+        fn place_dogs(list: &[Naive], i: usize, dogs: u32, eff: &mut Vec<(u8, u64)>, need: [u64; 4]) -> bool {
             if i == list.len() {
                 return assign(eff, 0, need);
             }
@@ -896,8 +801,7 @@ mod tests {
             seed ^= seed << 17;
             seed % n
         };
-        let forest =
-            [at(0, 0), at(0, 1), at(0, 2), at(1, 0), at(1, 1), at(1, 2), at(2, 2), at(3, 2)];
+        let forest = [at(0, 0), at(0, 1), at(0, 2), at(1, 0), at(1, 1), at(1, 2), at(2, 2), at(3, 2)];
         let mountain = [at(0, 3), at(0, 4), at(1, 3), at(1, 4)];
         let mut agree = 0;
         for _ in 0..3000 {
@@ -944,11 +848,7 @@ mod tests {
             let dogs = [0, 0, 1, 2, 3][rand(5) as usize];
             let animals: Animals = std::array::from_fn(|_| rand(7) as u32);
             let want = naive_fits(&naive_containers(&b, dwarfs), animals, dogs);
-            assert_eq!(
-                fits(&b, dwarfs, animals, dogs),
-                want,
-                "{b:?} dwarfs {dwarfs} animals {animals:?} dogs {dogs}"
-            );
+            assert_eq!(fits(&b, dwarfs, animals, dogs), want, "{b:?} dwarfs {dwarfs} animals {animals:?} dogs {dogs}");
             agree += usize::from(want);
         }
         // Both answers occur often enough for the comparison to mean something.
@@ -958,14 +858,8 @@ mod tests {
     /// The greedy of step 3 against every assignment of pens to types (no dogs, no board).
     #[test]
     fn f1_greedy_matches_exhaustive_assignment() {
-        let pens: [&[u64]; 6] = [
-            &[16, 4, 2, 2],
-            &[8, 8, 4, 2],
-            &[4, 4, 4, 2, 2],
-            &[8, 2, 2, 2, 2],
-            &[16, 8, 4, 4],
-            &[4, 2, 2, 2],
-        ];
+        let pens: [&[u64]; 6] =
+            [&[16, 4, 2, 2], &[8, 8, 4, 2], &[4, 4, 4, 2, 2], &[8, 2, 2, 2, 2], &[16, 8, 4, 4], &[4, 2, 2, 2]];
         for sizes in pens {
             let mut shared = [0u32; CLASSES];
             for &s in sizes {

@@ -97,10 +97,10 @@ const URGENT_GOLD: &[(Good, u32)] = &[(Good::Gold, 3)];
 /// What a space offers a dwarf: its parts and connector (`RULES.md` B.2, B.3, §0).
 pub fn flow(space: ActionSpace, guest_room: bool, armed: bool) -> Flow {
     use crate::board::Tile;
-    use ActionSpace as A;
-    use Connector::*;
     use crate::rules::furnish::Furnish as Fu;
     use crate::rules::tiles::Twin as Tw;
+    use ActionSpace as A;
+    use Connector::*;
     use Part::*;
     let either = if guest_room { AndOr } else { Or };
     let (parts, connector): (&[(Part, usize)], Connector) = match space {
@@ -115,29 +115,21 @@ pub fn flow(space: ActionSpace, guest_room: bool, armed: bool) -> Flow {
         A::WeeklyMarket => (&[(Buy, 1)], AndOr),
         A::HardwareRental => (&[(Expedition(2), 1), (Sow, 1)], AndThenOr),
         A::FenceBuilding => (&[(SmallPasture, 1), (LargePasture, 1)], AndOr),
-        A::Extension => (
-            &[
-                (TwinWith(Tw::MeadowField, Good::Wood), 1),
-                (TwinWith(Tw::CavernTunnel, Good::Stone), 1),
-            ],
-            either,
-        ),
+        A::Extension => {
+            (&[(TwinWith(Tw::MeadowField, Good::Wood), 1), (TwinWith(Tw::CavernTunnel, Good::Stone), 1)], either)
+        }
         A::Imitation | A::Imitation2 | A::Imitation3 => (&[(Imitate, 1)], AndThen),
         A::Blacksmithing if armed => (&[(Expedition(3), 1)], AndOr),
         A::Blacksmithing => (&[(Forge, 1), (Expedition(3), 1)], AndThen),
-        A::SheepFarming | A::DonkeyFarming => {
-            (&[(SmallPasture, 1), (LargePasture, 1), (Stable, 1)], AndOr)
-        }
+        A::SheepFarming | A::DonkeyFarming => (&[(SmallPasture, 1), (LargePasture, 1), (Stable, 1)], AndOr),
         A::OreMineConstruction => (&[(OreMine, 1), (Expedition(2), 1)], AndThenOr),
         A::WishForChildren => (&[(Grow, 1), (Furnish(Fu::DwellingOnly), 1)], either),
-        A::UrgentWishForChildren => (
-            &[(Furnish(Fu::DwellingOnly), 1), (Grow, 1), (Gain(URGENT_GOLD), 1)],
-            UrgentWish { guest_room },
-        ),
-        A::RubyMineConstruction if guest_room => (
-            &[(RubyMine(Some(Tile::Tunnel)), 1), (RubyMine(Some(Tile::DeepTunnel)), 1)],
-            AndOr,
-        ),
+        A::UrgentWishForChildren => {
+            (&[(Furnish(Fu::DwellingOnly), 1), (Grow, 1), (Gain(URGENT_GOLD), 1)], UrgentWish { guest_room })
+        }
+        A::RubyMineConstruction if guest_room => {
+            (&[(RubyMine(Some(Tile::Tunnel)), 1), (RubyMine(Some(Tile::DeepTunnel)), 1)], AndOr)
+        }
         A::RubyMineConstruction => (&[(RubyMine(None), 1)], AndOr),
         A::FamilyLife => (&[(Grow, 1), (Sow, 1)], AndOr),
         A::Exploration => (&[(Expedition(4), 1)], AndOr),
@@ -176,9 +168,9 @@ fn fixed_goods(space: ActionSpace, players: usize, p: &Player) -> Goods {
 
 /// Pays `n` of one good or fails with `insufficient_goods`.
 pub fn pay(p: &mut Player, good: Good, n: u32) -> RuleResult {
-    p.supply.take(&Goods::one(good, n)).map_err(|_| {
-        RuleError::new(ErrorCode::InsufficientGoods, format!("{n} {} needed", good.id()))
-    })
+    p.supply
+        .take(&Goods::one(good, n))
+        .map_err(|_| RuleError::new(ErrorCode::InsufficientGoods, format!("{n} {} needed", good.id())))
 }
 
 /// Wood for a pasture: 2 small / 4 large, 1 / 2 as loot; Carpenter −1 per pasture (H.9).
@@ -285,7 +277,13 @@ impl Placing {
 
 /// The first half of a placement: checks the space, chooses and places the dwarf, and takes
 /// the accumulated goods. Returns the dwarf and whether goods were taken.
-pub fn begin(game: &mut Game, p: usize, space: ActionSpace, dwarf: Option<u32>, ruby: bool) -> RuleResult<(usize, bool)> {
+pub fn begin(
+    game: &mut Game,
+    p: usize,
+    space: ActionSpace,
+    dwarf: Option<u32>,
+    ruby: bool,
+) -> RuleResult<(usize, bool)> {
     let Some(state) = game.spaces.get(&space) else {
         return fail(ErrorCode::SpaceNotAvailable, format!("{} is not on the table this round", space.id()));
     };
@@ -522,9 +520,7 @@ fn run_part(
             Ok(())
         }
         (Part::RubyMine(_), Action::RubyMine { at }) => tiles::place_ruby_mine(&mut game.players[p], *at),
-        (Part::Furnish(kind), Action::Furnish { tile, at, pay }) => {
-            furnish(game, p, *tile, *at, pay.as_ref(), kind)
-        }
+        (Part::Furnish(kind), Action::Furnish { tile, at, pay }) => furnish(game, p, *tile, *at, pay.as_ref(), kind),
         (Part::Grow, Action::Grow {}) => family::grow(&mut game.players[p]),
         (Part::Sow, Action::Sow { grain, vegetable }) => sowing::sow(&mut game.players[p], grain, vegetable),
         (Part::SmallPasture | Part::LargePasture, Action::Fence { cells }) => {

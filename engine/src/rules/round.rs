@@ -65,11 +65,7 @@ impl Game {
 
     /// Accumulation spaces holding 6 or more goods at the solo replenish step (H.5).
     pub(crate) fn solo_overflowing(&self) -> Vec<ActionSpace> {
-        self.spaces
-            .iter()
-            .filter(|(_, s)| s.goods.total() >= SOLO_CLEAR_AT)
-            .map(|(&a, _)| a)
-            .collect()
+        self.spaces.iter().filter(|(_, s)| s.goods.total() >= SOLO_CLEAR_AT).map(|(&a, _)| a).collect()
     }
 
     /// A solo `keep` entry: 1 ruby per kept space; the other full spaces are cleared (H.5).
@@ -200,9 +196,7 @@ impl Game {
     pub(crate) fn breeds(&self, p: usize) -> bool {
         match self.harvest {
             Harvest::Normal => true,
-            Harvest::Choice => {
-                self.players[p].harvest_choice == Some(crate::notation::HarvestPhase::Breeding)
-            }
+            Harvest::Choice => self.players[p].harvest_choice == Some(crate::notation::HarvestPhase::Breeding),
             _ => false,
         }
     }

@@ -8,15 +8,16 @@ use crate::notation::RawCoord;
 use crate::rules::tiles::coord;
 
 pub fn sow(p: &mut Player, grain: &[RawCoord], vegetable: &[RawCoord]) -> RuleResult {
-    ensure(!grain.is_empty() || !vegetable.is_empty(), ErrorCode::SowInvalid, || "a sow action sows at least one field".into())?;
+    ensure(!grain.is_empty() || !vegetable.is_empty(), ErrorCode::SowInvalid, || {
+        "a sow action sows at least one field".into()
+    })?;
     ensure(grain.len() <= 2 && vegetable.len() <= 2, ErrorCode::SowInvalid, || {
         "sow at most 2 grain and 2 vegetable fields".into()
     })?;
     let mut seen = Vec::new();
-    for (crop, good, cells, total) in [
-        (Crop::Grain, Good::Grain, grain, 3u8),
-        (Crop::Vegetable, Good::Vegetable, vegetable, 2u8),
-    ] {
+    for (crop, good, cells, total) in
+        [(Crop::Grain, Good::Grain, grain, 3u8), (Crop::Vegetable, Good::Vegetable, vegetable, 2u8)]
+    {
         ensure(p.supply.get(good) as usize >= cells.len(), ErrorCode::SowInvalid, || {
             format!("sowing {} {} fields needs {} {} in your supply", cells.len(), good.id(), cells.len(), good.id())
         })?;

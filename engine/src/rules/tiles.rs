@@ -80,12 +80,7 @@ fn cover_bonus(p: &mut Player, c: Coord) {
 }
 
 /// Places a twin tile of one of the `allowed` kinds (A.4). Returns the twin placed.
-pub fn place_twin(
-    p: &mut Player,
-    raw: [RawCoord; 2],
-    kinds: [TileKind; 2],
-    allowed: &[Twin],
-) -> RuleResult<Twin> {
+pub fn place_twin(p: &mut Player, raw: [RawCoord; 2], kinds: [TileKind; 2], allowed: &[Twin]) -> RuleResult<Twin> {
     let TwinPlacement { twin, cells, halves, overhang } = check_twin(p, raw, kinds, allowed)?;
     for (c, h) in cells.into_iter().zip(halves) {
         p.board.set_tile(c, h);
@@ -152,9 +147,7 @@ fn check_twin(p: &Player, raw: [RawCoord; 2], kinds: [TileKind; 2], allowed: &[T
             "forest tiles start in front of the cave entrance [3, 2] and then touch existing tiles".into()
         })?;
     } else {
-        ensure(twin_touches(p, cells), ErrorCode::NotAdjacent, || {
-            "mountain tiles must adjoin the cave system".into()
-        })?;
+        ensure(twin_touches(p, cells), ErrorCode::NotAdjacent, || "mountain tiles must adjoin the cave system".into())?;
     }
     Ok(TwinPlacement { twin, cells, halves, overhang: overhang == 1 })
 }
@@ -259,9 +252,7 @@ pub enum Pasture {
 pub fn build_pasture(p: &mut Player, raw: &[RawCoord]) -> RuleResult<Pasture> {
     let cells = raw.iter().map(|&r| coord(r, true)).collect::<RuleResult<Vec<_>>>()?;
     for (c, r) in cells.iter().zip(raw) {
-        ensure(p.board.tile(*c) == Some(Tile::Meadow), ErrorCode::WrongTerrain, || {
-            format!("{r} is not a meadow")
-        })?;
+        ensure(p.board.tile(*c) == Some(Tile::Meadow), ErrorCode::WrongTerrain, || format!("{r} is not a meadow"))?;
     }
     match cells[..] {
         [c] => {
@@ -269,9 +260,7 @@ pub fn build_pasture(p: &mut Player, raw: &[RawCoord]) -> RuleResult<Pasture> {
             Ok(Pasture::Small)
         }
         [a, b] => {
-            ensure(a.is_adjacent(b), ErrorCode::NotAdjacent, || {
-                format!("{} and {} are not adjacent", raw[0], raw[1])
-            })?;
+            ensure(a.is_adjacent(b), ErrorCode::NotAdjacent, || format!("{} and {} are not adjacent", raw[0], raw[1]))?;
             p.board.set_tile(a, Tile::LargePasture { partner: b });
             p.board.set_tile(b, Tile::LargePasture { partner: a });
             Ok(Pasture::Large)

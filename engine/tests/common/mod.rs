@@ -38,9 +38,7 @@ pub fn setup(players: usize) -> Value {
 }
 
 pub fn log(players: usize, entries: Value) -> Vec<u8> {
-    json!({ "format": "caverna-log/1", "setup": setup(players), "entries": entries })
-        .to_string()
-        .into_bytes()
+    json!({ "format": "caverna-log/1", "setup": setup(players), "entries": entries }).to_string().into_bytes()
 }
 
 pub fn run(players: usize, entries: Value) -> Replay {
@@ -111,10 +109,7 @@ pub fn fillers(n: usize) -> Vec<&'static str> {
         ]
     };
     let printed = ActionSpace::printed(n);
-    list.iter()
-        .copied()
-        .filter(|s| ActionSpace::from_id(s).is_some_and(|a| printed.contains(&a)))
-        .collect()
+    list.iter().copied().filter(|s| ActionSpace::from_id(s).is_some_and(|a| printed.contains(&a))).collect()
 }
 
 pub fn filler_actions(space: &str) -> Value {
@@ -150,10 +145,8 @@ impl Script {
             Value::Array(a) => a.first().cloned().unwrap_or(Value::Null),
             v => v.clone(),
         };
-        let named: Vec<String> =
-            mine.iter().filter_map(|m| first(m)["space"].as_str().map(String::from)).collect();
-        let mut free: Vec<&str> =
-            fillers(self.n).into_iter().filter(|s| !named.iter().any(|n| n == s)).collect();
+        let named: Vec<String> = mine.iter().filter_map(|m| first(m)["space"].as_str().map(String::from)).collect();
+        let mut free: Vec<&str> = fillers(self.n).into_iter().filter(|s| !named.iter().any(|n| n == s)).collect();
         let mut left = vec![2usize; self.n];
         left[0] = mine.len();
         let mut mine = mine.into_iter();
@@ -191,9 +184,7 @@ impl Script {
     }
 
     pub fn log(&self) -> Vec<u8> {
-        json!({ "format": "caverna-log/1", "setup": self.setup, "entries": self.entries })
-            .to_string()
-            .into_bytes()
+        json!({ "format": "caverna-log/1", "setup": self.setup, "entries": self.entries }).to_string().into_bytes()
     }
 
     pub fn replay(&self) -> Replay {
