@@ -125,7 +125,7 @@ async fn insert_rows<'a, T: Sync>(
 }
 
 /// Column-oriented rows of one table, written by the backend's `bulk_insert` (PostgreSQL:
-/// one `INSERT … SELECT * FROM UNNEST(arrays)` per table; SQLite: multi-row `VALUES`).
+/// one binary `COPY … FROM STDIN` per table; SQLite: multi-row `VALUES`).
 struct Table<'a> {
     name: &'static str,
     rows: usize,
