@@ -8,11 +8,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-#[macro_use]
-mod common;
 
-use common::server::*;
-use common::*;
+use crate::common::server::*;
+use crate::common::*;
 
 both_stores!(
     submit_games_is_all_or_nothing_when_the_database_refuses_a_game,

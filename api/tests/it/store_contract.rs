@@ -25,10 +25,8 @@ use chronicle_engine::events::{Event, Via};
 use chronicle_engine::Status;
 use indicatif::ProgressBar;
 
-#[macro_use]
-mod common;
 
-use common::*;
+use crate::common::*;
 
 // ---------------------------------------------------------------------------------------------
 // Harness

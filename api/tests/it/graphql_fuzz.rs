@@ -6,7 +6,7 @@
 //! The test runs a fixed-seed slice (CI). A longer campaign, in release mode:
 //!
 //! ```sh
-//! CHRONICLE_GRAPHQL_FUZZ_CASES=200000 cargo test --release -p chronicle-api --test graphql_fuzz -- --nocapture
+//! CHRONICLE_GRAPHQL_FUZZ_CASES=200000 cargo test --release -p chronicle-api --test it graphql_fuzz -- --nocapture
 //! ```
 //! (`CHRONICLE_GRAPHQL_FUZZ_SEED` picks another seed.)
 
@@ -20,9 +20,8 @@ use chronicle_api::service::admission::AdmissionLimits;
 use chronicle_api::service::Service;
 use chronicle_api::store::{self, Bearer};
 
-mod common;
 
-use common::*;
+use crate::common::*;
 
 /// SplitMix64: the fuzzer's only randomness, from the seed.
 struct Rng(u64);
@@ -209,7 +208,7 @@ async fn fixture() -> Fixture {
 }
 
 fn fixture_bytes(name: &str) -> Vec<u8> {
-    common::fixture(name).bytes
+    crate::common::fixture(name).bytes
 }
 
 /// What a campaign found.

@@ -4,11 +4,9 @@
 
 use serde_json::{json, Value};
 
-#[macro_use]
-mod common;
 
-use common::server::*;
-use common::*;
+use crate::common::server::*;
+use crate::common::*;
 
 both_stores!(
     submit_verify_and_read_games,

@@ -1,0 +1,12 @@
+//! The `api` integration tests, gathered in one binary: each of them links the whole service
+//! (polars, sqlx, actix-web, async-graphql), and one link instead of five saves most of their
+//! build time. Each module is one suite: `server` (the GraphQL service end to end), `hardening`
+//! (hostile and unlucky conditions), `store_contract` (both stores), `graphql_fuzz`, `schema`.
+
+#[macro_use]
+mod common;
+mod graphql_fuzz;
+mod hardening;
+mod schema;
+mod server;
+mod store_contract;
