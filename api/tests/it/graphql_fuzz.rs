@@ -20,7 +20,6 @@ use chronicle_api::service::admission::AdmissionLimits;
 use chronicle_api::service::Service;
 use chronicle_api::store::{self, Bearer};
 
-
 use crate::common::*;
 
 /// SplitMix64: the fuzzer's only randomness, from the seed.

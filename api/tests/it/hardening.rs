@@ -8,7 +8,6 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-
 use crate::common::server::*;
 use crate::common::*;
 

@@ -4,7 +4,6 @@
 
 use serde_json::{json, Value};
 
-
 use crate::common::server::*;
 use crate::common::*;
 

@@ -25,7 +25,6 @@ use chronicle_engine::events::{Event, Via};
 use chronicle_engine::Status;
 use indicatif::ProgressBar;
 
-
 use crate::common::*;
 
 // ---------------------------------------------------------------------------------------------
