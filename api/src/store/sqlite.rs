@@ -68,15 +68,16 @@ async fn bulk_insert(conn: &mut Conn, table: Table<'_>) -> Result<(), sqlx::Erro
     Ok(())
 }
 
-/// Applies the pending migrations while holding an exclusive lock on `PATH.migrate-lock`:
-/// SQLite has no advisory lock that sqlx's migrator could take, so two processes opening a new
-/// file at once would both try to create its tables (and one would fail with `table games
-/// already exists`). The second waits for the first and then finds nothing left to apply.
-async fn migrate(pool: &Pool<Db>, path: &Path) -> Result<(), StoreError> {
+/// Takes an exclusive lock on `PATH.setup-lock` for opening a database file: SQLite has no
+/// advisory lock that sqlx's migrator could take, and two processes opening a new file at once
+/// would both switch it to write-ahead logging (which fails at once with `database is locked`
+/// rather than waiting) and both try to create its tables (`table games already exists`). The
+/// second waits for the first and then finds nothing left to do. Closing the file releases it.
+async fn setup_lock(path: &Path) -> Result<std::fs::File, StoreError> {
     let mut lock_path = path.as_os_str().to_owned();
-    lock_path.push(".migrate-lock");
+    lock_path.push(".setup-lock");
     let lock_path = std::path::PathBuf::from(lock_path);
-    let lock = tokio::task::spawn_blocking(move || -> Result<std::fs::File, String> {
+    tokio::task::spawn_blocking(move || -> Result<std::fs::File, String> {
         let file = std::fs::OpenOptions::new()
             .create(true)
             .truncate(false)
@@ -87,16 +88,8 @@ async fn migrate(pool: &Pool<Db>, path: &Path) -> Result<(), StoreError> {
         Ok(file)
     })
     .await
-    .map_err(|e| StoreError::other(format!("locking for migrations: {e}")))?
-    .map_err(StoreError::other)?;
-    let result = migrator(crate::store::embedded::SQLITE)
-        .await?
-        .run(pool)
-        .await
-        .map_err(|e| migrate_error(&format!("migrating {}", path.display()), e));
-    // Closing the file releases the lock.
-    drop(lock);
-    result
+    .map_err(|e| StoreError::other(format!("locking for setup: {e}")))?
+    .map_err(StoreError::other)
 }
 
 /// An SQLite database file.
@@ -143,12 +136,18 @@ impl SqliteStore {
             .synchronous(SqliteSynchronous::Normal)
             .foreign_keys(true)
             .busy_timeout(Duration::from_secs(30));
+        let lock = setup_lock(path).await.map_err(|e| refine_error(e, path))?;
         let pool = SqlitePoolOptions::new()
             .max_connections(4)
             .connect_with(options)
             .await
             .map_err(|e| refine_error(db_error(&format!("opening {}", path.display()), e), path))?;
-        let migrated = migrate(&pool, path).await;
+        let migrated = migrator(crate::store::embedded::SQLITE)
+            .await?
+            .run(&pool)
+            .await
+            .map_err(|e| migrate_error(&format!("migrating {}", path.display()), e));
+        drop(lock);
         if let Err(e) = migrated {
             pool.close().await;
             return Err(refine_error(e, path));

@@ -370,10 +370,10 @@ fn anonymous_callers_are_rate_limited_per_address() {
 #[test]
 fn two_imports_into_a_new_sqlite_file_both_succeed() {
     let fixture = fixtures_dir().join("complete_solo.json");
-    for round in 0..5 {
+    for round in 0..10 {
         let dir = TempDir::new();
         let url = format!("sqlite://{}", dir.0.join(format!("new-{round}.db")).display());
-        let children: Vec<_> = (0..3)
+        let children: Vec<_> = (0..4)
             .map(|_| {
                 chronicle()
                     .args(["import", "--database-url", &url])
