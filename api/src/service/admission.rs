@@ -171,7 +171,10 @@ impl Admission {
         let queued = self.waiting.fetch_add(1, Ordering::AcqRel);
         let _leave = Leave(&self.waiting);
         if queued >= self.limits.queue {
-            return Err(Busy(format!("the server is busy ({queued} requests waiting for heavy work); retry later")));
+            let queue = self.limits.queue;
+            return Err(Busy(format!(
+                "the server is busy: the queue for heavy work is full ({queued} of {queue}); retry later"
+            )));
         }
         tokio::time::timeout(self.limits.wait, acquire).await.map_err(|_| {
             Busy(format!(
@@ -228,7 +231,7 @@ mod tests {
             let running = gate.replay(1, 100).await.unwrap();
             let start = std::time::Instant::now();
             let refused = gate.replay(1, 100).await;
-            assert!(matches!(refused, Err(Busy(m)) if m.contains("waiting")));
+            assert!(matches!(refused, Err(Busy(m)) if m.contains("queue")));
             assert!(start.elapsed() < Duration::from_millis(100));
             drop(running);
         });

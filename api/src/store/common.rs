@@ -773,15 +773,15 @@ impl Store for Backend {
     }
 
     async fn known_games(&self, sha256s: &[String]) -> Result<HashMap<String, i64>, StoreError> {
-        known_games(&self.pool, sha256s).await
+        self.refine(known_games(&self.pool, sha256s).await)
     }
 
     async fn logs_after(&self, after: i64, limit: i64) -> Result<Vec<StoredLog>, StoreError> {
-        logs_after(&self.pool, after, limit).await
+        self.refine(logs_after(&self.pool, after, limit).await)
     }
 
     async fn outcomes(&self, ids: &[i64]) -> Result<BTreeMap<i64, Outcome>, StoreError> {
-        outcomes(&self.pool, ids).await
+        self.refine(outcomes(&self.pool, ids).await)
     }
 
     async fn replace_records(&self, records: &[(i64, GameRecord)]) -> Result<(), StoreError> {
@@ -789,27 +789,27 @@ impl Store for Backend {
     }
 
     async fn game_id(&self, sha256: &str) -> Result<Option<i64>, StoreError> {
-        game_id(&self.pool, sha256).await
+        self.refine(game_id(&self.pool, sha256).await)
     }
 
     async fn game(&self, id: i64) -> Result<Option<StoredGame>, StoreError> {
-        game(&self.pool, id).await
+        self.refine(game(&self.pool, id).await)
     }
 
     async fn game_count(&self) -> Result<i64, StoreError> {
-        game_count(&self.pool).await
+        self.refine(game_count(&self.pool).await)
     }
 
     async fn game_heads(&self, ids: &[i64]) -> Result<Vec<GameHead>, StoreError> {
-        game_heads(&self.pool, ids).await
+        self.refine(game_heads(&self.pool, ids).await)
     }
 
     async fn game_log(&self, id: i64) -> Result<Option<CompressedLog>, StoreError> {
-        game_log(&self.pool, id).await
+        self.refine(game_log(&self.pool, id).await)
     }
 
     async fn list_games(&self, filter: &GameFilter, after: i64, limit: i64) -> Result<Vec<i64>, StoreError> {
-        list_games(&self.pool, filter, after, limit).await
+        self.refine(list_games(&self.pool, filter, after, limit).await)
     }
 
     async fn create_token(&self, name: &str, sha256: &str, expires_in: Option<i64>) -> Result<i64, StoreError> {
@@ -817,7 +817,7 @@ impl Store for Backend {
     }
 
     async fn tokens(&self) -> Result<Vec<TokenRow>, StoreError> {
-        tokens(&self.pool).await
+        self.refine(tokens(&self.pool).await)
     }
 
     async fn revoke_token(&self, id: i64) -> Result<Revoked, StoreError> {
@@ -825,7 +825,7 @@ impl Store for Backend {
     }
 
     async fn bearer(&self, sha256: &str) -> Result<TokenLookup, StoreError> {
-        bearer(&self.pool, sha256).await
+        self.refine(bearer(&self.pool, sha256).await)
     }
 
     async fn create_tournament(
@@ -838,7 +838,7 @@ impl Store for Backend {
     }
 
     async fn tournament(&self, id: i64) -> Result<Option<TournamentRow>, StoreError> {
-        tournament(&self.pool, id).await
+        self.refine(tournament(&self.pool, id).await)
     }
 
     async fn add_tournament_games(&self, tournament: i64, games: &[i64]) -> Result<Vec<i64>, StoreError> {
@@ -846,11 +846,11 @@ impl Store for Backend {
     }
 
     async fn tournament_games(&self, tournament: i64) -> Result<Vec<i64>, StoreError> {
-        tournament_games(&self.pool, tournament).await
+        self.refine(tournament_games(&self.pool, tournament).await)
     }
 
     async fn complete_records(&self, after: i64, limit: i64) -> Result<Vec<(i64, GameRecord)>, StoreError> {
-        complete_records(&self.pool, after, limit).await
+        self.refine(complete_records(&self.pool, after, limit).await)
     }
 
     async fn probe_write(&self) -> Result<(), StoreError> {

@@ -133,7 +133,7 @@ impl PgStore {
         Ok(PgStore { pool })
     }
 
-    /// A failed write's error as it is: PostgreSQL names a full disk itself (`53100`).
+    /// A failed operation's error as it is: PostgreSQL names a full disk itself (`53100`).
     fn refine<T>(&self, result: Result<T, StoreError>) -> Result<T, StoreError> {
         result
     }

@@ -155,7 +155,8 @@ impl SqliteStore {
         Ok(SqliteStore { pool, path: path.to_owned() })
     }
 
-    /// A failed write's error, a full disk named as such.
+    /// A failed operation's error, a full disk named as such (opening a connection on a full
+    /// disk fails as an I/O error too).
     fn refine<T>(&self, result: Result<T, StoreError>) -> Result<T, StoreError> {
         result.map_err(|e| refine_error(e, &self.path))
     }

@@ -144,9 +144,10 @@ fn token_cli(db: &Database, args: &[&str]) -> std::process::Output {
 fn tokens_expire_and_revocation_takes_effect_at_the_next_request(db: Database) {
     let server = Server::start(&db, &[]);
     let keeper = create_token(&db, "keeper");
-    let out = token_cli(&db, &["create", "--name", "short", "--expires-in", "2s"]);
+    let out = token_cli(&db, &["create", "--name", "short", "--expires-in", "4s"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let short = String::from_utf8(out.stdout).unwrap().trim().to_owned();
+    let short_made = Instant::now();
     let read = "{ games { edges { cursor } } }";
     server.data(Some(&short), read, json!({}));
 
@@ -180,7 +181,7 @@ fn tokens_expire_and_revocation_takes_effect_at_the_next_request(db: Database) {
     assert_eq!(server.error_code(Some(organizer), add, json!({ "t": t, "g": ["12345"] })).1, "NOT_FOUND");
 
     // The short token expires.
-    std::thread::sleep(Duration::from_millis(2500));
+    std::thread::sleep(Duration::from_millis(4500).saturating_sub(short_made.elapsed()));
     let (status, body) = server.graphql(Some(&short), read, json!({}));
     assert_eq!(status, 401);
     assert!(body["errors"][0]["message"].as_str().unwrap().contains("expired"), "{body}");
@@ -346,7 +347,19 @@ fn heavy_work_beyond_the_queue_is_refused_busy_and_cheap_queries_go_on() {
     });
     let busy = outcomes.iter().filter(|(s, c)| *s == 503 && c.as_deref() == Some("BUSY")).count();
     let done = outcomes.iter().filter(|(s, c)| *s == 200 && c.is_none()).count();
-    assert!(busy >= 1 && done >= 1 && busy + done == 8, "{outcomes:?}");
+    // Which of them overlap depends on timing; that every one is done or BUSY does not.
+    assert!(done >= 1 && busy + done == 8, "{outcomes:?}");
+
+    // Deterministically: the fields of one query run together, so of three aliased replays with
+    // one slot and no queue, the first runs and the others are BUSY.
+    let aliases = "query($l: JSON!) { a: verifyLog(log: $l) { status } b: verifyLog(log: $l) { status } c: verifyLog(log: $l) { status } }";
+    let (status, body) = server.graphql(None, aliases, json!({ "l": log("complete_4p.json") }));
+    let codes: Vec<&str> =
+        body["errors"].as_array().unwrap().iter().filter_map(|e| e["extensions"]["code"].as_str()).collect();
+    assert_eq!((status, codes), (200, vec!["BUSY", "BUSY"]), "{body}");
+    assert_eq!(body["data"]["a"]["status"], "COMPLETE", "{body}");
+    let one = server.data(None, query, json!({ "l": log("complete_4p.json") }));
+    assert_eq!(one["verifyLog"]["status"], "COMPLETE");
 }
 
 #[test]
@@ -452,19 +465,16 @@ fn a_full_disk_is_reported_and_the_store_recovers_when_space_is_freed() {
     let filler = dir.0.join("filler");
     fill(&filler);
 
-    // Submissions fail with STORAGE_FULL, every time (the connection stays usable).
-    let mut last = String::new();
+    // Each submission meets a full disk and fails with STORAGE_FULL, every time: the connection
+    // a failed write used is not left broken. (The disk is topped up before each one: SQLite
+    // drops its write-ahead log when a connection closes, which gives space back.)
     for i in 0..5 {
+        fill(&filler);
         let game = renamed("complete_4p.json", &format!("full-{i}"), &["A", "B", "C", "D"]);
         let (_, body) = server.graphql(Some(&token), SUBMIT_ONE, json!({ "log": game }));
-        last = body["errors"][0]["extensions"]["code"].as_str().unwrap_or("none").to_owned();
-        if last == "STORAGE_FULL" {
-            assert!(!body["errors"][0]["message"].as_str().unwrap().contains("database or disk"), "{body}");
-        }
+        assert_eq!(body["errors"][0]["extensions"]["code"], "STORAGE_FULL", "submission {i}: {body}");
+        assert!(!body["errors"][0]["message"].as_str().unwrap().contains("database or disk"), "{body}");
     }
-    assert_eq!(last, "STORAGE_FULL");
-    // Whatever the failed writes gave back (SQLite drops its write-ahead log when a connection
-    // closes) is taken too: the disk is full when readiness is asked.
     fill(&filler);
     let (status, ready) = server.get("/readyz");
     assert_eq!(status, 503, "{ready}");
