@@ -51,7 +51,7 @@ enum Command {
     Reverify(crate::import::ReverifyArgs),
     /// Write complete logs of games played by bots (the same arguments give the same bytes).
     Simulate(crate::simulate::SimulateArgs),
-    /// Run the GraphQL API server (POST /graphql, GraphiQL at /graphiql).
+    /// Run the GraphQL API server (POST /graphql, a query console at /graphiql).
     Serve(crate::config::ServeArgs),
     /// Manage API tokens (needed for mutations).
     #[command(subcommand)]
