@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use chronicle_analytics::synthetic::{self, Options, TOURNAMENTS};
 use chronicle_analytics::{AnalyticsError, FurnishingSet, Stats, StatsFilter};
-use chronicle_engine::shuffle::SplitMix64;
+use chronicle_caverna::shuffle::SplitMix64;
 
 fn arg(args: &[String], name: &str, default: u64) -> Result<u64, String> {
     match args.iter().position(|a| a == name) {

@@ -22,7 +22,7 @@
 //! gathered without scanning (used for the parts of a month a time bound cuts, see
 //! [`crate::buckets`]).
 
-use chronicle_engine::action_space::ActionSpace;
+use chronicle_caverna::action_space::ActionSpace;
 use polars::prelude::*;
 
 use crate::tally::Part;

@@ -21,7 +21,7 @@
 
 use std::collections::BTreeMap;
 
-use chronicle_engine::furnishing::Furnishing;
+use chronicle_caverna::furnishing::Furnishing;
 
 use crate::buckets::Gathered;
 use crate::columns::mean;

@@ -17,7 +17,7 @@
 
 use std::collections::BTreeMap;
 
-use chronicle_engine::action_space::ActionSpace;
+use chronicle_caverna::action_space::ActionSpace;
 
 use crate::buckets::Gathered;
 use crate::frames::RS;

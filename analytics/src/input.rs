@@ -9,9 +9,9 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use chronicle_engine::action_space::ActionSpace;
-use chronicle_engine::furnishing::Furnishing;
-use chronicle_engine::notation::LootItem;
+use chronicle_caverna::action_space::ActionSpace;
+use chronicle_caverna::furnishing::Furnishing;
+use chronicle_caverna::notation::LootItem;
 
 use crate::error::AnalyticsError;
 
@@ -25,11 +25,11 @@ pub enum FurnishingSet {
     Introductory,
 }
 
-impl From<chronicle_engine::notation::FurnishingSet> for FurnishingSet {
-    fn from(s: chronicle_engine::notation::FurnishingSet) -> Self {
+impl From<chronicle_caverna::notation::FurnishingSet> for FurnishingSet {
+    fn from(s: chronicle_caverna::notation::FurnishingSet) -> Self {
         match s {
-            chronicle_engine::notation::FurnishingSet::Full => FurnishingSet::Full,
-            chronicle_engine::notation::FurnishingSet::Introductory => FurnishingSet::Introductory,
+            chronicle_caverna::notation::FurnishingSet::Full => FurnishingSet::Full,
+            chronicle_caverna::notation::FurnishingSet::Introductory => FurnishingSet::Introductory,
         }
     }
 }

@@ -1,6 +1,6 @@
 //! A deterministic synthetic corpus for tests and benchmarks (not real games: shapes only).
 //!
-//! Seeded with `chronicle_engine::shuffle::SplitMix64`, so the same options give the same rows
+//! Seeded with `chronicle_caverna::shuffle::SplitMix64`, so the same options give the same rows
 //! on every machine. The shapes follow real play loosely: mostly 2–4 players, some
 //! introductory-set and tournament games, dates over four years (a few missing, some with a
 //! UTC offset), 3–10 distinct tiles per player (plus repeated dwellings) built in rising rounds,
@@ -8,9 +8,9 @@
 //! spaces every round, and scores that depend on a hidden skill, the tiles and the weapons, so
 //! that the statistics have something to find. Ties for the win occur.
 
-use chronicle_engine::action_space::ActionSpace;
-use chronicle_engine::furnishing::Furnishing;
-use chronicle_engine::shuffle::SplitMix64;
+use chronicle_caverna::action_space::ActionSpace;
+use chronicle_caverna::furnishing::Furnishing;
+use chronicle_caverna::shuffle::SplitMix64;
 
 use crate::calendar::civil_from_days;
 use crate::input::{Corpus, FurnishingSet, LootTaken, PlayerGame, SpaceUse, TileBuilt};

@@ -14,7 +14,7 @@
 
 use std::collections::BTreeMap;
 
-use chronicle_engine::notation::LootItem;
+use chronicle_caverna::notation::LootItem;
 
 use crate::buckets::Gathered;
 use crate::columns::mean;

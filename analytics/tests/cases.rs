@@ -9,9 +9,9 @@ use std::sync::Arc;
 use chronicle_analytics::synthetic::{self, Options};
 use chronicle_analytics::weapons::LOOT_ITEMS;
 use chronicle_analytics::*;
-use chronicle_engine::action_space::ActionSpace;
-use chronicle_engine::furnishing::Furnishing;
-use chronicle_engine::notation::LootItem;
+use chronicle_caverna::action_space::ActionSpace;
+use chronicle_caverna::furnishing::Furnishing;
+use chronicle_caverna::notation::LootItem;
 
 fn approx(a: f64, b: f64) -> bool {
     (a - b).abs() < 1e-9

@@ -91,9 +91,28 @@ enum TokenCommand {
     },
 }
 
-pub const EXIT_OK: i32 = 0;
-pub const EXIT_INVALID: i32 = 1;
-pub const EXIT_USAGE: i32 = 2;
+const EXIT_OK: i32 = 0;
+const EXIT_INVALID: i32 = 1;
+const EXIT_USAGE: i32 = 2;
+
+/// How a command that ran ended. Commands return it; only [`run`] turns it into an exit code
+/// (an `Err` is a usage or IO error, exit code 2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Done {
+    /// Everything asked for was done: every log valid, stored or a duplicate (exit code 0).
+    Success,
+    /// The command ran, but some input was invalid or could not be stored (exit code 1).
+    Rejected,
+}
+
+impl Done {
+    fn exit_code(self) -> i32 {
+        match self {
+            Done::Success => EXIT_OK,
+            Done::Rejected => EXIT_INVALID,
+        }
+    }
+}
 
 /// Runs the command line `args` (program name first) against the given streams.
 pub fn run(args: Vec<OsString>, stdin: &mut dyn Read, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
@@ -137,11 +156,11 @@ fn run_with(
         Command::Token(TokenCommand::List { json, db }) => crate::tokens::list(json, db.database_url, out),
         Command::Token(TokenCommand::Revoke { id, db }) => crate::tokens::revoke(id, db.database_url, out),
         Command::Schema => {
-            writeln!(out, "{}", crate::graphql::sdl().trim_end()).map(|()| EXIT_OK).map_err(|e| e.to_string())
+            writeln!(out, "{}", crate::graphql::sdl().trim_end()).map(|()| Done::Success).map_err(|e| e.to_string())
         }
     };
     match result {
-        Ok(code) => code,
+        Ok(done) => done.exit_code(),
         Err(message) => {
             let _ = writeln!(err, "chronicle: {message}");
             EXIT_USAGE
@@ -165,13 +184,13 @@ struct Mode {
     parse_only: bool,
 }
 
-fn replay(paths: &[PathBuf], mode: Mode, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<i32, String> {
-    let inputs = crate::inputs::collect(paths, stdin)?;
+fn replay(paths: &[PathBuf], mode: Mode, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<Done, String> {
+    let inputs = chronicle_ingest::inputs::collect(paths, stdin)?;
     if mode.parse_only {
         return parse_only(&inputs, &mode, out);
     }
-    let reports = crate::inputs::par_map(&inputs, |input| {
-        let r = chronicle_engine::replay(&input.bytes);
+    let reports = chronicle_ingest::inputs::par_map(&inputs, |input| {
+        let r = chronicle_caverna::replay(&input.bytes);
         let line = if mode.summary {
             String::new()
         } else if mode.json {
@@ -191,11 +210,11 @@ fn replay(paths: &[PathBuf], mode: Mode, stdin: &mut dyn Read, out: &mut dyn Wri
     if mode.summary {
         writeln!(out, "{}", totals.json()).map_err(|e| e.to_string())?;
     }
-    Ok(if totals.invalid > 0 { EXIT_INVALID } else { EXIT_OK })
+    Ok(if totals.invalid > 0 { Done::Rejected } else { Done::Success })
 }
 
-fn parse_only(inputs: &[crate::inputs::LogInput], mode: &Mode, out: &mut dyn Write) -> Result<i32, String> {
-    let results = crate::inputs::par_map(inputs, |input| chronicle_engine::parse_only(&input.bytes));
+fn parse_only(inputs: &[chronicle_ingest::inputs::LogInput], mode: &Mode, out: &mut dyn Write) -> Result<Done, String> {
+    let results = chronicle_ingest::inputs::par_map(inputs, |input| chronicle_caverna::parse_only(&input.bytes));
     let invalid = results.iter().filter(|r| r.is_err()).count();
     if mode.summary {
         let line = serde_json::json!({ "logs": results.len(), "parsed": results.len() - invalid, "invalid": invalid });
@@ -209,7 +228,7 @@ fn parse_only(inputs: &[crate::inputs::LogInput], mode: &Mode, out: &mut dyn Wri
             writeln!(out, "{line}").map_err(|e| e.to_string())?;
         }
     }
-    Ok(if invalid > 0 { EXIT_INVALID } else { EXIT_OK })
+    Ok(if invalid > 0 { Done::Rejected } else { Done::Success })
 }
 
 fn state(
@@ -218,16 +237,16 @@ fn state(
     json: bool,
     stdin: &mut dyn Read,
     out: &mut dyn Write,
-) -> Result<i32, String> {
+) -> Result<Done, String> {
     let input = read_input(path, stdin)?;
     let r = report::state_at(&input, at)?;
     let Some(game) = &r.game else {
         let line = report::replay_text(&path.display().to_string(), &r);
         writeln!(out, "{line}").map_err(|e| e.to_string())?;
-        return Ok(EXIT_INVALID);
+        return Ok(Done::Rejected);
     };
-    let view = chronicle_engine::view::state_json(game);
+    let view = chronicle_caverna::view::state_json(game);
     let text = if json { view.to_string() } else { serde_json::to_string_pretty(&view).unwrap_or_default() };
     writeln!(out, "{text}").map_err(|e| e.to_string())?;
-    Ok(if r.status == chronicle_engine::Status::Invalid { EXIT_INVALID } else { EXIT_OK })
+    Ok(if r.status == chronicle_caverna::Status::Invalid { Done::Rejected } else { Done::Success })
 }

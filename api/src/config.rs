@@ -5,7 +5,7 @@ use std::num::NonZeroU32;
 use std::time::Duration;
 
 use crate::graphql::Limits;
-use crate::service::admission::AdmissionLimits;
+use chronicle_service::admission::AdmissionLimits;
 
 /// Default request body limit: 10 MiB.
 pub const DEFAULT_BODY_LIMIT: usize = 10 * 1024 * 1024;

@@ -12,11 +12,11 @@ use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use serde_json::json;
 
-use crate::auth::{self, RateLimit};
 use crate::graphql::{errors, Caller, ChronicleSchema, Limits};
-use crate::service::admission::SMALL_BODY;
-use crate::service::{Readiness, Service, ServiceError};
-use crate::store::TokenLookup;
+use chronicle_service::admission::SMALL_BODY;
+use chronicle_service::auth::{self, RateLimit};
+use chronicle_service::{Readiness, Service, ServiceError};
+use chronicle_store::TokenLookup;
 
 pub struct AppState {
     pub schema: ChronicleSchema,

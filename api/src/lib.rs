@@ -1,20 +1,15 @@
-//! Chronicle's command-line surface and GraphQL service. `main.rs` only calls
-//! [`cli::run_interactive`] ([`cli::run`] without progress bars, for tests).
+//! Chronicle's binary: the command-line surface, the HTTP server and the GraphQL API over
+//! [`chronicle_service`]. `main.rs` only calls [`cli::run_interactive`] ([`cli::run`] without
+//! progress bars, for tests). Commands return typed outcomes ([`cli::Done`]); only [`cli`] maps
+//! them to exit codes.
 
-pub mod auth;
-pub mod canonical;
 pub mod cli;
 pub mod config;
-pub mod facts;
 pub mod graphql;
 pub mod http;
 pub mod import;
-pub mod inputs;
 pub mod offload;
 pub mod report;
-pub mod service;
 pub mod simulate;
 pub mod startup;
-pub mod stats_corpus;
-pub mod store;
 pub mod tokens;

@@ -2,7 +2,7 @@
 
 use serde_json::{json, Map, Value};
 
-use chronicle_engine::{Replay, Status, ENGINE_VERSION};
+use chronicle_caverna::{Replay, Status, ENGINE_VERSION};
 
 /// One line of `chronicle replay --json` (`error` only when invalid; scores, winners and
 /// claimed mismatches only when complete).
@@ -90,8 +90,8 @@ impl Totals {
 /// The replay of a log up to and including entry `at` (the whole log when `None`), for showing
 /// the state there (`chronicle state`, the API's `replay`). Refuses entries that do not exist or
 /// are not legal.
-pub fn state_at(input: &[u8], at: Option<usize>) -> Result<chronicle_engine::Replay, String> {
-    let full = chronicle_engine::replay(input);
+pub fn state_at(input: &[u8], at: Option<usize>) -> Result<chronicle_caverna::Replay, String> {
+    let full = chronicle_caverna::replay(input);
     let Some(n) = at else { return Ok(full) };
     if let Some(e) = full.error.as_ref().and_then(|e| e.entry).filter(|&i| n >= i) {
         return Err(format!("entry {n} is not legal: the log is invalid at entry {e}"));
@@ -99,5 +99,5 @@ pub fn state_at(input: &[u8], at: Option<usize>) -> Result<chronicle_engine::Rep
     if n >= full.entries_applied {
         return Err(format!("entry {n} does not exist; the log has {} entries", full.entries_applied));
     }
-    Ok(chronicle_engine::replay_until(input, Some(n + 1)))
+    Ok(chronicle_caverna::replay_until(input, Some(n + 1)))
 }

@@ -1,5 +1,5 @@
 //! `chronicle simulate`: complete `caverna-log/1` logs of games played by bots
-//! (`chronicle_engine::bots`), one `.json` file per game in a directory or NDJSON on standard
+//! (`chronicle_caverna::bots`), one `.json` file per game in a directory or NDJSON on standard
 //! output. Games are simulated on all cores and written in order; the same arguments always
 //! give byte-identical logs.
 
@@ -8,8 +8,8 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use chronicle_engine::bots::{self, BotChoice, BotKind};
-use chronicle_engine::notation::FurnishingSet;
+use chronicle_caverna::bots::{self, BotChoice, BotKind};
+use chronicle_caverna::notation::FurnishingSet;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 #[derive(clap::Args, Debug)]
@@ -117,7 +117,7 @@ pub fn simulate_command(
     out: &mut dyn Write,
     err: &mut dyn Write,
     progress: bool,
-) -> Result<i32, String> {
+) -> Result<crate::cli::Done, String> {
     let mut sink = if args.out.as_os_str() == "-" {
         Sink::Stdout(out)
     } else {
@@ -137,7 +137,7 @@ pub fn simulate_command(
         }
     })?;
     bar.finish_and_clear();
-    Ok(if failed > 0 { crate::cli::EXIT_INVALID } else { crate::cli::EXIT_OK })
+    Ok(if failed > 0 { crate::cli::Done::Rejected } else { crate::cli::Done::Success })
 }
 
 /// Simulates games `0..n` on all cores (scoped threads taking the next game from a shared

@@ -9,12 +9,13 @@ use std::time::Instant;
 use actix_web::dev::Service as _;
 use actix_web::{web, App, HttpServer};
 
-use crate::auth::RateLimit;
 use crate::config::{LogFormat, ServeArgs};
+use crate::graphql;
 use crate::http::{self, AppState};
-use crate::service::Service;
-use crate::store::Store;
-use crate::{graphql, store};
+use chronicle_service::auth::RateLimit;
+use chronicle_service::Service;
+use chronicle_store as store;
+use chronicle_store::Store;
 
 /// Structured logs on standard error, filtered by RUST_LOG (default `info`).
 fn init_tracing(format: LogFormat) {
@@ -30,7 +31,7 @@ fn init_tracing(format: LogFormat) {
 
 /// Runs the server; prints `chronicle: listening on http://ADDR` on `out` once it accepts
 /// connections.
-pub fn serve(args: ServeArgs, out: &mut dyn Write) -> Result<i32, String> {
+pub fn serve(args: ServeArgs, out: &mut dyn Write) -> Result<crate::cli::Done, String> {
     init_tracing(args.log_format);
     let url = crate::import::database_url(args.database_url.clone());
     actix_web::rt::System::new().block_on(async move {
@@ -86,6 +87,6 @@ pub fn serve(args: ServeArgs, out: &mut dyn Write) -> Result<i32, String> {
         service.store().close().await;
         result.map_err(|e| format!("server: {e}"))?;
         tracing::info!("stopped");
-        Ok(crate::cli::EXIT_OK)
+        Ok(crate::cli::Done::Success)
     })
 }

@@ -7,7 +7,7 @@ use std::io::Write;
 
 use serde_json::json;
 
-use crate::store::{self, Revoked, Store, TokenRow};
+use chronicle_store::{self as store, Revoked, Store, TokenRow};
 
 /// The store a token command works on.
 #[derive(clap::Args, Debug, Clone)]
@@ -61,16 +61,16 @@ pub fn create(
     expires_in: Option<i64>,
     database_url: Option<String>,
     out: &mut dyn Write,
-) -> Result<i32, String> {
+) -> Result<crate::cli::Done, String> {
     let name = name.trim();
     if name.is_empty() {
         return Err("a token needs a non-empty --name".into());
     }
-    let token = crate::auth::new_token()?;
-    let hash = crate::auth::token_hash(&token);
+    let token = chronicle_service::auth::new_token()?;
+    let hash = chronicle_service::auth::token_hash(&token);
     with_store(database_url, async |store| store.create_token(name, &hash, expires_in).await)?;
     writeln!(out, "{token}").map_err(|e| e.to_string())?;
-    Ok(crate::cli::EXIT_OK)
+    Ok(crate::cli::Done::Success)
 }
 
 /// A token's state now: `active`, `expired` or `revoked`.
@@ -85,7 +85,7 @@ fn state(t: &TokenRow) -> &'static str {
 }
 
 /// `chronicle token list`: a table (or JSON lines) of every API token.
-pub fn list(as_json: bool, database_url: Option<String>, out: &mut dyn Write) -> Result<i32, String> {
+pub fn list(as_json: bool, database_url: Option<String>, out: &mut dyn Write) -> Result<crate::cli::Done, String> {
     let tokens = with_store(database_url, async |store| store.tokens().await)?;
     let mut text = String::new();
     if as_json {
@@ -111,17 +111,17 @@ pub fn list(as_json: bool, database_url: Option<String>, out: &mut dyn Write) ->
         }
     }
     out.write_all(text.as_bytes()).map_err(|e| e.to_string())?;
-    Ok(crate::cli::EXIT_OK)
+    Ok(crate::cli::Done::Success)
 }
 
 /// `chronicle token revoke ID`.
-pub fn revoke(id: i64, database_url: Option<String>, out: &mut dyn Write) -> Result<i32, String> {
+pub fn revoke(id: i64, database_url: Option<String>, out: &mut dyn Write) -> Result<crate::cli::Done, String> {
     match with_store(database_url, async |store| store.revoke_token(id).await)? {
         Revoked::Now => writeln!(out, "token {id} revoked").map_err(|e| e.to_string())?,
         Revoked::Already => writeln!(out, "token {id} was revoked already").map_err(|e| e.to_string())?,
         Revoked::NoSuchToken => return Err(format!("no token {id} (see `chronicle token list`)")),
     }
-    Ok(crate::cli::EXIT_OK)
+    Ok(crate::cli::Done::Success)
 }
 
 #[cfg(test)]

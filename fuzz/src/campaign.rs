@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use chronicle_engine::ErrorCode;
+use chronicle_caverna::ErrorCode;
 use serde_json::{json, Value};
 
 use crate::corpus::{Corpus, CorpusError, DEFAULT_ROOT};

@@ -9,11 +9,11 @@ use std::collections::BTreeSet;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use chronicle_engine::action_space::{ActionSpace, RoundCard};
-use chronicle_engine::bots::{self, BotChoice, BotKind};
-use chronicle_engine::furnishing::Furnishing;
-use chronicle_engine::goods::{FarmAnimal, Good};
-use chronicle_engine::notation::{FurnishingSet, LootItem};
+use chronicle_caverna::action_space::{ActionSpace, RoundCard};
+use chronicle_caverna::bots::{self, BotChoice, BotKind};
+use chronicle_caverna::furnishing::Furnishing;
+use chronicle_caverna::goods::{FarmAnimal, Good};
+use chronicle_caverna::notation::{FurnishingSet, LootItem};
 use serde_json::Value;
 
 /// The repository root as seen when this crate was compiled (`fuzz/..`).
@@ -149,12 +149,12 @@ fn simulated_log(players: usize, set: FurnishingSet, choice: BotChoice, seed: u6
 
 /// Every id the engine knows, so that ids the corpus happens not to use are tried too.
 fn engine_vocabulary() -> impl Iterator<Item = String> {
-    let spaces = ActionSpace::ALL.iter().map(|s| s.id());
-    let cards = RoundCard::ALL.iter().map(|c| c.id());
+    let spaces = ActionSpace::ALL.iter().map(|s| s.id().to_owned());
+    let cards = RoundCard::ALL.iter().map(|c| c.id().to_owned());
     let tiles = Furnishing::all().map(|t| t.id().to_owned());
     let goods = Good::ALL.iter().map(|g| g.id().to_owned());
     let animals = FarmAnimal::ALL.iter().map(|a| a.id().to_owned());
-    let loot = LootItem::ALL.iter().filter_map(|l| serde_json::to_value(l).ok()?.as_str().map(str::to_owned));
+    let loot = LootItem::ALL.iter().map(|l| l.id().to_owned());
     spaces.chain(cards).chain(tiles).chain(goods).chain(animals).chain(loot)
 }
 

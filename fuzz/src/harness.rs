@@ -10,7 +10,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Once;
 use std::time::{Duration, Instant};
 
-use chronicle_engine::{replay, ErrorCode, Replay, Status, ENGINE_VERSION};
+use chronicle_caverna::{replay, ErrorCode, Replay, Status, ENGINE_VERSION};
 use serde_json::{json, Map, Value};
 
 /// What a replay made of a case.
@@ -104,7 +104,7 @@ pub fn report_json(r: &Replay) -> Value {
         o.insert("claimed_mismatches".into(), json!(r.claimed_mismatches));
     }
     if let Some(game) = &r.game {
-        o.insert("state".into(), chronicle_engine::view::state_json(game));
+        o.insert("state".into(), chronicle_caverna::view::state_json(game));
     }
     Value::Object(o)
 }

@@ -1,4 +1,4 @@
-//! A fuzzing harness for the replay path (log bytes → `chronicle_engine::replay` → the JSON
+//! A fuzzing harness for the replay path (log bytes → `chronicle_caverna::replay` → the JSON
 //! report), built on the stable toolchain alone: no nightly, no sanitizers, no coverage
 //! feedback. What makes it effective is the input: real and simulated logs ([`corpus`]),
 //! mutated with knowledge of the JSON structure and of the ids the format uses ([`mutate`]),

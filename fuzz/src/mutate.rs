@@ -6,7 +6,7 @@
 //! serialized bytes so that malformed JSON is exercised as well. Each case applies 1–4
 //! operators, chosen with weights by a SplitMix64 generator seeded from the case.
 
-use chronicle_engine::shuffle::SplitMix64;
+use chronicle_caverna::shuffle::SplitMix64;
 use serde_json::{json, Map, Value};
 
 use crate::corpus::Corpus;

@@ -7,8 +7,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use chronicle_analytics::weapons::LOOT_ITEMS;
 use chronicle_analytics::*;
-use chronicle_engine::action_space::ActionSpace;
-use chronicle_engine::furnishing::Furnishing;
+use chronicle_caverna::action_space::ActionSpace;
+use chronicle_caverna::furnishing::Furnishing;
 
 /// The player-games a filter selects.
 pub fn selected<'a>(c: &'a Corpus, f: &StatsFilter) -> Vec<&'a PlayerGame> {

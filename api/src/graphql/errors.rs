@@ -3,7 +3,7 @@
 
 use async_graphql::{Error, ErrorExtensions, Response};
 
-use crate::service::ServiceError;
+use chronicle_service::ServiceError;
 
 pub const UNAUTHENTICATED: &str = "UNAUTHENTICATED";
 pub const BAD_USER_INPUT: &str = "BAD_USER_INPUT";

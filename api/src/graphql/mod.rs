@@ -13,8 +13,8 @@ use std::sync::Arc;
 
 use async_graphql::{Context, EmptySubscription, MergedObject, Schema};
 
-use crate::service::Service;
-use crate::store::Bearer;
+use chronicle_service::Service;
+use chronicle_store::Bearer;
 
 pub use mutation::Mutation;
 

@@ -3,9 +3,11 @@
 use async_graphql::connection::{Connection, Edge};
 use async_graphql::{Context, Json, Object, Result, ID};
 
-use crate::graphql::types::{Game, GameFilter, ReplayState, Tournament, Verification};
+use chronicle_game::GameKind;
+
+use crate::graphql::types::{Game, GameFilter, GameKindInfo, ReplayState, Tournament, Verification};
 use crate::graphql::{charge, errors, log_bytes, parse_id, service, REPLAY_COMPLEXITY};
-use crate::store;
+use chronicle_store as store;
 
 /// Page size of `games` when `first` is not given.
 pub const DEFAULT_PAGE: i32 = 20;
@@ -18,10 +20,16 @@ pub struct GameQuery;
 
 fn store_filter(f: GameFilter) -> Result<store::GameFilter> {
     let tournament = f.tournament_id.as_ref().map(|id| parse_id(id, "tournament")).transpose()?;
+    let game = f
+        .game
+        .as_deref()
+        .map(|id| GameKind::from_id(id).ok_or_else(|| errors::bad_input(format!("no game `{id}`; see gameKinds"))))
+        .transpose()?;
+    let most = GameKind::ALL.iter().map(|k| k.spec().max_players).max().unwrap_or(1);
     let player_count = f
         .player_count
-        .map(|n| i16::try_from(n).ok().filter(|n| (1..=7).contains(n)))
-        .map(|n| n.ok_or_else(|| errors::bad_input("playerCount is 1 to 7")))
+        .map(|n| i16::try_from(n).ok().filter(|n| (1..=i16::from(most)).contains(n)))
+        .map(|n| n.ok_or_else(|| errors::bad_input(format!("playerCount is 1 to {most}"))))
         .transpose()?;
     // A NUL character matches no stored text (stored text never holds one) and PostgreSQL
     // refuses it outright: it is a mistake in the request, said the same way on both stores.
@@ -31,6 +39,7 @@ fn store_filter(f: GameFilter) -> Result<store::GameFilter> {
         }
     }
     Ok(store::GameFilter {
+        game,
         player_count,
         status: f.status.map(Into::into),
         tournament,
@@ -42,6 +51,11 @@ fn store_filter(f: GameFilter) -> Result<store::GameFilter> {
 
 #[Object]
 impl GameQuery {
+    /// The games this server knows, with their log formats and score pads.
+    async fn game_kinds(&self) -> Vec<GameKindInfo> {
+        GameKind::ALL.iter().map(|&k| GameKindInfo::of(k.spec(), chronicle_ingest::games::has_engine(k))).collect()
+    }
+
     /// A stored game.
     async fn game(&self, ctx: &Context<'_>, id: ID) -> Result<Option<Game>> {
         let id = parse_id(&id, "game")?;
@@ -91,15 +105,12 @@ impl GameQuery {
             return Ok(None);
         }
         let state = service.state(id, at).await.map_err(errors::service)?;
-        let Some(game) = state.replay.game.as_ref() else {
-            return Err(errors::bad_input("the game's setup is invalid: it has no state"));
-        };
         Ok(Some(ReplayState {
             game_id,
             at_entry,
-            round: i32::from(game.round()),
-            phase: game.phase().id().to_owned(),
-            state: Json(chronicle_engine::view::state_json(game)),
+            round: i32::from(state.round),
+            phase: state.phase,
+            state: Json(state.state),
         }))
     }
 

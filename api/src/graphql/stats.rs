@@ -246,14 +246,6 @@ pub struct ActionSpaceStats {
     pub rounds: Vec<RoundSpaceUse>,
 }
 
-fn engine_id<T: serde::Serialize>(t: &T) -> String {
-    match serde_json::to_value(t) {
-        Ok(serde_json::Value::String(s)) => s,
-        Ok(other) => other.to_string(),
-        Err(_) => String::new(),
-    }
-}
-
 fn first_player(r: &analytics::FirstPlayerRow) -> FirstPlayerStat {
     FirstPlayerStat {
         player_count: r.player_count.map(i32::from),
@@ -267,8 +259,14 @@ fn group(name: String, g: &analytics::GroupStats) -> GroupStat {
     GroupStat { group: name, win_rate: RateView::from(&g.win_rate), mean_score: g.mean_score }
 }
 
+/// The statistics of every game, each under its own field.
 #[derive(Default)]
 pub struct StatsQuery;
+
+/// Caverna's strategy statistics over its stored complete games (method, sample sizes and
+/// intervals: docs/statistics.md).
+#[derive(Default)]
+pub struct CavernaStats;
 
 /// Runs a statistics query on the service's current statistics.
 async fn query<T: Send + 'static>(
@@ -282,6 +280,49 @@ async fn query<T: Send + 'static>(
 
 #[Object]
 impl StatsQuery {
+    /// Caverna's strategy statistics.
+    async fn caverna(&self) -> CavernaStats {
+        CavernaStats
+    }
+
+    #[graphql(deprecation = "use `caverna { furnishingStats }`")]
+    async fn furnishing_stats(&self, ctx: &Context<'_>, filter: Option<StatsFilter>) -> Result<Vec<FurnishingStat>> {
+        CavernaStats.furnishing_stats(ctx, filter).await
+    }
+
+    #[graphql(deprecation = "use `caverna { weaponStats }`")]
+    async fn weapon_stats(&self, ctx: &Context<'_>, filter: Option<StatsFilter>) -> Result<Vec<WeaponStrategyStat>> {
+        CavernaStats.weapon_stats(ctx, filter).await
+    }
+
+    #[graphql(deprecation = "use `caverna { weaponDetail }`")]
+    async fn weapon_detail(&self, ctx: &Context<'_>, filter: Option<StatsFilter>) -> Result<WeaponDetail> {
+        CavernaStats.weapon_detail(ctx, filter).await
+    }
+
+    #[graphql(deprecation = "use `caverna { seatStats }`")]
+    async fn seat_stats(&self, ctx: &Context<'_>, filter: Option<StatsFilter>) -> Result<SeatStats> {
+        CavernaStats.seat_stats(ctx, filter).await
+    }
+
+    #[graphql(deprecation = "use `caverna { scoreDistribution }`")]
+    async fn score_distribution(
+        &self,
+        ctx: &Context<'_>,
+        filter: Option<StatsFilter>,
+        #[graphql(default = 10, desc = "Histogram bucket width, 1 to 100.")] bucket_width: i32,
+    ) -> Result<ScoreDistribution> {
+        CavernaStats.score_distribution(ctx, filter, bucket_width).await
+    }
+
+    #[graphql(deprecation = "use `caverna { actionSpaceStats }`")]
+    async fn action_space_stats(&self, ctx: &Context<'_>, filter: Option<StatsFilter>) -> Result<ActionSpaceStats> {
+        CavernaStats.action_space_stats(ctx, filter).await
+    }
+}
+
+#[Object]
+impl CavernaStats {
     /// Every furnishing tile: how often it is built and how its builders fare.
     async fn furnishing_stats(&self, ctx: &Context<'_>, filter: Option<StatsFilter>) -> Result<Vec<FurnishingStat>> {
         let stats = query(ctx, filter, |s, f| s.furnishings(f)).await?;
@@ -289,7 +330,7 @@ impl StatsQuery {
             .tiles
             .iter()
             .map(|t| FurnishingStat {
-                tile: engine_id(&t.tile),
+                tile: t.tile.id().to_owned(),
                 player_games: int(t.player_games),
                 built: int(t.built),
                 win_rate_built: t.win_rate_built.rate,
@@ -346,7 +387,7 @@ impl StatsQuery {
                 .loot
                 .iter()
                 .map(|l| LootStat {
-                    item: engine_id(&l.item),
+                    item: l.item.id().to_owned(),
                     winners: RateView::from(&l.winners),
                     others: RateView::from(&l.others),
                     difference: l.difference,
@@ -417,7 +458,7 @@ impl StatsQuery {
                     spaces: r
                         .spaces
                         .iter()
-                        .map(|s| SpaceUse { space: engine_id(&s.space), count: int(s.count), share: s.share })
+                        .map(|s| SpaceUse { space: s.space.id().to_owned(), count: int(s.count), share: s.share })
                         .collect(),
                 })
                 .collect(),

@@ -4,11 +4,11 @@
 use std::sync::Arc;
 
 use async_graphql::{ComplexObject, Context, Enum, InputObject, Json, Result, SimpleObject, ID};
-use chronicle_engine::{ScoreBreakdown, Status};
+use chronicle_game::{GameKind, GameSpec, Status};
+use chronicle_store::record::{GameRecord, PlayerRow};
+use chronicle_store::{GameHead, TournamentRow};
 
-use crate::facts::{GameRecord, PlayerRow};
 use crate::graphql::{errors, service};
-use crate::store::{GameHead, TournamentRow};
 
 /// How a replay ended.
 #[derive(Enum, Copy, Clone, Debug, PartialEq, Eq)]
@@ -53,36 +53,70 @@ pub struct LogError {
     pub message: String,
 }
 
-/// The score pad (RULES.md G.1), one field per row, and the total.
-#[derive(SimpleObject, Clone, Copy, Debug)]
-pub struct Score {
-    pub farm_animals_and_dogs: i64,
-    pub missing_farm_animal_types: i64,
-    pub grain: i64,
-    pub vegetables: i64,
-    pub rubies: i64,
-    pub dwarfs: i64,
-    pub unused_spaces: i64,
-    pub tiles_pastures_mines: i64,
-    pub bonus_parlors_storages_chambers: i64,
-    pub gold_and_begging: i64,
-    pub total: i64,
+/// One row of a game's score pad with a player's points.
+#[derive(SimpleObject, Clone, Debug)]
+pub struct ScoreRow {
+    /// The row's stable id (docs/rules: the game's score pad).
+    pub id: String,
+    /// What the score pad calls the row.
+    pub label: String,
+    pub points: i64,
 }
 
-impl From<ScoreBreakdown> for Score {
-    fn from(s: ScoreBreakdown) -> Score {
+/// A player's final score: the rows of the game's score pad in printed order, and the total.
+/// The typed fields are Caverna's rows (RULES G.1), kept for clients written before other
+/// games; they are null for other games.
+#[derive(SimpleObject, Clone, Debug)]
+pub struct Score {
+    pub rows: Vec<ScoreRow>,
+    pub total: i64,
+    #[graphql(deprecation = "use `rows` (id `farm_animals_and_dogs`)")]
+    pub farm_animals_and_dogs: Option<i64>,
+    #[graphql(deprecation = "use `rows` (id `missing_farm_animal_types`)")]
+    pub missing_farm_animal_types: Option<i64>,
+    #[graphql(deprecation = "use `rows` (id `grain`)")]
+    pub grain: Option<i64>,
+    #[graphql(deprecation = "use `rows` (id `vegetables`)")]
+    pub vegetables: Option<i64>,
+    #[graphql(deprecation = "use `rows` (id `rubies`)")]
+    pub rubies: Option<i64>,
+    #[graphql(deprecation = "use `rows` (id `dwarfs`)")]
+    pub dwarfs: Option<i64>,
+    #[graphql(deprecation = "use `rows` (id `unused_spaces`)")]
+    pub unused_spaces: Option<i64>,
+    #[graphql(deprecation = "use `rows` (id `tiles_pastures_mines`)")]
+    pub tiles_pastures_mines: Option<i64>,
+    #[graphql(deprecation = "use `rows` (id `bonus_parlors_storages_chambers`)")]
+    pub bonus_parlors_storages_chambers: Option<i64>,
+    #[graphql(deprecation = "use `rows` (id `gold_and_begging`)")]
+    pub gold_and_begging: Option<i64>,
+}
+
+impl Score {
+    fn of(game: Option<GameKind>, s: &chronicle_game::Score) -> Score {
+        let spec = game.map(GameKind::spec);
+        let caverna = |id: &str| if game == Some(GameKind::Caverna) { s.row(id) } else { None };
         Score {
-            farm_animals_and_dogs: s.farm_animals_and_dogs,
-            missing_farm_animal_types: s.missing_farm_animal_types,
-            grain: s.grain,
-            vegetables: s.vegetables,
-            rubies: s.rubies,
-            dwarfs: s.dwarfs,
-            unused_spaces: s.unused_spaces,
-            tiles_pastures_mines: s.tiles_pastures_mines,
-            bonus_parlors_storages_chambers: s.bonus_parlors_storages_chambers,
-            gold_and_begging: s.gold_and_begging,
+            rows: s
+                .rows
+                .iter()
+                .map(|r| ScoreRow {
+                    id: r.id.clone(),
+                    label: spec.and_then(|g| g.row_label(&r.id)).unwrap_or(&r.id).to_owned(),
+                    points: r.points,
+                })
+                .collect(),
             total: s.total,
+            farm_animals_and_dogs: caverna("farm_animals_and_dogs"),
+            missing_farm_animal_types: caverna("missing_farm_animal_types"),
+            grain: caverna("grain"),
+            vegetables: caverna("vegetables"),
+            rubies: caverna("rubies"),
+            dwarfs: caverna("dwarfs"),
+            unused_spaces: caverna("unused_spaces"),
+            tiles_pastures_mines: caverna("tiles_pastures_mines"),
+            bonus_parlors_storages_chambers: caverna("bonus_parlors_storages_chambers"),
+            gold_and_begging: caverna("gold_and_begging"),
         }
     }
 }
@@ -102,14 +136,14 @@ pub struct Player {
     pub claimed_score: Option<i64>,
 }
 
-impl From<&PlayerRow> for Player {
-    fn from(p: &PlayerRow) -> Player {
+impl Player {
+    fn of(game: Option<GameKind>, p: &PlayerRow) -> Player {
         Player {
             seat: i32::from(p.seat),
             name: p.name.clone(),
             winner: p.winner,
             rank: p.rank.map(i32::from),
-            score: p.score.map(Score::from),
+            score: p.score.as_ref().map(|s| Score::of(game, s)),
             claimed_score: p.claimed,
         }
     }
@@ -145,7 +179,7 @@ fn error_of(r: &GameRecord) -> Option<LogError> {
 fn mismatches_of(r: &GameRecord) -> Vec<ClaimedMismatch> {
     r.players
         .iter()
-        .filter_map(|p| match (p.claimed, p.score) {
+        .filter_map(|p| match (p.claimed, p.score.as_ref()) {
             (Some(claimed), Some(s)) if claimed != s.total => {
                 Some(ClaimedMismatch { player: i32::from(p.seat), claimed, computed: s.total })
             }
@@ -208,13 +242,19 @@ impl Game {
 /// The result of `verifyLog`: the replay's verdict, nothing stored.
 #[derive(SimpleObject, Clone, Debug)]
 pub struct Verification {
+    /// The game the log records (`caverna`, `village`, `above-and-below`; see `gameKinds`);
+    /// null when its format names no game Chronicle knows.
+    pub game: Option<String>,
     pub status: GameStatus,
     /// The printed round reached (0 without a valid setup).
     pub round: i32,
     /// Entries applied; for an invalid log, the index of the illegal entry.
     pub entries_applied: i32,
     pub player_count: Option<i32>,
-    /// `full` or `introductory`.
+    /// The setup's variant, one of its game's `variants` (Caverna: `full` or `introductory`).
+    pub variant: Option<String>,
+    /// Caverna's furnishing set (`full` or `introductory`); null for other games.
+    #[graphql(deprecation = "use `variant`")]
     pub furnishing_set: Option<String>,
     /// The engine version that produced this verdict.
     pub engine_version: String,
@@ -229,14 +269,16 @@ pub struct Verification {
 impl From<&GameRecord> for Verification {
     fn from(r: &GameRecord) -> Verification {
         Verification {
+            game: r.game.map(|g| g.id().to_owned()),
             status: r.status.into(),
             round: i32::from(r.round_reached),
             entries_applied: r.entries_applied,
             player_count: r.player_count.map(i32::from),
-            furnishing_set: r.furnishing_set.clone(),
+            variant: r.variant.clone(),
+            furnishing_set: r.variant.clone().filter(|_| r.game == Some(GameKind::Caverna)),
             engine_version: r.engine_version.clone(),
             error: error_of(r),
-            players: r.players.iter().map(Player::from).collect(),
+            players: r.players.iter().map(|p| Player::of(r.game, p)).collect(),
             claimed_mismatches: mismatches_of(r),
             meta: Meta {
                 id: r.meta.id.clone(),
@@ -272,6 +314,8 @@ pub struct ReplayState {
 /// Filters of `games`; every given field must match.
 #[derive(InputObject, Clone, Debug, Default)]
 pub struct GameFilter {
+    /// Games of this game (a `gameKinds` id).
+    pub game: Option<String>,
     pub player_count: Option<i32>,
     pub status: Option<GameStatus>,
     /// Games added to this tournament.
@@ -349,7 +393,7 @@ impl Tournament {
     async fn standings(&self, ctx: &Context<'_>) -> Result<Vec<Standing>> {
         let games = service(ctx)?.tournament_games(self.db_id).await.map_err(errors::service)?;
         let refs: Vec<&GameHead> = games.iter().map(Arc::as_ref).collect();
-        Ok(crate::service::tournament::standings(&refs)
+        Ok(chronicle_service::tournament::standings(&refs)
             .into_iter()
             .map(|s| Standing {
                 rank: count(s.rank),
@@ -364,7 +408,7 @@ impl Tournament {
     async fn verification(&self, ctx: &Context<'_>) -> Result<TournamentVerification> {
         let games = service(ctx)?.tournament_games(self.db_id).await.map_err(errors::service)?;
         let refs: Vec<&GameHead> = games.iter().map(Arc::as_ref).collect();
-        let v = crate::service::tournament::verify(&refs);
+        let v = chronicle_service::tournament::verify(&refs);
         Ok(TournamentVerification {
             games: count(v.games),
             all_complete: v.all_complete,
@@ -382,6 +426,51 @@ impl Tournament {
                 .collect(),
             unclaimed_games: v.unclaimed.iter().map(|id| ID(id.to_string())).collect(),
         })
+    }
+}
+
+/// A game Chronicle knows: what its logs look like and how it is scored.
+#[derive(SimpleObject, Clone, Debug)]
+pub struct GameKindInfo {
+    /// Stable id (`Game.game`, `GameFilter.game`).
+    pub id: String,
+    /// The `format` of its logs.
+    pub format: String,
+    pub name: String,
+    pub min_players: i32,
+    pub max_players: i32,
+    /// The score pad's rows in printed order (points are in `Score.rows`).
+    pub score_rows: Vec<ScoreRowInfo>,
+    /// The variants a setup may choose; the first is the default.
+    pub variants: Vec<String>,
+    /// Whether this server verifies its logs (a game without an engine yet is stored as
+    /// invalid, `unsupported_game`).
+    pub verified: bool,
+}
+
+/// A score-pad row of a game.
+#[derive(SimpleObject, Clone, Debug)]
+pub struct ScoreRowInfo {
+    pub id: String,
+    pub label: String,
+}
+
+impl GameKindInfo {
+    pub fn of(spec: &GameSpec, verified: bool) -> GameKindInfo {
+        GameKindInfo {
+            id: spec.id.to_owned(),
+            format: spec.format.to_owned(),
+            name: spec.name.to_owned(),
+            min_players: i32::from(spec.min_players),
+            max_players: i32::from(spec.max_players),
+            score_rows: spec
+                .score_rows
+                .iter()
+                .map(|r| ScoreRowInfo { id: r.id.to_owned(), label: r.label.to_owned() })
+                .collect(),
+            variants: spec.variants.iter().map(|v| (*v).to_owned()).collect(),
+            verified,
+        }
     }
 }
 

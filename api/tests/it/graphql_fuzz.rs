@@ -16,9 +16,9 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 
 use chronicle_api::graphql::{self, Caller, Limits};
-use chronicle_api::service::admission::AdmissionLimits;
-use chronicle_api::service::Service;
-use chronicle_api::store::{self, Bearer};
+use chronicle_service::admission::AdmissionLimits;
+use chronicle_service::Service;
+use chronicle_store::{self, Bearer};
 
 use crate::common::*;
 
@@ -185,7 +185,8 @@ struct Fixture {
 
 async fn fixture() -> Fixture {
     let dir = TempDir::new();
-    let store = store::open(&format!("sqlite://{}", dir.0.join("fuzz.db").display())).await.expect("open store");
+    let store =
+        chronicle_store::open(&format!("sqlite://{}", dir.0.join("fuzz.db").display())).await.expect("open store");
     let limits = AdmissionLimits {
         replay_slots: 2,
         queue: 64,

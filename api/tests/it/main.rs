@@ -7,6 +7,8 @@
 mod common;
 mod graphql_fuzz;
 mod hardening;
+mod migration;
 mod schema;
 mod server;
 mod store_contract;
+mod toy_game;

@@ -410,25 +410,30 @@ struct PlainRow {
 fn plain_rows(logs: &[Value]) -> Vec<PlainRow> {
     let mut rows = Vec::new();
     for log in logs {
-        let r = chronicle_engine::replay(&serde_json::to_vec(log).unwrap());
-        if r.status != chronicle_engine::Status::Complete {
+        let r = chronicle_caverna::replay(&serde_json::to_vec(log).unwrap());
+        if r.status != chronicle_caverna::Status::Complete {
             continue;
         }
-        let record = chronicle_api::facts::GameRecord::from_replay(&r);
+        let record = chronicle_ingest::games::record_of(&serde_json::to_vec(log).unwrap(), Some("caverna-log/1"));
         let scores = r.scores.as_ref().expect("complete games have scores");
         let events = r.game.as_ref().map(|g| g.events().to_vec()).unwrap_or_default();
         for (seat, s) in scores.iter().enumerate() {
             let tiles = events
                 .iter()
                 .filter_map(|e| match e {
-                    chronicle_engine::events::Event::Furnished { player, tile, .. } if *player == seat => {
+                    chronicle_caverna::events::Event::Furnished { player, tile, .. } if *player == seat => {
                         Some(tile.id().to_owned())
                     }
                     _ => None,
                 })
                 .collect();
-            let max_strength =
-                record.weapons.iter().filter(|w| w.player as usize == seat).filter_map(|w| w.final_strength).max();
+            let max_strength = record
+                .caverna()
+                .weapons
+                .iter()
+                .filter(|w| w.player as usize == seat)
+                .filter_map(|w| w.final_strength)
+                .max();
             rows.push(PlainRow {
                 player_count: scores.len(),
                 seat,

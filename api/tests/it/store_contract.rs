@@ -13,17 +13,17 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use chronicle_api::canonical::identify;
-use chronicle_api::facts::GameRecord;
-use chronicle_api::import::{import, prepare, reverify, ImportSummary};
-use chronicle_api::inputs::LogInput;
-use chronicle_api::store::{
+use chronicle_caverna::events::{Event, Via};
+use chronicle_caverna::Status;
+use chronicle_ingest::canonical::identify;
+use chronicle_ingest::games::record_of;
+use chronicle_ingest::inputs::LogInput;
+use chronicle_ingest::pipeline::{import, prepare, reverify, ImportSummary, Silent};
+use chronicle_store::record::GameRecord;
+use chronicle_store::{
     Bearer, CompressedLog, GameFilter, GameHead, Inserted, NewGame, PgStore, SqliteStore, Store, StoreError,
     TournamentRow,
 };
-use chronicle_engine::events::{Event, Via};
-use chronicle_engine::Status;
-use indicatif::ProgressBar;
 
 use crate::common::*;
 
@@ -54,44 +54,38 @@ macro_rules! delegate_store {
             fn backend(&self) -> &'static str {
                 self.store.backend()
             }
-            async fn insert_games(&self, games: &[NewGame]) -> Result<Vec<Inserted>, chronicle_api::store::StoreError> {
+            async fn insert_games(&self, games: &[NewGame]) -> Result<Vec<Inserted>, chronicle_store::StoreError> {
                 self.store.insert_games(games).await
             }
             async fn known_games(
                 &self,
                 sha256s: &[String],
-            ) -> Result<std::collections::HashMap<String, i64>, chronicle_api::store::StoreError> {
+            ) -> Result<std::collections::HashMap<String, i64>, chronicle_store::StoreError> {
                 self.store.known_games(sha256s).await
             }
             async fn logs_after(
                 &self,
                 after: i64,
                 limit: i64,
-            ) -> Result<Vec<chronicle_api::store::StoredLog>, chronicle_api::store::StoreError> {
+            ) -> Result<Vec<chronicle_store::StoredLog>, chronicle_store::StoreError> {
                 self.store.logs_after(after, limit).await
             }
             async fn outcomes(
                 &self,
                 ids: &[i64],
-            ) -> Result<BTreeMap<i64, chronicle_api::facts::Outcome>, chronicle_api::store::StoreError> {
+            ) -> Result<BTreeMap<i64, chronicle_store::record::Outcome>, chronicle_store::StoreError> {
                 self.store.outcomes(ids).await
             }
-            async fn replace_records(
-                &self,
-                records: &[(i64, GameRecord)],
-            ) -> Result<(), chronicle_api::store::StoreError> {
+            async fn replace_records(&self, records: &[(i64, GameRecord)]) -> Result<(), chronicle_store::StoreError> {
                 self.store.replace_records(records).await
             }
-            async fn game_id(&self, sha256: &str) -> Result<Option<i64>, chronicle_api::store::StoreError> {
+            async fn game_id(&self, sha256: &str) -> Result<Option<i64>, chronicle_store::StoreError> {
                 self.store.game_id(sha256).await
             }
-            async fn game(
-                &self,
-                id: i64,
-            ) -> Result<Option<chronicle_api::store::StoredGame>, chronicle_api::store::StoreError> {
+            async fn game(&self, id: i64) -> Result<Option<chronicle_store::StoredGame>, chronicle_store::StoreError> {
                 self.store.game(id).await
             }
-            async fn game_count(&self) -> Result<i64, chronicle_api::store::StoreError> {
+            async fn game_count(&self) -> Result<i64, chronicle_store::StoreError> {
                 self.store.game_count().await
             }
             async fn game_heads(&self, ids: &[i64]) -> Result<Vec<GameHead>, StoreError> {
@@ -109,13 +103,13 @@ macro_rules! delegate_store {
             async fn create_token(&self, name: &str, sha256: &str, expires_in: Option<i64>) -> Result<i64, StoreError> {
                 self.store.create_token(name, sha256, expires_in).await
             }
-            async fn tokens(&self) -> Result<Vec<chronicle_api::store::TokenRow>, StoreError> {
+            async fn tokens(&self) -> Result<Vec<chronicle_store::TokenRow>, StoreError> {
                 self.store.tokens().await
             }
-            async fn revoke_token(&self, id: i64) -> Result<chronicle_api::store::Revoked, StoreError> {
+            async fn revoke_token(&self, id: i64) -> Result<chronicle_store::Revoked, StoreError> {
                 self.store.revoke_token(id).await
             }
-            async fn bearer(&self, sha256: &str) -> Result<chronicle_api::store::TokenLookup, StoreError> {
+            async fn bearer(&self, sha256: &str) -> Result<chronicle_store::TokenLookup, StoreError> {
                 self.store.bearer(sha256).await
             }
             async fn probe_write(&self) -> Result<(), StoreError> {
@@ -185,7 +179,7 @@ macro_rules! contract {
                 let path = dir.0.join("sub/dir/chronicle.db");
                 let url = format!("sqlite://{}", path.display());
                 super::runtime().block_on(async {
-                    let store = chronicle_api::store::SqliteStore::open(&path).await.expect("open SQLite store");
+                    let store = chronicle_store::SqliteStore::open(&path).await.expect("open SQLite store");
                     let s = super::Lite { store, url };
                     super::$name(&s).await;
                     s.store.close().await;
@@ -200,7 +194,7 @@ macro_rules! contract {
                 let db = super::PgScratch::create();
                 let url = db.url.clone();
                 super::runtime().block_on(async {
-                    let store = chronicle_api::store::PgStore::open(&url).await.expect("open PostgreSQL store");
+                    let store = chronicle_store::PgStore::open(&url).await.expect("open PostgreSQL store");
                     let s = super::Pg { store, url };
                     super::$name(&s).await;
                     s.store.close().await;
@@ -236,8 +230,8 @@ fn input(name: &str, bytes: impl Into<Vec<u8>>) -> LogInput {
     LogInput { name: name.into(), bytes: bytes.into() }
 }
 
-fn quiet() -> ProgressBar {
-    ProgressBar::hidden()
+fn quiet() -> Silent {
+    Silent
 }
 
 /// Number of distinct dedupe keys among the inputs.
@@ -277,7 +271,7 @@ async fn assert_stored_matches_replay<S: TestStore>(s: &S) {
             let stored = s.game(l.id).await.expect("read game").expect("game exists");
             let bytes = stored.log.decompress().expect("log decompresses");
             assert_eq!(stored.sha256, identify(&bytes).sha256, "game {}: dedupe key", l.id);
-            let derived = GameRecord::from_replay(&chronicle_engine::replay(&bytes));
+            let derived = record_of(&bytes, stored.format.as_deref());
             assert_eq!(stored.record, derived, "game {}: stored record differs from the replay", l.id);
             checked += 1;
         }
@@ -307,7 +301,7 @@ async fn import_stores_every_game_once<S: TestStore>(s: &S) {
     let unique = distinct(&logs);
     let invalid_unique: std::collections::BTreeSet<String> = logs
         .iter()
-        .filter(|l| chronicle_engine::replay(&l.bytes).status == Status::Invalid)
+        .filter(|l| chronicle_caverna::replay(&l.bytes).status == Status::Invalid)
         .map(|l| identify(&l.bytes).sha256)
         .collect();
     let report = import(s, logs, Some("contract".into()), 7, &quiet()).await.expect("import");
@@ -388,7 +382,7 @@ async fn invalid_games_are_kept_with_their_error<S: TestStore>(s: &S) {
         r#"{"format": "caverna-log/1", "setup": {"players": [{"name": "A\u0000B"}], "seed": 1},
            "entries": [{"type": "place", "player": 3, "space": "supplies"}]}"#,
     ));
-    let expected: Vec<_> = logs.iter().map(|l| chronicle_engine::replay(&l.bytes)).collect();
+    let expected: Vec<_> = logs.iter().map(|l| record_of(&l.bytes, identify(&l.bytes).format.as_deref())).collect();
     assert!(expected.iter().all(|r| r.status == Status::Invalid));
     let n = distinct(&logs);
     let report = import(s, logs, None, 5, &quiet()).await.unwrap();
@@ -399,10 +393,8 @@ async fn invalid_games_are_kept_with_their_error<S: TestStore>(s: &S) {
         let e = r.error.as_ref().unwrap();
         let stored = g.record.error.as_ref().expect("stored with its error");
         assert_eq!(g.record.status, Status::Invalid);
-        assert_eq!(stored.code, e.code.as_str());
-        assert_eq!(stored.entry, e.entry.map(|i| i as i32));
-        assert_eq!(stored.player, e.player.map(|p| p as i64));
-        assert_eq!(stored.message, chronicle_api::facts::clean(&e.message));
+        assert_eq!(stored, e, "the error as the engine (or the envelope check) gave it, NULs cleaned");
+        assert!(!stored.message.contains('\0'));
         assert!(g.record.players.iter().all(|p| p.score.is_none() && p.rank.is_none() && !p.winner));
     }
     let not_json = s.game_id(&identify(b"this is not a log").sha256).await.unwrap().unwrap();
@@ -418,11 +410,11 @@ async fn invalid_games_are_kept_with_their_error<S: TestStore>(s: &S) {
     assert_eq!(nul, 1, "the NUL character is stored as U+FFFD");
     // An invalid game keeps the facts of its legal entries.
     let twin = fixture("invalid_loot_strength.json");
-    let r = chronicle_engine::replay(&twin.bytes);
+    let r = chronicle_caverna::replay(&twin.bytes);
     let id = s.game_id(&identify(&twin.bytes).sha256).await.unwrap().unwrap();
     let g = s.game(id).await.unwrap().unwrap();
     let placed = r.game.as_ref().unwrap().events().iter().filter(|e| matches!(e, Event::Placed { .. })).count();
-    assert_eq!(g.record.placements.len(), placed);
+    assert_eq!(g.record.caverna().placements.len(), placed);
     assert!(placed > 0);
 }
 
@@ -441,12 +433,15 @@ async fn facts_match_the_engine_events<S: TestStore>(s: &S) {
     assert_eq!(report.summary.imported, names.len());
     let mut seen = [0usize; 4];
     for (log, id) in logs.iter().zip(&report.ids) {
-        let r = chronicle_engine::replay(&log.bytes);
+        let r = chronicle_caverna::replay(&log.bytes);
         assert_eq!(r.status, Status::Complete, "{}", log.name);
         let game = r.game.as_ref().unwrap();
         let stored = s.game(id.unwrap()).await.unwrap().unwrap().record;
-        let (mut placements, mut furnishings, mut expeditions) =
-            (stored.placements.iter(), stored.furnishings.iter(), stored.expeditions.iter());
+        let (mut placements, mut furnishings, mut expeditions) = (
+            stored.caverna().placements.iter(),
+            stored.caverna().furnishings.iter(),
+            stored.caverna().expeditions.iter(),
+        );
         let mut forged: BTreeMap<(usize, usize), (u8, u8)> = BTreeMap::new();
         for event in game.events() {
             match event {
@@ -454,7 +449,7 @@ async fn facts_match_the_engine_events<S: TestStore>(s: &S) {
                     let row = placements.next().expect("a placement row per Placed event");
                     assert_eq!((row.player as usize, row.round as u8, row.dwarf as usize), (*player, *round, *dwarf));
                     assert_eq!(row.space, space.id());
-                    assert_eq!(row.imitated, imitated.map(|s| s.id()));
+                    assert_eq!(row.imitated.as_deref(), imitated.map(|s| s.id()));
                     seen[0] += 1;
                 }
                 Event::Furnished { player, round, tile, at, via } => {
@@ -463,7 +458,7 @@ async fn facts_match_the_engine_events<S: TestStore>(s: &S) {
                     assert_eq!((row.row as i8, row.col as i8), (at.row, at.col));
                     match via {
                         Via::Space(space) => {
-                            assert_eq!((row.via.as_str(), row.space.clone()), ("space", Some(space.id())))
+                            assert_eq!((row.via.as_str(), row.space.as_deref()), ("space", Some(space.id())))
                         }
                         Via::Loot => assert_eq!((row.via.as_str(), row.space.as_deref()), ("loot", None)),
                     }
@@ -499,8 +494,8 @@ async fn facts_match_the_engine_events<S: TestStore>(s: &S) {
             .enumerate()
             .flat_map(|(p, pl)| pl.dwarfs.iter().enumerate().filter_map(move |(d, dw)| dw.weapon.map(|w| (p, d, w))))
             .collect();
-        assert_eq!(stored.weapons.len(), armed.len(), "{}", log.name);
-        for (w, (p, d, strength)) in stored.weapons.iter().zip(&armed) {
+        assert_eq!(stored.caverna().weapons.len(), armed.len(), "{}", log.name);
+        for (w, (p, d, strength)) in stored.caverna().weapons.iter().zip(&armed) {
             assert_eq!((w.player as usize, w.dwarf as usize, w.final_strength), (*p, *d, Some(i16::from(*strength))));
             let (round, first) = forged[&(*p, *d)];
             assert_eq!((w.round_forged, w.strength_forged), (Some(i16::from(round)), Some(i16::from(first))));
@@ -516,7 +511,7 @@ async fn facts_match_the_engine_events<S: TestStore>(s: &S) {
         let scores = r.scores.as_ref().unwrap();
         for (p, row) in stored.players.iter().enumerate() {
             assert_eq!(row.name, scores[p].name);
-            assert_eq!(row.score, Some(scores[p].score));
+            assert_eq!(row.score, Some(scores[p].score.score()));
             assert_eq!(row.winner, r.winners.contains(&p));
             let better = scores.iter().filter(|o| o.score.total > scores[p].score.total).count();
             assert_eq!(row.rank, Some(better as i16 + 1));
@@ -542,7 +537,8 @@ async fn reverify_corrects_and_reports_tampering<S: TestStore>(s: &S) {
     // Tamper: a status, a score, an error code, and some facts.
     let (three, five, invalid, valid) = (ids[0], ids[1], ids[2], ids[3]);
     s.exec(&format!("UPDATE games SET status = 'incomplete', engine_version = '0.0.0' WHERE id = {three}")).await;
-    s.exec(&format!("UPDATE game_players SET total = total + 100, grain = 99 WHERE game_id = {five} AND seat = 1"))
+    s.exec(&format!("UPDATE game_players SET total = total + 100 WHERE game_id = {five} AND seat = 1")).await;
+    s.exec(&format!("UPDATE game_score_rows SET points = 99 WHERE game_id = {five} AND seat = 1 AND row_id = 'grain'"))
         .await;
     s.exec(&format!("UPDATE games SET error_code = 'space_taken' WHERE id = {invalid}")).await;
     s.exec(&format!("DELETE FROM game_placements WHERE game_id = {valid}")).await;
@@ -561,8 +557,9 @@ async fn reverify_corrects_and_reports_tampering<S: TestStore>(s: &S) {
     assert_eq!((c3.before.status.as_str(), c3.after.status.as_str()), ("incomplete", "complete"));
     assert_eq!(c3.before.scores, c3.after.scores);
     let c5 = change(five);
-    assert_eq!(c5.before.scores[1].unwrap().total, c5.after.scores[1].unwrap().total + 100);
-    assert_eq!(c5.before.scores[1].unwrap().grain, 99);
+    let (before, after) = (c5.before.scores[1].clone().unwrap(), c5.after.scores[1].clone().unwrap());
+    assert_eq!(before.total, after.total + 100);
+    assert_eq!(before.row("grain"), Some(99));
     assert_eq!(c5.before.scores[0], c5.after.scores[0]);
     let ci = change(invalid);
     assert_eq!(
@@ -615,7 +612,7 @@ async fn insert_all_stores_the_whole_batch_or_nothing<S: TestStore>(s: &S) {
 
 /// API tokens: valid until they expire or are revoked; revoking keeps the row.
 async fn tokens_expire_and_are_revoked<S: TestStore>(s: &S) {
-    use chronicle_api::store::{Revoked, TokenLookup};
+    use chronicle_store::{Revoked, TokenLookup};
     let hash = |c: char| c.to_string().repeat(64);
     let forever = s.create_token("forever", &hash('a'), None).await.unwrap();
     let short = s.create_token("short", &hash('b'), Some(1)).await.unwrap();
@@ -645,7 +642,7 @@ async fn kill_mid_import_leaves_only_whole_games<S: TestStore>(s: &S) {
     const GAMES: usize = 300;
     let dir = TempDir::new();
     let base = fixture("complete_4p.json").bytes;
-    let expected = GameRecord::from_replay(&chronicle_engine::replay(&base));
+    let expected = record_of(&base, Some("caverna-log/1"));
     let mut ndjson = Vec::new();
     for i in 0..GAMES {
         ndjson.extend(variant(&base, &format!("kill-{i}")));
@@ -684,14 +681,15 @@ async fn kill_mid_import_leaves_only_whole_games<S: TestStore>(s: &S) {
     for (table, n) in [
         ("game_logs", 1),
         ("game_players", expected.players.len()),
-        ("game_placements", expected.placements.len()),
-        ("game_furnishings", expected.furnishings.len()),
-        ("game_weapons", expected.weapons.len()),
-        ("game_expeditions", expected.expeditions.len()),
+        ("game_score_rows", expected.players.iter().map(|p| p.score.as_ref().map_or(0, |s| s.rows.len())).sum()),
+        ("game_placements", expected.caverna().placements.len()),
+        ("game_furnishings", expected.caverna().furnishings.len()),
+        ("game_weapons", expected.caverna().weapons.len()),
+        ("game_expeditions", expected.caverna().expeditions.len()),
     ] {
         assert_eq!(s.count(&whole(table, n)).await, 0, "a stored game lacks rows in {table}");
     }
-    let loot: usize = expected.expeditions.iter().map(|e| e.loot.len()).sum();
+    let loot: usize = expected.caverna().expeditions.iter().map(|e| e.loot.len()).sum();
     assert_eq!(s.count(&whole("game_expedition_loot", loot)).await, 0);
     assert_eq!(s.count("SELECT COUNT(*) FROM game_players").await, stored * expected.players.len() as i64);
 
@@ -705,7 +703,7 @@ async fn kill_mid_import_leaves_only_whole_games<S: TestStore>(s: &S) {
     assert_eq!(s.game_count().await.unwrap(), GAMES as i64);
     assert_eq!(s.count("SELECT COUNT(DISTINCT log_sha256) FROM games").await, GAMES as i64);
     assert_eq!(s.count("SELECT COUNT(DISTINCT meta_id) FROM games").await, GAMES as i64);
-    assert_eq!(s.count(&whole("game_placements", expected.placements.len())).await, 0);
+    assert_eq!(s.count(&whole("game_placements", expected.caverna().placements.len())).await, 0);
 }
 
 /// `chronicle import` / `reverify` through the CLI, in-process: flags, JSON shapes, exit codes.

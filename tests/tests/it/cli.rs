@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use chronicle_engine::ErrorCode;
+use chronicle_caverna::ErrorCode;
 use serde_json::{json, Value};
 
 /// Runs the CLI in-process; returns (exit code, stdout, stderr).
@@ -275,7 +275,7 @@ fn ten_megabyte_logs_are_handled() {
     let (_, v) = replay_stdin(s.as_bytes());
     assert_eq!(v["error"]["code"], "unknown_id");
     // Over the byte limit.
-    let huge = vec![b' '; chronicle_engine::replay::MAX_LOG_BYTES + 1];
+    let huge = vec![b' '; chronicle_caverna::replay::MAX_LOG_BYTES + 1];
     let (_, v) = replay_stdin(&huge);
     assert_eq!(v["error"]["code"], "log_too_large");
 }

@@ -1,4 +1,4 @@
-//! Property tests over games simulated by the bots (`chronicle_engine::bots`):
+//! Property tests over games simulated by the bots (`chronicle_caverna::bots`):
 //!
 //! (a) simulated games of every player count (1–7) and both furnishing sets, with the random
 //!     and the strategy bots, replay as complete, to the same final state and scores;
@@ -17,12 +17,12 @@
 
 use std::sync::OnceLock;
 
-use chronicle_engine::action_space::ActionSpace;
-use chronicle_engine::bots::{self, BotChoice, BotKind};
-use chronicle_engine::furnishing::Furnishing;
-use chronicle_engine::legal::{legal_entries, Limits};
-use chronicle_engine::notation::FurnishingSet;
-use chronicle_engine::{replay, replay_until, Phase, Status};
+use chronicle_caverna::action_space::ActionSpace;
+use chronicle_caverna::bots::{self, BotChoice, BotKind};
+use chronicle_caverna::furnishing::Furnishing;
+use chronicle_caverna::legal::{legal_entries, Limits};
+use chronicle_caverna::notation::FurnishingSet;
+use chronicle_caverna::{replay, replay_until, Phase, Status};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, RngSeed, TestRunner};
 use serde_json::{json, Value};
@@ -225,11 +225,11 @@ fn b_required_decisions_always_have_options() {
         for m in (0..entries.len()).step_by(7) {
             let game = replay_until(&bytes, Some(m)).game.unwrap();
             if matches!(game.phase(), Phase::Work { .. } | Phase::HarvestChoice) {
-                let offered = chronicle_engine::legal::places(
+                let offered = chronicle_caverna::legal::places(
                     &game,
                     game.to_move().unwrap_or(0),
                     &Limits { options_alone: 2, options_per_part: 1, loot_sets: 1, per_space: 1 },
-                    &mut chronicle_engine::legal::Enumerate,
+                    &mut chronicle_caverna::legal::Enumerate,
                 );
                 assert!(
                     game.to_move().is_none() || !offered.is_empty(),

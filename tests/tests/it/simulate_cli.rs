@@ -118,8 +118,8 @@ fn solo_and_seven_players() {
         assert_eq!((code, err.as_str()), (0, ""), "{players} players, {bot}");
         let log = &lines(&out)[0];
         assert_eq!(log["setup"]["players"].as_array().map(Vec::len), players.parse().ok());
-        let r = chronicle_engine::replay(log.to_string().as_bytes());
-        assert_eq!(r.status, chronicle_engine::Status::Complete, "{players} players, {bot}: {:?}", r.error);
+        let r = chronicle_caverna::replay(log.to_string().as_bytes());
+        assert_eq!(r.status, chronicle_caverna::Status::Complete, "{players} players, {bot}: {:?}", r.error);
     }
 }
 

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use chronicle_api::inputs::LogInput;
+use chronicle_ingest::inputs::LogInput;
 use serde_json::Value;
 
 #[macro_use]

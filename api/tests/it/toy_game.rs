@@ -1,0 +1,160 @@
+//! A second game through every surface, with no Caverna code involved: the test-only toy game
+//! (`engine/toy`, `toy-log/1`; test builds enable it with the service's `toy` feature) is
+//! submitted, deduplicated, verified, scored row by row, listed, replayed and gathered into a
+//! tournament by the real `chronicle serve` over GraphQL, on SQLite and on PostgreSQL. What it
+//! shows: the store, the service and the API hold no game's rules; a game is its engine crate
+//! and one line of the registry (`service/src/games.rs`).
+
+use serde_json::{json, Value};
+
+use crate::common::server::*;
+use crate::common::*;
+
+both_stores!(
+    a_second_game_is_stored_verified_scored_and_gathered_into_tournaments,
+    games_without_an_engine_are_stored_as_unsupported
+);
+
+const GAME_FIELDS: &str = "id game status round entriesApplied playerCount variant furnishingSet engineVersion \
+    error { entry player code } players { seat name winner rank claimedScore \
+    score { total rows { id label points } farmAnimalsAndDogs } } claimedMismatches { player claimed computed }";
+
+/// A toy log: two players, three rounds, the given steps in turn order.
+fn toy(variant: &str, steps: &[i64], claimed: Option<[i64; 2]>) -> Value {
+    let entries: Vec<Value> = steps.iter().enumerate().map(|(i, n)| json!({ "player": i % 2, "steps": n })).collect();
+    let mut log = json!({
+        "format": "toy-log/1",
+        "meta": { "tournament": "Toy Open" },
+        "setup": { "players": ["Ada", "Bo"], "variant": variant },
+        "entries": entries,
+    });
+    if let Some(scores) = claimed {
+        log["claimed"] = json!({ "scores": scores });
+    }
+    log
+}
+
+fn submit(server: &Server, token: &str, log: &Value) -> Value {
+    let q = format!("mutation($log: JSON!) {{ submitGame(log: $log) {{ duplicate game {{ {GAME_FIELDS} }} }} }}");
+    server.data(Some(token), &q, json!({ "log": log }))["submitGame"].clone()
+}
+
+fn a_second_game_is_stored_verified_scored_and_gathered_into_tournaments(db: Database) {
+    let server = Server::start(&db, &[]);
+    let token = create_token(&db, "toy organizer");
+
+    // Stored and scored by its own rows: Ada 3+1+1 = 5 steps, doubled: total 10.
+    let first = toy("doubled", &[3, 1, 1, 2, 1, 1], Some([10, 8]));
+    let r = submit(&server, &token, &first);
+    assert_eq!(r["duplicate"], false);
+    let game = &r["game"];
+    assert_eq!((game["game"].as_str(), game["status"].as_str()), (Some("toy"), Some("COMPLETE")));
+    assert_eq!((game["variant"].as_str(), game["furnishingSet"].as_str()), (Some("doubled"), None));
+    assert_eq!(
+        (game["round"].as_i64(), game["entriesApplied"].as_i64(), game["playerCount"].as_i64()),
+        (Some(3), Some(6), Some(2))
+    );
+    assert_eq!(game["engineVersion"], "toy-1");
+    let ada = &game["players"][0];
+    assert_eq!(
+        ada["score"],
+        json!({ "total": 10, "farmAnimalsAndDogs": null, "rows": [
+            { "id": "steps", "label": "Steps taken", "points": 5 },
+            { "id": "bonus", "label": "Bonus", "points": 5 },
+        ] })
+    );
+    assert_eq!((ada["winner"].as_bool(), ada["rank"].as_i64()), (Some(true), Some(1)));
+    assert_eq!(game["claimedMismatches"], json!([]));
+
+    // Deduplicated by its canonical form, as every game: reordered keys are the same log.
+    let reordered: Value = serde_json::from_str(&serde_json::to_string_pretty(&first).expect("JSON")).expect("JSON");
+    let again = submit(&server, &token, &reordered);
+    assert_eq!((again["duplicate"].as_bool(), &again["game"]["id"]), (Some(true), &game["id"]));
+
+    // Verified entry by entry: the first illegal entry, its player and the engine's code.
+    let q = "query($log: JSON!) { verifyLog(log: $log) { game status error { entry player code } } }";
+    let v = server.data(None, q, json!({ "log": toy("plain", &[3, 1, 4], None) }))["verifyLog"].clone();
+    assert_eq!(
+        v,
+        json!({ "game": "toy", "status": "INVALID", "error": { "entry": 2, "player": 0, "code": "bad_steps" } })
+    );
+
+    // A second toy game whose claimed scores disagree, then a tournament of both.
+    let second = submit(&server, &token, &toy("plain", &[1, 3, 1, 3, 1, 3], Some([3, 10])))["game"].clone();
+    assert_eq!(second["claimedMismatches"], json!([{ "player": 1, "claimed": 10, "computed": 9 }]));
+    let created = server.data(
+        Some(&token),
+        "mutation { createTournament(name: \"Toy Open\") { organizerToken tournament { id } } }",
+        json!({}),
+    )["createTournament"]
+        .clone();
+    let organizer = created["organizerToken"].as_str().expect("organizer token").to_owned();
+    let tid = created["tournament"]["id"].clone();
+    let add = "mutation($t: ID!, $g: [ID!]!) { addGamesToTournament(tournamentId: $t, gameIds: $g) { \
+        standings { rank player games wins totalScore } \
+        verification { games allComplete allLegal scoreMismatches { name claimed computed } } } }";
+    let t = server.data(Some(&organizer), add, json!({ "t": tid, "g": [game["id"], second["id"]] }))
+        ["addGamesToTournament"]
+        .clone();
+    // One win each; Bo has the higher total score (9 + 8 against 10 + 3).
+    assert_eq!(
+        t["standings"],
+        json!([
+            { "rank": 1, "player": "Bo", "games": 2, "wins": 1, "totalScore": 17 },
+            { "rank": 2, "player": "Ada", "games": 2, "wins": 1, "totalScore": 13 },
+        ])
+    );
+    assert_eq!(
+        t["verification"],
+        json!({ "games": 2, "allComplete": true, "allLegal": true,
+                "scoreMismatches": [{ "name": "Bo", "claimed": 10, "computed": 9 }] })
+    );
+
+    // One game per tournament: a Caverna game is refused, and nothing is added.
+    let caverna = server.data(
+        Some(&token),
+        "mutation($log: JSON!) { submitGame(log: $log) { game { id game } } }",
+        json!({ "log": log("complete_2p.json") }),
+    )["submitGame"]["game"]
+        .clone();
+    assert_eq!(caverna["game"], "caverna");
+    let (_, code) = server.error_code(Some(&organizer), add, json!({ "t": tid, "g": [caverna["id"]] }));
+    assert_eq!(code, "BAD_USER_INPUT");
+
+    // Listed by game, and replayed by its own engine.
+    let list = server.data(None, "{ games(filter: { game: \"toy\" }) { edges { node { id game } } } }", json!({}));
+    let ids: Vec<&Value> = list["games"]["edges"].as_array().expect("edges").iter().map(|e| &e["node"]["id"]).collect();
+    assert_eq!(ids, vec![&game["id"], &second["id"]]);
+    let q = "query($id: ID!) { replay(gameId: $id, atEntry: 2) { round phase state } }";
+    let state = server.data(None, q, json!({ "id": game["id"] }))["replay"].clone();
+    assert_eq!(
+        state,
+        json!({ "round": 2, "phase": "move", "state": { "steps": [4, 1], "doubled": true, "to_move": 1 } })
+    );
+    let (_, code) =
+        server.error_code(None, "{ games(filter: { game: \"chess\" }) { edges { node { id } } } }", json!({}));
+    assert_eq!(code, "BAD_USER_INPUT");
+}
+
+fn games_without_an_engine_are_stored_as_unsupported(db: Database) {
+    let server = Server::start(&db, &[]);
+    let token = create_token(&db, "uploader");
+    let kinds =
+        server.data(None, "{ gameKinds { id format verified minPlayers maxPlayers scoreRows { id } } }", json!({}));
+    let by_id = |id: &str| kinds["gameKinds"].as_array().and_then(|a| a.iter().find(|k| k["id"] == id).cloned());
+    assert_eq!(by_id("caverna").map(|k| k["verified"].clone()), Some(json!(true)));
+    assert_eq!(by_id("toy").map(|k| k["verified"].clone()), Some(json!(true)));
+    let village = by_id("village").unwrap_or_default();
+    assert_eq!((village["format"].as_str(), village["verified"].as_bool()), (Some("village-log/1"), Some(false)));
+    assert_eq!(village["scoreRows"].as_array().map(Vec::len), Some(9));
+
+    let log = json!({ "format": "village-log/1", "setup": { "players": [] }, "entries": [] });
+    let r = submit(&server, &token, &log);
+    assert_eq!((r["game"]["game"].as_str(), r["game"]["status"].as_str()), (Some("village"), Some("INVALID")));
+    assert_eq!(r["game"]["error"]["code"], "unsupported_game");
+    let unknown = submit(&server, &token, &json!({ "format": "chess-log/1" }));
+    assert_eq!(
+        (unknown["game"]["game"].clone(), unknown["game"]["error"]["code"].clone()),
+        (Value::Null, json!("bad_format"))
+    );
+}

@@ -1,0 +1,440 @@
+//! Replaying a `caverna-log/1` document: parse the envelope, validate the setup, apply the
+//! entries one by one, apply the end-of-log defaults, score (`LOG-FORMAT.md` "Replay result").
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::error::{fail, ErrorCode, RuleError, RuleResult};
+use crate::game::{Game, Phase};
+use crate::goods::Good;
+use crate::notation::{Claimed, Entry, Meta, SetupNotation};
+use crate::rules::free::{free_action, Window};
+use crate::rules::{breeding, housing, placement};
+use crate::scoring::{score, ScoreBreakdown};
+use crate::setup;
+
+/// The format this engine reads.
+pub const FORMAT: &str = "caverna-log/1";
+/// The engine's version, reported with every result.
+pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
+/// Largest log accepted, in bytes.
+pub const MAX_LOG_BYTES: usize = chronicle_game::envelope::MAX_LOG_BYTES;
+/// Most entries accepted in one log (a real game has a few hundred).
+pub const MAX_ENTRIES: usize = 200_000;
+
+pub use chronicle_game::Status;
+
+/// Where and why a log is invalid. `entry` is `None` for the envelope and the setup.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LogError {
+    pub entry: Option<usize>,
+    pub player: Option<usize>,
+    pub code: ErrorCode,
+    pub message: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PlayerResult {
+    pub name: String,
+    pub score: ScoreBreakdown,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Mismatch {
+    pub player: usize,
+    pub claimed: i64,
+    pub computed: i64,
+}
+
+/// The outcome of a replay. `game` is the state after the last legal entry (with end-of-log
+/// defaults applied), absent when the envelope or setup is invalid.
+#[derive(Clone, Debug)]
+pub struct Replay {
+    pub status: Status,
+    pub error: Option<LogError>,
+    pub meta: Meta,
+    pub game: Option<Game>,
+    /// Final scores, in seat order (complete games only).
+    pub scores: Option<Vec<PlayerResult>>,
+    pub winners: Vec<usize>,
+    pub claimed_mismatches: Vec<Mismatch>,
+    /// `claimed.scores` as written in the log (seat order), when the log has them and its
+    /// setup is valid.
+    pub claimed: Option<Vec<i64>>,
+    /// Entries applied (the index of the first illegal entry when invalid).
+    pub entries_applied: usize,
+}
+
+impl Replay {
+    fn invalid(error: LogError, meta: Meta, game: Option<Game>, applied: usize) -> Replay {
+        Replay {
+            status: Status::Invalid,
+            error: Some(error),
+            meta,
+            game,
+            scores: None,
+            winners: vec![],
+            claimed_mismatches: vec![],
+            claimed: None,
+            entries_applied: applied,
+        }
+    }
+
+    /// The printed round reached (0 without a valid setup).
+    pub fn round(&self) -> u8 {
+        self.game.as_ref().map_or(0, Game::round)
+    }
+}
+
+fn doc_error(code: ErrorCode, message: impl Into<String>) -> LogError {
+    LogError { entry: None, player: None, code, message: message.into() }
+}
+
+/// Classifies a serde error on a typed part of the log.
+fn notation_error(e: &serde_json::Error, what: &str) -> RuleError {
+    let text = e.to_string();
+    let code = if text.contains("unknown field") {
+        ErrorCode::UnknownField
+    } else if text.contains("unknown variant") {
+        ErrorCode::UnknownId
+    } else {
+        ErrorCode::Malformed
+    };
+    RuleError::new(code, format!("{what}: {text}"))
+}
+
+/// The parsed envelope: everything but the entries, which are parsed one at a time.
+struct Document {
+    meta: Meta,
+    setup: SetupNotation,
+    entries: Vec<Value>,
+    claimed: Option<Claimed>,
+}
+
+// Called once per replay: the size of its error does not matter.
+#[allow(clippy::result_large_err)]
+fn parse_document(input: &[u8]) -> Result<Document, (LogError, Meta)> {
+    let none = Meta::default();
+    if input.len() > MAX_LOG_BYTES {
+        return Err((
+            doc_error(ErrorCode::LogTooLarge, format!("{} bytes; at most {MAX_LOG_BYTES}", input.len())),
+            none,
+        ));
+    }
+    let value: Value = serde_json::from_slice(input)
+        .map_err(|e| (doc_error(ErrorCode::MalformedJson, e.to_string()), Meta::default()))?;
+    let Value::Object(mut obj) = value else {
+        return Err((doc_error(ErrorCode::Malformed, "a log is a JSON object"), none));
+    };
+    if let Some(k) = obj.keys().find(|k| !["format", "meta", "setup", "entries", "claimed"].contains(&k.as_str())) {
+        return Err((doc_error(ErrorCode::UnknownField, format!("unknown top-level field `{k}`")), none));
+    }
+    match obj.get("format") {
+        Some(Value::String(f)) if f == FORMAT => {}
+        Some(other) => {
+            return Err((doc_error(ErrorCode::BadFormat, format!("format {other} is not \"{FORMAT}\"")), none))
+        }
+        None => {
+            return Err((doc_error(ErrorCode::BadFormat, format!("`format` is missing; expected \"{FORMAT}\"")), none))
+        }
+    }
+    let meta: Meta = match obj.remove("meta") {
+        None | Some(Value::Null) => Meta::default(),
+        Some(v) => serde_json::from_value(v).map_err(|e| (located(notation_error(&e, "meta")), Meta::default()))?,
+    };
+    let setup: SetupNotation = match obj.remove("setup") {
+        None => return Err((doc_error(ErrorCode::Malformed, "`setup` is missing"), meta)),
+        Some(v) => serde_json::from_value(v).map_err(|e| (located(notation_error(&e, "setup")), meta.clone()))?,
+    };
+    let entries = match obj.remove("entries") {
+        Some(Value::Array(a)) => a,
+        Some(_) => return Err((doc_error(ErrorCode::Malformed, "`entries` is not an array"), meta)),
+        None => return Err((doc_error(ErrorCode::Malformed, "`entries` is missing"), meta)),
+    };
+    if entries.len() > MAX_ENTRIES {
+        return Err((
+            doc_error(ErrorCode::LogTooLarge, format!("{} entries; at most {MAX_ENTRIES}", entries.len())),
+            meta,
+        ));
+    }
+    let claimed = match obj.remove("claimed") {
+        None | Some(Value::Null) => None,
+        Some(v) => Some(serde_json::from_value(v).map_err(|e| (located(notation_error(&e, "claimed")), meta.clone()))?),
+    };
+    Ok(Document { meta, setup, entries, claimed })
+}
+
+fn located(e: RuleError) -> LogError {
+    LogError { entry: None, player: None, code: e.code, message: e.message }
+}
+
+/// Reads a log without replaying it: the envelope, the setup's notation and every entry's
+/// notation. The baseline of replay speed (`chronicle replay --parse-only`). Returns the number
+/// of entries.
+pub fn parse_only(input: &[u8]) -> Result<usize, LogError> {
+    let doc = parse_document(input).map_err(|(e, _)| e)?;
+    for (i, value) in doc.entries.iter().enumerate() {
+        Entry::deserialize(value).map_err(|e| {
+            let e = notation_error(&e, "entry");
+            LogError { entry: Some(i), player: None, code: e.code, message: e.message }
+        })?;
+    }
+    Ok(doc.entries.len())
+}
+
+/// Replays a whole log.
+pub fn replay(input: &[u8]) -> Replay {
+    replay_until(input, None)
+}
+
+/// Replays at most the first `limit` entries (all when `None`). When `limit` stops short of
+/// the end, end-of-log defaults are not applied: the state is exactly "after entry limit−1".
+pub fn replay_until(input: &[u8], limit: Option<usize>) -> Replay {
+    let doc = match parse_document(input) {
+        Ok(d) => d,
+        Err((e, meta)) => return Replay::invalid(e, meta, None, 0),
+    };
+    let setup = match setup::validate(&doc.setup) {
+        Ok(s) => s,
+        Err(e) => return Replay::invalid(located(e), doc.meta, None, 0),
+    };
+    let players = setup.players();
+    if let Some(c) = &doc.claimed {
+        if c.scores.len() != players {
+            let e =
+                doc_error(ErrorCode::ClaimedScores, format!("{} claimed scores for {players} players", c.scores.len()));
+            return Replay::invalid(e, doc.meta, None, 0);
+        }
+    }
+    let claimed = doc.claimed.as_ref().map(|c| c.scores.clone());
+    let mut game = Game::new(setup);
+    let stop = limit.unwrap_or(doc.entries.len()).min(doc.entries.len());
+    for (i, value) in doc.entries.iter().take(stop).enumerate() {
+        if let Err((player, e)) = step(&mut game, value) {
+            let error = LogError { entry: Some(i), player, code: e.code, message: e.message };
+            // The state after the last legal entry: replay again, stopping before this one.
+            let game = replay_until(input, Some(i)).game;
+            return Replay { claimed, ..Replay::invalid(error, doc.meta, game, i) };
+        }
+    }
+    if stop < doc.entries.len() {
+        return Replay {
+            status: if game.is_over() { Status::Complete } else { Status::Incomplete },
+            error: None,
+            meta: doc.meta,
+            game: Some(game),
+            scores: None,
+            winners: vec![],
+            claimed_mismatches: vec![],
+            claimed,
+            entries_applied: stop,
+        };
+    }
+    finish(&mut game);
+    let complete = game.is_over();
+    let (scores, winners, mismatches) =
+        if complete { results(&game, doc.claimed.as_ref()) } else { (None, vec![], vec![]) };
+    Replay {
+        status: if complete { Status::Complete } else { Status::Incomplete },
+        error: None,
+        meta: doc.meta,
+        game: Some(game),
+        scores,
+        winners,
+        claimed_mismatches: mismatches,
+        claimed,
+        entries_applied: stop,
+    }
+}
+
+type Results = (Option<Vec<PlayerResult>>, Vec<usize>, Vec<Mismatch>);
+
+fn results(game: &Game, claimed: Option<&Claimed>) -> Results {
+    let scores: Vec<PlayerResult> =
+        game.players().iter().map(|p| PlayerResult { name: p.name.to_string(), score: score(p) }).collect();
+    let best = scores.iter().map(|s| s.score.total).max().unwrap_or(0);
+    let winners = (0..scores.len()).filter(|&i| scores[i].score.total == best).collect();
+    let mismatches = claimed
+        .map(|c| {
+            c.scores
+                .iter()
+                .zip(&scores)
+                .enumerate()
+                .filter(|(_, (&claimed, s))| claimed != s.score.total)
+                .map(|(player, (&claimed, s))| Mismatch { player, claimed, computed: s.score.total })
+                .collect()
+        })
+        .unwrap_or_default();
+    (Some(scores), winners, mismatches)
+}
+
+impl Game {
+    /// Parses and applies one log entry (a JSON value), as a replay would; on error the game
+    /// may be partly changed and should be dropped. Errors carry the entry's player when known.
+    pub fn play(&mut self, entry: &Value) -> Result<(), (Option<usize>, RuleError)> {
+        step(self, entry)
+    }
+
+    /// The end of the log: take every optional default and advance as far as possible.
+    pub fn finish(&mut self) {
+        finish(self)
+    }
+
+    /// Applies one typed entry: the rules, then the housing check of `RULES.md` F.1.
+    pub fn play_entry(&mut self, entry: &Entry) -> RuleResult {
+        let p = entry.player() as usize;
+        if p >= self.players().len() {
+            return fail(ErrorCode::UnknownPlayer, format!("player {p}; this game has {}", self.players().len()));
+        }
+        apply(self, entry)?;
+        self.check_housed(p)
+    }
+
+    /// The rest of [`Game::play_entry`] for a `place` entry carried out step by step on this
+    /// game (the generator's candidates): the placement's last checks, the next turn and the
+    /// housing check. Only for a placement begun in the placing player's work turn.
+    pub(crate) fn finish_placing(&mut self, placing: &crate::rules::placement::Placing) -> RuleResult {
+        placing.end(self)?;
+        self.next_turn(placing.player());
+        self.check_housed(placing.player())
+    }
+
+    /// Every entry ends with all of its player's animals housed (`RULES.md` F.1).
+    fn check_housed(&self, p: usize) -> RuleResult {
+        let player = self.player(p);
+        if !housing::fits(&player.board, player.dwarfs_in_play(), player.animals(), player.supply.get(Good::Dog)) {
+            return fail(
+                ErrorCode::AnimalsUnhoused,
+                format!("no arrangement houses all animals of player {p}; convert or release some in this entry"),
+            );
+        }
+        Ok(())
+    }
+
+    /// Closes the optional window the game waits in (solo clearing, feeding, breeding, the
+    /// before-scoring window) with its defaults, as the next entry of another type would.
+    pub fn close_window(&mut self) {
+        match self.phase {
+            Phase::Keep => self.clear_overflowing(&[]),
+            Phase::Feeding { .. } => self.resolve_feeding(),
+            Phase::Breeding { .. } => self.resolve_breeding(),
+            Phase::BeforeScoring => self.phase = Phase::Over,
+            Phase::Work { .. } | Phase::HarvestChoice | Phase::Over => {}
+        }
+    }
+
+    /// Final scores and winners, once the game is over.
+    pub fn results(&self) -> Option<(Vec<PlayerResult>, Vec<usize>)> {
+        if !self.is_over() {
+            return None;
+        }
+        let (scores, winners, _) = results(self, None);
+        scores.map(|s| (s, winners))
+    }
+}
+
+/// Parses and applies one entry; errors carry the entry's player when known.
+fn step(game: &mut Game, value: &Value) -> Result<(), (Option<usize>, RuleError)> {
+    let player_hint = value.get("player").and_then(Value::as_u64).map(|p| p as usize);
+    let entry = Entry::deserialize(value).map_err(|e| (player_hint, notation_error(&e, "entry")))?;
+    game.play_entry(&entry).map_err(|e| (Some(entry.player() as usize), e))
+}
+
+/// Applies one entry at the point the game has reached (`LOG-FORMAT.md` "Entries").
+pub(crate) fn apply(game: &mut Game, entry: &Entry) -> RuleResult {
+    let p = entry.player() as usize;
+    loop {
+        match (&game.phase, entry) {
+            (Phase::Over, _) => return fail(ErrorCode::GameOver, "the game is over"),
+            (Phase::Keep, Entry::Keep { spaces, .. }) => return game.keep(p, spaces),
+            (Phase::Keep, _) => game.clear_overflowing(&[]),
+            (&Phase::Work { to_move }, Entry::Place { space, dwarf, ruby, actions, .. }) => {
+                if p != to_move {
+                    return fail(ErrorCode::NotYourTurn, format!("player {to_move} is to place a dwarf"));
+                }
+                placement::place(game, p, *space, *dwarf, *ruby, actions)?;
+                game.next_turn(p);
+                return Ok(());
+            }
+            (Phase::HarvestChoice, Entry::HarvestChoice { phase, .. }) => {
+                if game.players[p].harvest_choice.is_some() {
+                    return fail(ErrorCode::DuplicateEntry, format!("player {p} has already chosen"));
+                }
+                game.players[p].harvest_choice = Some(*phase);
+                if game.players.iter().all(|q| q.harvest_choice.is_some()) {
+                    game.after_harvest_choice();
+                }
+                return Ok(());
+            }
+            (Phase::Feeding { fed, .. }, Entry::Feed { actions, .. }) => {
+                if fed[p] {
+                    return fail(ErrorCode::DuplicateEntry, format!("player {p} has already fed this harvest"));
+                }
+                if let Phase::Feeding { fed, .. } = &mut game.phase {
+                    fed[p] = true;
+                }
+                for a in actions {
+                    if !a.is_free() {
+                        return fail(ErrorCode::ActionNotAllowed, format!("`{}` is not done while feeding", a.name()));
+                    }
+                    free_action(game, p, a, Window::Feeding)?;
+                }
+                return Ok(());
+            }
+            (Phase::Feeding { .. }, _) => game.resolve_feeding(),
+            (Phase::Breeding { done }, Entry::Breed { animals, .. }) => {
+                if !game.breeds(p) {
+                    return fail(ErrorCode::UnexpectedEntry, format!("player {p}'s animals do not breed this harvest"));
+                }
+                if done[p] {
+                    return fail(ErrorCode::DuplicateEntry, format!("player {p} has already bred"));
+                }
+                breeding::breed(game, p, animals)?;
+                if let Phase::Breeding { done } = &mut game.phase {
+                    done[p] = true;
+                }
+                return Ok(());
+            }
+            (Phase::Breeding { .. }, _) => game.resolve_breeding(),
+            // A `free` entry closes an open optional window first (the `feed` run is
+            // consecutive, `breed` comes directly after feeding), then applies where it stands.
+            (_, Entry::Free { actions, .. }) => {
+                for a in actions {
+                    free_action(game, p, a, Window::Anytime)?;
+                }
+                return Ok(());
+            }
+            (Phase::BeforeScoring, _) => {
+                return fail(
+                    ErrorCode::UnexpectedEntry,
+                    format!("after the last harvest only `free` entries may follow, not `{}`", entry.kind()),
+                )
+            }
+            (Phase::Work { to_move }, _) => {
+                return fail(
+                    ErrorCode::UnexpectedEntry,
+                    format!("player {to_move} is to place a dwarf; `{}` does not fit here", entry.kind()),
+                )
+            }
+            (Phase::HarvestChoice, _) => {
+                return fail(
+                    ErrorCode::UnexpectedEntry,
+                    format!("every player chooses field or breeding first; `{}` does not fit here", entry.kind()),
+                )
+            }
+        }
+    }
+}
+
+/// End of the log: take every optional default and advance as far as possible.
+pub(crate) fn finish(game: &mut Game) {
+    loop {
+        match game.phase {
+            Phase::Keep => game.clear_overflowing(&[]),
+            Phase::Feeding { .. } => game.resolve_feeding(),
+            Phase::Breeding { .. } => game.resolve_breeding(),
+            Phase::BeforeScoring => game.phase = Phase::Over,
+            Phase::Work { .. } | Phase::HarvestChoice | Phase::Over => return,
+        }
+    }
+}

@@ -1,0 +1,133 @@
+//! Caverna behind the game-agnostic [`GameEngine`] trait: the verdict of a replay in shared
+//! terms, the state view, legal entries and simulation.
+
+use chronicle_game::{rank, GameEngine, GameKind, LogError, Meta, PlayerVerdict, StateAt, Verdict};
+use serde_json::Value;
+
+use crate::bots::{seat_kinds, simulate_game, simulated_setup, BotChoice};
+use crate::legal::{legal_entries, Limits};
+use crate::notation::FurnishingSet;
+use crate::replay::{replay, replay_until, Replay, ENGINE_VERSION};
+
+/// The Caverna engine.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Caverna;
+
+impl GameEngine for Caverna {
+    const KIND: GameKind = GameKind::Caverna;
+    const VERSION: &'static str = ENGINE_VERSION;
+    type Replay = Replay;
+
+    fn replay(log: &[u8]) -> Replay {
+        replay(log)
+    }
+
+    fn replay_until(log: &[u8], entries: usize) -> Replay {
+        replay_until(log, Some(entries))
+    }
+
+    fn verdict(r: &Replay) -> Verdict {
+        verdict(r)
+    }
+
+    fn state_view(r: &Replay) -> Option<StateAt> {
+        let game = r.game.as_ref()?;
+        Some(StateAt {
+            round: u16::from(game.round()),
+            phase: game.phase().id().to_owned(),
+            state: crate::view::state_json(game),
+        })
+    }
+
+    fn legal_entries(r: &Replay, limit: usize) -> Vec<Value> {
+        let Some(game) = r.game.as_ref().filter(|_| r.error.is_none()) else { return Vec::new() };
+        let entries = legal_entries(game, &Limits::default());
+        entries.iter().take(limit).filter_map(|e| serde_json::to_value(e).ok()).collect()
+    }
+
+    fn simulate(seed: u64, players: u8) -> Result<Value, String> {
+        let kinds = seat_kinds(BotChoice::Mixed, usize::from(players), seed);
+        let setup = simulated_setup(&kinds, FurnishingSet::Full, seed);
+        simulate_game(&setup, &kinds, seed).map_err(|e| e.to_string())
+    }
+}
+
+/// The game-agnostic verdict of a Caverna replay.
+pub fn verdict(r: &Replay) -> Verdict {
+    let game = r.game.as_ref();
+    let totals: Option<Vec<i64>> = r.scores.as_ref().map(|s| s.iter().map(|p| p.score.total).collect());
+    let ranks = totals.as_deref().map(rank);
+    let players = game.map_or_else(Vec::new, |g| {
+        g.players()
+            .iter()
+            .enumerate()
+            .map(|(seat, p)| PlayerVerdict {
+                name: p.name.to_string(),
+                score: r.scores.as_ref().and_then(|s| s.get(seat)).map(|s| s.score.score()),
+                rank: ranks.as_ref().and_then(|r| r.get(seat).copied()),
+                winner: r.winners.contains(&seat),
+                claimed: r.claimed.as_ref().and_then(|c| c.get(seat).copied()),
+            })
+            .collect()
+    });
+    Verdict {
+        game: Some(GameKind::Caverna),
+        engine_version: ENGINE_VERSION.to_owned(),
+        status: r.status,
+        error: r.error.as_ref().map(|e| LogError {
+            entry: e.entry,
+            player: e.player,
+            code: e.code.as_str().to_owned(),
+            message: e.message.clone(),
+        }),
+        meta: Meta {
+            id: r.meta.id.clone(),
+            tournament: r.meta.tournament.clone(),
+            played_at: r.meta.played_at.clone(),
+        },
+        variant: game.map(|g| g.setup().furnishings.id().to_owned()),
+        player_count: game.map(|g| u8::try_from(g.setup().players()).unwrap_or(u8::MAX)),
+        round_reached: u16::from(r.round()),
+        entries_applied: r.entries_applied,
+        players,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chronicle_game::Status;
+
+    #[test]
+    fn the_verdict_of_a_simulated_game_names_every_score_row() {
+        let log = Caverna::simulate(7, 3).unwrap_or_default().to_string();
+        let v = Caverna::verdict(&Caverna::replay(log.as_bytes()));
+        assert_eq!(v.status, Status::Complete);
+        assert_eq!(v.variant.as_deref(), Some("full"));
+        assert_eq!(v.player_count, Some(3));
+        for p in &v.players {
+            let score = p.score.as_ref().map(|s| s.rows.len());
+            assert_eq!(score, Some(chronicle_game::kind::CAVERNA.score_rows.len()));
+            assert!(p.rank.is_some());
+        }
+        assert!(v.players.iter().any(|p| p.winner && p.rank == Some(1)));
+    }
+
+    #[test]
+    fn state_at_refuses_entries_past_the_first_illegal_one() {
+        let log = br#"{"format": "caverna-log/1", "setup": {"players": [{"name": "A"}, {"name": "B"}], "seed": 1},
+            "entries": [{"type": "place", "player": 0, "space": "supplies"}, {"type": "place", "player": 0, "space": "logging"}]}"#;
+        assert!(Caverna::state_at(log, Some(0)).is_ok());
+        assert!(Caverna::state_at(log, Some(1)).is_err_and(|e| e.contains("not legal")));
+        assert!(Caverna::state_at(log, Some(5)).is_err());
+        assert_eq!(Caverna::state_at(log, None).map(|s| s.round).ok(), Some(1));
+    }
+
+    #[test]
+    fn legal_entries_are_log_entries_for_the_player_to_move() {
+        let log = br#"{"format": "caverna-log/1", "setup": {"players": [{"name": "A"}, {"name": "B"}], "seed": 1}, "entries": []}"#;
+        let entries = Caverna::legal_entries(&Caverna::replay(log), 500);
+        assert!(!entries.is_empty());
+        assert!(entries.iter().all(|e| e["player"] == 0));
+    }
+}

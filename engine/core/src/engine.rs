@@ -1,0 +1,68 @@
+//! The trait every game's rules engine implements. Services hold no rules: they call these
+//! functions through an exhaustive match on [`GameKind`](crate::GameKind).
+
+use serde_json::Value;
+
+use crate::kind::GameKind;
+use crate::verdict::Verdict;
+
+/// The state of a game after some entries, as a client shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StateAt {
+    /// The round being played.
+    pub round: u16,
+    /// The game's id of the phase being played.
+    pub phase: String,
+    /// The whole state, in the game's own JSON shape (its documentation describes it).
+    pub state: Value,
+}
+
+/// A deterministic rules engine: the same bytes always give the same result; no IO, no clock.
+pub trait GameEngine {
+    /// The game this engine verifies.
+    const KIND: GameKind;
+    /// The engine's version, stored with every verdict.
+    const VERSION: &'static str;
+
+    /// A replay: the verdict and everything the game's own statistics need.
+    type Replay;
+
+    /// Replays a whole log. Never panics, whatever the bytes.
+    fn replay(log: &[u8]) -> Self::Replay;
+
+    /// Replays only the first `entries` entries (the setup alone when 0).
+    fn replay_until(log: &[u8], entries: usize) -> Self::Replay;
+
+    /// The game-agnostic verdict of a replay.
+    fn verdict(replay: &Self::Replay) -> Verdict;
+
+    /// The state after the last legal entry of a replay; `None` without a valid setup.
+    fn state_view(replay: &Self::Replay) -> Option<StateAt>;
+
+    /// Up to `limit` legal next entries after the last legal entry of a replay, as log
+    /// entries (JSON), in the engine's order; empty when the game is over or invalid.
+    fn legal_entries(replay: &Self::Replay, limit: usize) -> Vec<Value>;
+
+    /// A whole game played by the engine's bots for `players` seats from `seed`, as a log.
+    fn simulate(seed: u64, players: u8) -> Result<Value, String>;
+
+    /// The state after entry `at` (0-based; after the last legal entry when `None`). Refuses
+    /// entries that do not exist or are not legal, and logs without a valid setup.
+    fn state_at(log: &[u8], at: Option<usize>) -> Result<StateAt, String> {
+        let full = Self::replay(log);
+        let replay = match at {
+            None => full,
+            Some(n) => {
+                let verdict = Self::verdict(&full);
+                if let Some(e) = verdict.error.as_ref().and_then(|e| e.entry).filter(|&i| n >= i) {
+                    return Err(format!("entry {n} is not legal: the log is invalid at entry {e}"));
+                }
+                if n >= verdict.entries_applied {
+                    return Err(format!("entry {n} does not exist; the log has {} entries", verdict.entries_applied));
+                }
+                Self::replay_until(log, n + 1)
+            }
+        };
+        Self::state_view(&replay).ok_or_else(|| "the game's setup is invalid: it has no state".to_owned())
+    }
+}

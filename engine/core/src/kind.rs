@@ -1,0 +1,215 @@
+//! The games Chronicle knows and what every service needs to know about each of them.
+
+use std::ops::RangeInclusive;
+
+/// A game Chronicle verifies, chosen by the `format` of a log. Closed: code that must know
+/// every game matches on it exhaustively, so a new game cannot be forgotten anywhere.
+///
+/// `Toy` exists only with the `toy` feature: a minimal game used by tests to show that storage,
+/// verification, tournaments and score rows work for a second game without its code (see
+/// the `chronicle-toy` crate). Release builds do not have it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum GameKind {
+    Caverna,
+    Village,
+    AboveAndBelow,
+    #[cfg(feature = "toy")]
+    Toy,
+}
+
+/// One row of a game's score pad.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScoreRowSpec {
+    /// Stable id (snake case), as in the game's rules reference and the stored score rows.
+    pub id: &'static str,
+    /// What the row is called on the score pad, for people.
+    pub label: &'static str,
+}
+
+/// What services need to know about a game without its rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameSpec {
+    pub kind: GameKind,
+    /// Stable id: stored in `games.game`, used in URLs and the API.
+    pub id: &'static str,
+    /// The log format (`format` field of a log).
+    pub format: &'static str,
+    /// The game's name, for people.
+    pub name: &'static str,
+    /// How many players a game may have.
+    pub min_players: u8,
+    pub max_players: u8,
+    /// The score pad's rows in printed order, without the total.
+    pub score_rows: &'static [ScoreRowSpec],
+    /// The variants a setup may choose (stored in `games.variant`); the first is the default.
+    pub variants: &'static [&'static str],
+}
+
+impl GameSpec {
+    pub fn players(&self) -> RangeInclusive<u8> {
+        self.min_players..=self.max_players
+    }
+
+    /// The label of a score row of this game (`None` for an id it does not have).
+    pub fn row_label(&self, id: &str) -> Option<&'static str> {
+        self.score_rows.iter().find(|r| r.id == id).map(|r| r.label)
+    }
+}
+
+const fn row(id: &'static str, label: &'static str) -> ScoreRowSpec {
+    ScoreRowSpec { id, label }
+}
+
+/// Caverna: the score pad of the rules reference, G.1.
+pub const CAVERNA: GameSpec = GameSpec {
+    kind: GameKind::Caverna,
+    id: "caverna",
+    format: "caverna-log/1",
+    name: "Caverna",
+    min_players: 1,
+    max_players: 7,
+    score_rows: &[
+        row("farm_animals_and_dogs", "Farm animals and dogs"),
+        row("missing_farm_animal_types", "Missing farm animal types"),
+        row("grain", "Grain"),
+        row("vegetables", "Vegetables"),
+        row("rubies", "Rubies"),
+        row("dwarfs", "Dwarfs"),
+        row("unused_spaces", "Unused spaces"),
+        row("tiles_pastures_mines", "Furnishing tiles, pastures and mines"),
+        row("bonus_parlors_storages_chambers", "Bonus points for parlors, storages and chambers"),
+        row("gold_and_begging", "Gold and begging markers"),
+    ],
+    variants: &["full", "introductory"],
+};
+
+/// Village: the final scoring rows of its rules reference, E.3. Its engine is not written yet:
+/// logs of this format are stored as invalid (`unsupported_game`).
+pub const VILLAGE: GameSpec = GameSpec {
+    kind: GameKind::Village,
+    id: "village",
+    format: "village-log/1",
+    name: "Village",
+    min_players: 1,
+    max_players: 5,
+    score_rows: &[
+        row("track_travel", "Prestige from travel during play"),
+        row("track_council", "Prestige from council privileges during play"),
+        row("track_mass", "Prestige from masses"),
+        row("travel", "Travel"),
+        row("church", "Church"),
+        row("customers", "Customers"),
+        row("chronicle", "Village chronicle"),
+        row("council", "Council chamber"),
+        row("coins", "Coins"),
+    ],
+    variants: &[],
+};
+
+/// Above and Below: the score rows of its rules reference, F.10. Its engine is not written
+/// yet: logs of this format are stored as invalid (`unsupported_game`).
+pub const ABOVE_AND_BELOW: GameSpec = GameSpec {
+    kind: GameKind::AboveAndBelow,
+    id: "above-and-below",
+    format: "above-and-below-log/1",
+    name: "Above and Below",
+    min_players: 2,
+    max_players: 4,
+    score_rows: &[
+        row("storage", "Goods in the storage track"),
+        row("houses_outposts", "Houses and outposts"),
+        row("reputation_rank", "Reputation rank bonus"),
+        row("reputation_track", "Reputation track"),
+        row("card_vp_fixed", "Fixed card points"),
+        row("card_vp_variable", "Variable card points"),
+        row("card_vp_custom", "Declared card points"),
+    ],
+    variants: &[],
+};
+
+/// The test-only toy game (feature `toy`): see `chronicle-toy`.
+#[cfg(feature = "toy")]
+pub const TOY: GameSpec = GameSpec {
+    kind: GameKind::Toy,
+    id: "toy",
+    format: "toy-log/1",
+    name: "Toy (test-only)",
+    min_players: 2,
+    max_players: 3,
+    score_rows: &[row("steps", "Steps taken"), row("bonus", "Bonus")],
+    variants: &["plain", "doubled"],
+};
+
+impl GameKind {
+    /// Every game, in a fixed order.
+    #[cfg(not(feature = "toy"))]
+    pub const ALL: &'static [GameKind] = &[GameKind::Caverna, GameKind::Village, GameKind::AboveAndBelow];
+    /// Every game, in a fixed order.
+    #[cfg(feature = "toy")]
+    pub const ALL: &'static [GameKind] =
+        &[GameKind::Caverna, GameKind::Village, GameKind::AboveAndBelow, GameKind::Toy];
+
+    pub const fn spec(self) -> &'static GameSpec {
+        match self {
+            GameKind::Caverna => &CAVERNA,
+            GameKind::Village => &VILLAGE,
+            GameKind::AboveAndBelow => &ABOVE_AND_BELOW,
+            #[cfg(feature = "toy")]
+            GameKind::Toy => &TOY,
+        }
+    }
+
+    /// The stable id (`caverna`, `village`, `above-and-below`).
+    pub const fn id(self) -> &'static str {
+        self.spec().id
+    }
+
+    pub const fn format(self) -> &'static str {
+        self.spec().format
+    }
+
+    pub fn from_id(id: &str) -> Option<GameKind> {
+        GameKind::ALL.iter().copied().find(|k| k.id() == id)
+    }
+
+    /// The game a log of this `format` records.
+    pub fn from_format(format: &str) -> Option<GameKind> {
+        GameKind::ALL.iter().copied().find(|k| k.format() == format)
+    }
+}
+
+impl std::fmt::Display for GameKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_and_formats_round_trip() {
+        for &k in GameKind::ALL {
+            assert_eq!(GameKind::from_id(k.id()), Some(k));
+            assert_eq!(GameKind::from_format(k.format()), Some(k));
+            assert_eq!(k.spec().kind, k);
+        }
+        assert_eq!(GameKind::from_format("caverna-log/2"), None);
+        assert_eq!(GameKind::from_id("Caverna"), None);
+    }
+
+    #[test]
+    fn specs_are_well_formed() {
+        for &k in GameKind::ALL {
+            let s = k.spec();
+            assert!(s.min_players >= 1 && s.min_players <= s.max_players, "{k}");
+            assert!(!s.score_rows.is_empty(), "{k}");
+            let mut ids: Vec<_> = s.score_rows.iter().map(|r| r.id).collect();
+            ids.sort_unstable();
+            ids.dedup();
+            assert_eq!(ids.len(), s.score_rows.len(), "{k}: score row ids are unique");
+            assert!(!ids.contains(&"total"), "{k}: the total is not a row");
+        }
+    }
+}

@@ -1,0 +1,143 @@
+//! What a replay says about a log, in the terms every game shares.
+
+use serde::Serialize;
+
+use crate::kind::GameKind;
+
+/// How far a log is legal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// Every entry legal and the game over: scored.
+    Complete,
+    /// Every entry legal, the game not over.
+    Incomplete,
+    /// An entry (or the envelope, or the setup) is illegal.
+    Invalid,
+}
+
+impl Status {
+    /// The stable id, as stored and shown.
+    pub const fn id(self) -> &'static str {
+        match self {
+            Status::Complete => "complete",
+            Status::Incomplete => "incomplete",
+            Status::Invalid => "invalid",
+        }
+    }
+
+    pub fn from_id(id: &str) -> Option<Status> {
+        match id {
+            "complete" => Some(Status::Complete),
+            "incomplete" => Some(Status::Incomplete),
+            "invalid" => Some(Status::Invalid),
+            _ => None,
+        }
+    }
+}
+
+/// Where and why a log is invalid. `entry` is `None` for the envelope and the setup.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LogError {
+    pub entry: Option<usize>,
+    pub player: Option<usize>,
+    /// The game's stable error code (snake case).
+    pub code: String,
+    pub message: String,
+}
+
+/// The optional `meta` of a log, common to every format.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Meta {
+    pub id: Option<String>,
+    pub tournament: Option<String>,
+    pub played_at: Option<String>,
+}
+
+/// One score row's points.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ScoreRow {
+    /// A row id of the game's [`crate::GameSpec::score_rows`].
+    pub id: String,
+    pub points: i64,
+}
+
+/// A player's final score: the rows in printed order and their sum.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Score {
+    pub rows: Vec<ScoreRow>,
+    pub total: i64,
+}
+
+impl Score {
+    /// The points of a row (`None` for an id this score does not have).
+    pub fn row(&self, id: &str) -> Option<i64> {
+        self.rows.iter().find(|r| r.id == id).map(|r| r.points)
+    }
+}
+
+/// One player of a replayed log.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PlayerVerdict {
+    pub name: String,
+    /// Complete games only.
+    pub score: Option<Score>,
+    /// 1 + the number of players with a higher total; complete games only.
+    pub rank: Option<u16>,
+    pub winner: bool,
+    /// The total recorded at the table (`claimed.scores`), when the log has one.
+    pub claimed: Option<i64>,
+}
+
+/// The game-agnostic result of replaying a log.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Verdict {
+    /// The game the log records; `None` when its format names no game Chronicle knows.
+    pub game: Option<GameKind>,
+    /// The engine's version (empty when no engine read the log).
+    pub engine_version: String,
+    pub status: Status,
+    /// Set exactly when `status` is invalid.
+    pub error: Option<LogError>,
+    pub meta: Meta,
+    /// The setup's variant (one of the spec's variants), when the setup is valid.
+    pub variant: Option<String>,
+    /// From the validated setup; `None` when the envelope or setup is invalid.
+    pub player_count: Option<u8>,
+    /// The round reached (0 without a valid setup).
+    pub round_reached: u16,
+    /// Entries applied (the index of the first illegal entry when invalid).
+    pub entries_applied: usize,
+    /// In seat order; empty when the envelope or setup is invalid.
+    pub players: Vec<PlayerVerdict>,
+}
+
+impl serde::Serialize for GameKind {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.id())
+    }
+}
+
+/// Ranks of totals: 1 + the number of strictly higher totals (ties share a rank).
+pub fn rank(totals: &[i64]) -> Vec<u16> {
+    totals.iter().map(|t| 1 + u16::try_from(totals.iter().filter(|o| *o > t).count()).unwrap_or(u16::MAX - 1)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ties_share_a_rank() {
+        assert_eq!(rank(&[50, 61, 50, 40]), vec![2, 1, 2, 4]);
+        assert_eq!(rank(&[]), Vec::<u16>::new());
+    }
+
+    #[test]
+    fn status_ids_round_trip() {
+        for s in [Status::Complete, Status::Incomplete, Status::Invalid] {
+            assert_eq!(Status::from_id(s.id()), Some(s));
+            assert_eq!(serde_json::to_value(s).ok(), Some(serde_json::Value::String(s.id().into())));
+        }
+    }
+}

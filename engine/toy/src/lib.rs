@@ -1,0 +1,225 @@
+//! Toy: a made-up game, for tests only. It is not a real game and none of its data is a real
+//! game's: it exists to show that storage, deduplication, verification, tournaments and score
+//! rows work for a second game through [`GameEngine`] and one registry line, without touching
+//! Caverna's code.
+//!
+//! Rules: 2 or 3 players move in seat order for [`ROUNDS`] rounds; each entry is
+//! `{"player": p, "steps": n}` with n from 1 to 3. Score rows: `steps` (the player's steps) and
+//! `bonus` (the same again in the `doubled` variant, 0 in `plain`). Highest total wins; ties
+//! share the win.
+//!
+//! ```json
+//! {"format": "toy-log/1", "setup": {"players": ["Ada", "Bo"], "variant": "plain"},
+//!  "entries": [{"player": 0, "steps": 2}, {"player": 1, "steps": 3}], "claimed": {"scores": [2, 3]}}
+//! ```
+
+use chronicle_game::kind::TOY;
+use chronicle_game::{
+    rank, GameEngine, GameKind, LogError, Meta, PlayerVerdict, Score, ScoreRow, StateAt, Status, Verdict,
+};
+use serde_json::{json, Value};
+
+/// Rounds in a game.
+pub const ROUNDS: usize = 3;
+
+/// The toy engine.
+pub struct Toy;
+
+/// A replay of a toy log.
+#[derive(Clone, Debug)]
+pub struct ToyReplay {
+    verdict: Verdict,
+    /// Steps per player after the last legal entry; empty without a valid setup.
+    steps: Vec<i64>,
+    doubled: bool,
+}
+
+fn fail(entry: Option<usize>, player: Option<usize>, code: &str, message: impl Into<String>) -> LogError {
+    LogError { entry, player, code: code.to_owned(), message: message.into() }
+}
+
+fn base(meta: Meta) -> Verdict {
+    Verdict {
+        game: Some(GameKind::Toy),
+        engine_version: Toy::VERSION.to_owned(),
+        status: Status::Invalid,
+        error: None,
+        meta,
+        variant: None,
+        player_count: None,
+        round_reached: 0,
+        entries_applied: 0,
+        players: Vec::new(),
+    }
+}
+
+fn invalid(mut verdict: Verdict, error: LogError, steps: Vec<i64>, doubled: bool) -> ToyReplay {
+    verdict.status = Status::Invalid;
+    verdict.error = Some(error);
+    ToyReplay { verdict, steps, doubled }
+}
+
+fn text(v: &Value, key: &str) -> Option<String> {
+    v.get(key).and_then(Value::as_str).map(str::to_owned)
+}
+
+fn replay(log: &[u8], limit: Option<usize>) -> ToyReplay {
+    let doc: Value = match serde_json::from_slice(log) {
+        Ok(v) => v,
+        Err(e) => {
+            return invalid(base(Meta::default()), fail(None, None, "malformed_json", e.to_string()), vec![], false)
+        }
+    };
+    let meta = doc.get("meta").map_or_else(Meta::default, |m| Meta {
+        id: text(m, "id"),
+        tournament: text(m, "tournament"),
+        played_at: text(m, "played_at"),
+    });
+    let mut v = base(meta);
+    let names: Vec<String> = match doc["setup"]["players"].as_array() {
+        Some(a) if a.iter().all(Value::is_string) => a.iter().filter_map(|n| n.as_str().map(str::to_owned)).collect(),
+        _ => return invalid(v, fail(None, None, "bad_setup", "setup.players is a list of names"), vec![], false),
+    };
+    if !TOY.players().contains(&u8::try_from(names.len()).unwrap_or(u8::MAX)) {
+        return invalid(v, fail(None, None, "bad_setup", "a toy game has 2 or 3 players"), vec![], false);
+    }
+    let variant = doc["setup"]["variant"].as_str().unwrap_or("plain");
+    if !TOY.variants.contains(&variant) {
+        return invalid(v, fail(None, None, "bad_setup", format!("unknown variant {variant}")), vec![], false);
+    }
+    let doubled = variant == "doubled";
+    v.variant = Some(variant.to_owned());
+    v.player_count = u8::try_from(names.len()).ok();
+    v.round_reached = 1;
+    v.players = names
+        .iter()
+        .map(|name| PlayerVerdict { name: name.clone(), score: None, rank: None, winner: false, claimed: None })
+        .collect();
+    let entries = doc["entries"].as_array().cloned().unwrap_or_default();
+    let mut steps = vec![0i64; names.len()];
+    let end = names.len() * ROUNDS;
+    for (i, entry) in entries.iter().enumerate().take(limit.unwrap_or(usize::MAX)) {
+        let seat = i % names.len();
+        if i >= end {
+            return invalid(v, fail(Some(i), None, "game_over", "the game is over"), steps, doubled);
+        }
+        if entry["player"].as_u64() != u64::try_from(seat).ok() {
+            return invalid(
+                v,
+                fail(Some(i), Some(seat), "not_your_turn", format!("player {seat} moves")),
+                steps,
+                doubled,
+            );
+        }
+        let Some(n) = entry["steps"].as_i64().filter(|n| (1..=3).contains(n)) else {
+            return invalid(v, fail(Some(i), Some(seat), "bad_steps", "a move takes 1 to 3 steps"), steps, doubled);
+        };
+        steps[seat] += n;
+        v.entries_applied = i + 1;
+        v.round_reached = u16::try_from((i + 1) / names.len() + 1).unwrap_or(u16::MAX).min(ROUNDS as u16);
+    }
+    if v.entries_applied < end {
+        v.status = Status::Incomplete;
+        return ToyReplay { verdict: v, steps, doubled };
+    }
+    let claimed: Vec<Option<i64>> =
+        (0..names.len()).map(|p| doc["claimed"]["scores"].get(p).and_then(Value::as_i64)).collect();
+    let totals: Vec<i64> = steps.iter().map(|s| if doubled { 2 * s } else { *s }).collect();
+    let ranks = rank(&totals);
+    for (p, player) in v.players.iter_mut().enumerate() {
+        let rows = vec![
+            ScoreRow { id: "steps".into(), points: steps[p] },
+            ScoreRow { id: "bonus".into(), points: if doubled { steps[p] } else { 0 } },
+        ];
+        player.score = Some(Score { rows, total: totals[p] });
+        player.rank = ranks.get(p).copied();
+        player.winner = player.rank == Some(1);
+        player.claimed = claimed[p];
+    }
+    v.status = Status::Complete;
+    ToyReplay { verdict: v, steps, doubled }
+}
+
+impl GameEngine for Toy {
+    const KIND: GameKind = GameKind::Toy;
+    const VERSION: &'static str = "toy-1";
+    type Replay = ToyReplay;
+
+    fn replay(log: &[u8]) -> ToyReplay {
+        replay(log, None)
+    }
+
+    fn replay_until(log: &[u8], entries: usize) -> ToyReplay {
+        replay(log, Some(entries))
+    }
+
+    fn verdict(r: &ToyReplay) -> Verdict {
+        r.verdict.clone()
+    }
+
+    fn state_view(r: &ToyReplay) -> Option<StateAt> {
+        if r.steps.is_empty() {
+            return None;
+        }
+        let to_move = (r.verdict.status == Status::Incomplete).then(|| r.verdict.entries_applied % r.steps.len());
+        Some(StateAt {
+            round: r.verdict.round_reached,
+            phase: "move".to_owned(),
+            state: json!({ "steps": r.steps, "doubled": r.doubled, "to_move": to_move }),
+        })
+    }
+
+    fn legal_entries(r: &ToyReplay, limit: usize) -> Vec<Value> {
+        if r.verdict.status != Status::Incomplete || r.steps.is_empty() {
+            return Vec::new();
+        }
+        let player = r.verdict.entries_applied % r.steps.len();
+        (1..=3).take(limit).map(|n| json!({ "player": player, "steps": n })).collect()
+    }
+
+    fn simulate(seed: u64, players: u8) -> Result<Value, String> {
+        if !TOY.players().contains(&players) {
+            return Err("a toy game has 2 or 3 players".to_owned());
+        }
+        let names: Vec<String> = (0..players).map(|p| format!("toy {p}")).collect();
+        let entries: Vec<Value> = (0..usize::from(players) * ROUNDS)
+            .map(|i| json!({ "player": i % usize::from(players), "steps": 1 + (seed.wrapping_add(i as u64) % 3) }))
+            .collect();
+        Ok(json!({ "format": TOY.format, "setup": { "players": names, "variant": "plain" }, "entries": entries }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn log(entries: &str) -> Vec<u8> {
+        format!(r#"{{"format": "toy-log/1", "setup": {{"players": ["A", "B"], "variant": "doubled"}}, "entries": [{entries}]}}"#)
+            .into_bytes()
+    }
+
+    #[test]
+    fn a_whole_game_is_scored_by_its_rows() {
+        let full = r#"{"player": 0, "steps": 3}, {"player": 1, "steps": 1}, {"player": 0, "steps": 1},
+                      {"player": 1, "steps": 2}, {"player": 0, "steps": 1}, {"player": 1, "steps": 1}"#;
+        let v = Toy::verdict(&Toy::replay(&log(full)));
+        assert_eq!(v.status, Status::Complete);
+        let a = v.players[0].score.clone().unwrap_or(Score { rows: vec![], total: 0 });
+        assert_eq!((a.row("steps"), a.row("bonus"), a.total), (Some(5), Some(5), 10));
+        assert!(v.players[0].winner && !v.players[1].winner);
+    }
+
+    #[test]
+    fn a_move_out_of_turn_is_refused_where_it_happens() {
+        let v = Toy::verdict(&Toy::replay(&log(r#"{"player": 0, "steps": 3}, {"player": 0, "steps": 1}"#)));
+        assert_eq!(v.status, Status::Invalid);
+        let e = v.error.unwrap_or_else(|| fail(None, None, "", ""));
+        assert_eq!((e.entry, e.code.as_str()), (Some(1), "not_your_turn"));
+    }
+
+    #[test]
+    fn simulated_games_are_complete() {
+        let log = Toy::simulate(5, 3).map(|v| v.to_string()).unwrap_or_default();
+        assert_eq!(Toy::verdict(&Toy::replay(log.as_bytes())).status, Status::Complete);
+    }
+}

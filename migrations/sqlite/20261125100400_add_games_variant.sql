@@ -1,0 +1,2 @@
+-- SQLite twin of ../20261125100400_add_games_variant.sql.
+ALTER TABLE games ADD COLUMN variant TEXT;

@@ -1,0 +1,489 @@
+//! What Chronicle's API does, apart from HTTP and GraphQL: submitting and verifying logs of every
+//! game (through [`chronicle_ingest`], whose registry chooses the engine), reading games (through
+//! a cache), replay states, bearer tokens, tournaments and statistics. The binary's GraphQL resolvers and
+//! commands only translate between this and their surface.
+//!
+//! Caching: stored games change only through `chronicle reverify` (a separate process), so a
+//! game read once is kept (bounded, least recently used first out) for the life of the server;
+//! restart the server after a reverify. Tokens are not cached: `chronicle token revoke` (another
+//! process) must take effect at the next request, so every authenticated request looks its
+//! token up (one indexed read).
+//!
+//! Heavy work (replays) goes through [`admission::Admission`]; writes that fail because the disk
+//! is full mark the store as unable to write until a write succeeds again ([`Service::ready`]).
+
+pub mod admission;
+pub mod auth;
+pub mod stats_corpus;
+pub mod tournament;
+
+use chronicle_ingest::{canonical, games, inputs, pipeline};
+
+use std::sync::{Arc, Mutex, RwLock};
+
+use admission::{Admission, AdmissionLimits};
+use chronicle_analytics::{AnalyticsError, Corpus, Stats};
+use chronicle_game::StateAt;
+use chronicle_store::record::GameRecord;
+use chronicle_store::{
+    Backend, Bearer, GameFilter, GameHead, Inserted, NewGame, Store, StoreError, StoreErrorKind, TokenLookup,
+    TournamentRow,
+};
+use quick_cache::sync::Cache;
+
+/// Why an operation did not happen. Each kind has a stable code (`extensions.code` in GraphQL).
+/// The text of the server-side kinds (`Internal`, `StorageFull`, `Unavailable`) is for the
+/// server's log: callers get [`ServiceError::public_message`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ServiceError {
+    /// Something failed on the server (a bug, a refused statement); nothing was changed.
+    Internal(String),
+    /// The database's disk is full; nothing was changed.
+    StorageFull(String),
+    /// The database cannot be reached right now; nothing was changed.
+    Unavailable(String),
+    /// Too much heavy work is running or queued; retry later.
+    Busy(String),
+    /// The request asked for more work than one request may.
+    BudgetExceeded(String),
+    NotFound(String),
+    BadInput(String),
+    Unauthenticated(String),
+    Forbidden(String),
+}
+
+impl ServiceError {
+    pub fn code(&self) -> &'static str {
+        match self {
+            ServiceError::Internal(_) => "INTERNAL_SERVER_ERROR",
+            ServiceError::StorageFull(_) => "STORAGE_FULL",
+            ServiceError::Unavailable(_) => "DATABASE_UNAVAILABLE",
+            ServiceError::Busy(_) => "BUSY",
+            ServiceError::BudgetExceeded(_) => "BUDGET_EXCEEDED",
+            ServiceError::NotFound(_) => "NOT_FOUND",
+            ServiceError::BadInput(_) => "BAD_USER_INPUT",
+            ServiceError::Unauthenticated(_) => "UNAUTHENTICATED",
+            ServiceError::Forbidden(_) => "FORBIDDEN",
+        }
+    }
+
+    /// The full text, for the server's log.
+    pub fn message(&self) -> &str {
+        match self {
+            ServiceError::Internal(m)
+            | ServiceError::StorageFull(m)
+            | ServiceError::Unavailable(m)
+            | ServiceError::Busy(m)
+            | ServiceError::BudgetExceeded(m)
+            | ServiceError::NotFound(m)
+            | ServiceError::BadInput(m)
+            | ServiceError::Unauthenticated(m)
+            | ServiceError::Forbidden(m) => m,
+        }
+    }
+
+    /// Whether the text describes the server rather than the request: it is logged, and the
+    /// caller gets a fixed text instead.
+    pub fn is_server_side(&self) -> bool {
+        matches!(self, ServiceError::Internal(_) | ServiceError::StorageFull(_) | ServiceError::Unavailable(_))
+    }
+
+    /// What a caller may read: the request's own problem in full, a fixed text for the
+    /// server's (which may name tables, paths or addresses).
+    pub fn public_message(&self) -> &str {
+        match self {
+            ServiceError::Internal(_) => "internal error; nothing was changed (the server's log has the details)",
+            ServiceError::StorageFull(_) => "the server's storage is full; nothing was stored, retry later",
+            ServiceError::Unavailable(_) => "the database is unavailable; nothing was changed, retry later",
+            other => other.message(),
+        }
+    }
+}
+
+fn internal(message: impl Into<String>) -> ServiceError {
+    ServiceError::Internal(message.into())
+}
+
+fn stats_error(e: AnalyticsError) -> ServiceError {
+    internal(format!("statistics: {e}"))
+}
+
+impl std::fmt::Display for ServiceError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.message())
+    }
+}
+
+impl From<StoreError> for ServiceError {
+    fn from(e: StoreError) -> ServiceError {
+        let text = e.to_string();
+        match e.kind {
+            StoreErrorKind::Full => ServiceError::StorageFull(text),
+            StoreErrorKind::Unavailable => ServiceError::Unavailable(text),
+            StoreErrorKind::Other => ServiceError::Internal(text),
+        }
+    }
+}
+
+/// One submitted log's outcome.
+#[derive(Clone, Debug)]
+pub struct Submitted {
+    pub game: Arc<GameHead>,
+    /// The log was stored already (by this or an earlier submission); nothing changed.
+    pub duplicate: bool,
+}
+
+/// Most games in one `submitGames` or `addGamesToTournament`.
+pub const MAX_BATCH: usize = 1000;
+
+pub struct Service {
+    store: Backend,
+    games: Cache<i64, Arc<GameHead>>,
+    /// The statistics of every stored complete game (`load_stats`, then each new game).
+    stats: Arc<RwLock<Stats>>,
+    admission: Admission,
+    /// Set when a write failed because the disk is full; cleared by the next successful write.
+    cannot_write: Mutex<Option<String>>,
+}
+
+/// The readiness of the service (`/readyz`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Readiness {
+    Ready,
+    /// The database does not answer.
+    DatabaseUnavailable,
+    /// The database answers but cannot write (its disk is full).
+    StorageFull,
+}
+
+/// Complete games read per batch when loading the statistics.
+const STATS_BATCH: i64 = 2000;
+
+async fn blocking<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Result<T, ServiceError> {
+    tokio::task::spawn_blocking(f).await.map_err(|e| internal(format!("worker failed: {e}")))
+}
+
+impl Service {
+    /// A service over an open store, caching up to `cached_games` games, admitting heavy work
+    /// within `limits`.
+    pub fn new(store: Backend, cached_games: usize, limits: AdmissionLimits) -> Result<Service, ServiceError> {
+        Ok(Service {
+            store,
+            games: Cache::new(cached_games.max(1)),
+            stats: Arc::new(RwLock::new(Stats::new().map_err(stats_error)?)),
+            admission: Admission::new(limits),
+            cannot_write: Mutex::new(None),
+        })
+    }
+
+    pub fn admission(&self) -> &Admission {
+        &self.admission
+    }
+
+    /// Remembers how a write ended: a full disk marks the store as unable to write, a success
+    /// clears the mark.
+    fn wrote<T>(&self, result: Result<T, StoreError>) -> Result<T, ServiceError> {
+        let mark = match &result {
+            Ok(_) => None,
+            Err(e) if e.kind == StoreErrorKind::Full => Some(e.to_string()),
+            Err(_) => return result.map_err(ServiceError::from),
+        };
+        if let Ok(mut slot) = self.cannot_write.lock() {
+            if let Some(why) = &mark {
+                tracing::error!(error = why.as_str(), "the store cannot write: its disk is full");
+            } else if slot.take().is_some() {
+                tracing::info!("the store writes again");
+            }
+            if mark.is_some() {
+                *slot = mark;
+            }
+        }
+        result.map_err(ServiceError::from)
+    }
+
+    /// Whether the service can do its work: the database answers, and, after a write failed on a
+    /// full disk, a probe write succeeds again.
+    pub async fn ready(&self) -> Readiness {
+        let marked = self.cannot_write.lock().map(|m| m.is_some()).unwrap_or(true);
+        if marked {
+            // A probe that fails in any way means the store still cannot write (SQLite reports a
+            // full disk met while checkpointing, or while opening a connection's files, as an
+            // I/O error).
+            return match self.wrote(self.store.probe_write().await) {
+                Ok(()) => Readiness::Ready,
+                Err(e) => {
+                    tracing::warn!(error = e.message(), "readiness: the store still cannot write");
+                    Readiness::StorageFull
+                }
+            };
+        }
+        match self.store.ping().await {
+            Ok(()) => Readiness::Ready,
+            Err(e) => {
+                tracing::warn!(error = %e, "readiness: the database does not answer");
+                Readiness::DatabaseUnavailable
+            }
+        }
+    }
+
+    /// Builds the statistics from every stored complete game; returns the number of games.
+    pub async fn load_stats(&self) -> Result<usize, ServiceError> {
+        let mut corpus = Corpus::new();
+        let mut after = 0;
+        loop {
+            let batch = self.store.complete_records(after, STATS_BATCH).await?;
+            let Some(&(last, _)) = batch.last() else { break };
+            for (id, record) in &batch {
+                stats_corpus::add_game(&mut corpus, *id, record).map_err(internal)?;
+            }
+            after = last;
+        }
+        let stats = Arc::clone(&self.stats);
+        blocking(move || {
+            let fresh = Stats::from_corpus(&corpus).map_err(stats_error)?;
+            let games = fresh.games();
+            *stats.write().map_err(|_| internal("statistics lock poisoned"))? = fresh;
+            Ok(games)
+        })
+        .await?
+    }
+
+    /// Runs a statistics query (on a blocking thread: polars computes).
+    pub async fn stats<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Stats) -> Result<T, AnalyticsError> + Send + 'static,
+    ) -> Result<T, ServiceError> {
+        let stats = Arc::clone(&self.stats);
+        blocking(move || {
+            let stats = stats.read().map_err(|_| internal("statistics lock poisoned"))?;
+            f(&stats).map_err(stats_error)
+        })
+        .await?
+    }
+
+    /// Adds newly stored games to the statistics (only complete ones count).
+    async fn add_to_stats(&self, games: Vec<(i64, GameRecord)>) -> Result<(), ServiceError> {
+        let mut corpus = Corpus::new();
+        for (id, record) in &games {
+            stats_corpus::add_game(&mut corpus, *id, record).map_err(internal)?;
+        }
+        if corpus.player_games.is_empty() {
+            return Ok(());
+        }
+        let stats = Arc::clone(&self.stats);
+        blocking(move || {
+            let mut stats = stats.write().map_err(|_| internal("statistics lock poisoned"))?;
+            stats.add_games(&corpus).map_err(stats_error)
+        })
+        .await?
+    }
+
+    pub fn store(&self) -> &Backend {
+        &self.store
+    }
+
+    /// `postgres` or `sqlite`.
+    pub fn store_backend(&self) -> &'static str {
+        self.store.backend()
+    }
+
+    /// Whom a bearer token belongs to, if it is valid now (looked up at every request, so that a
+    /// revocation or an expiry takes effect at once).
+    pub async fn bearer(&self, token: &str) -> Result<TokenLookup, ServiceError> {
+        Ok(self.store.bearer(&auth::token_hash(token)).await?)
+    }
+
+    /// Stored games by id, in the order asked (absent ids are left out).
+    pub async fn games(&self, ids: &[i64]) -> Result<Vec<Arc<GameHead>>, ServiceError> {
+        let missing: Vec<i64> = ids.iter().copied().filter(|id| self.games.get(id).is_none()).collect();
+        if !missing.is_empty() {
+            for head in self.store.game_heads(&missing).await? {
+                self.games.insert(head.id, Arc::new(head));
+            }
+        }
+        Ok(ids.iter().filter_map(|id| self.games.get(id)).collect())
+    }
+
+    pub async fn game(&self, id: i64) -> Result<Option<Arc<GameHead>>, ServiceError> {
+        Ok(self.games(&[id]).await?.pop())
+    }
+
+    /// Ids of the games matching `filter` after `after`, at most `limit`.
+    pub async fn list(&self, filter: &GameFilter, after: i64, limit: i64) -> Result<Vec<i64>, ServiceError> {
+        Ok(self.store.list_games(filter, after, limit).await?)
+    }
+
+    /// Replays and stores logs (valid or not); logs stored already are duplicates. One result
+    /// per log, in order. All or nothing: either every new game is stored or (when the database
+    /// refuses any of them) none, and the error says why.
+    /// Only API tokens may submit: an organizer token changes its own tournament and nothing
+    /// else. The token's name is recorded as the games' uploader.
+    pub async fn submit(&self, logs: Vec<Vec<u8>>, by: &Bearer) -> Result<Vec<Submitted>, ServiceError> {
+        let uploader = match by {
+            Bearer::Api { name, .. } => Some(name.clone()),
+            Bearer::Organizer { tournament } => {
+                return Err(ServiceError::Forbidden(format!(
+                    "an organizer token only changes its tournament ({tournament}); submit games with an API token"
+                )))
+            }
+        };
+        if logs.len() > MAX_BATCH {
+            return Err(ServiceError::BadInput(format!("{} logs; at most {MAX_BATCH} per request", logs.len())));
+        }
+        let bytes: usize = logs.iter().map(Vec::len).sum();
+        let threads = self.admission.threads_for(logs.len());
+        let permit = self.admission.replay(threads, bytes).await.map_err(|b| ServiceError::Busy(b.0))?;
+        let logs = Arc::new(logs);
+        let keys = {
+            let logs = Arc::clone(&logs);
+            blocking(move || logs.iter().map(|l| canonical::identify(l)).collect::<Vec<_>>()).await?
+        };
+        let shas: Vec<String> = keys.iter().map(|k| k.sha256.clone()).collect();
+        let known = self.store.known_games(&shas).await?;
+        // Each log not stored yet is replayed once, however often the batch repeats it.
+        let mut queued = std::collections::HashSet::new();
+        let todo: Vec<(usize, canonical::Identity)> = keys
+            .into_iter()
+            .enumerate()
+            .filter(|(_, k)| !known.contains_key(&k.sha256) && queued.insert(k.sha256.clone()))
+            .collect();
+        let new_games: Vec<NewGame> = {
+            let logs = Arc::clone(&logs);
+            blocking(move || {
+                inputs::par_map_on(threads, &todo, |(i, key)| {
+                    pipeline::prepare_identified(&logs[*i], key.clone(), uploader.as_deref())
+                })
+            })
+            .await?
+        };
+        drop(permit);
+        // All or nothing: a batch the database refuses in part is not stored at all.
+        let inserted = self.wrote(self.store.insert_all(&new_games).await)?;
+        let mut stored: std::collections::HashMap<&str, Inserted> = std::collections::HashMap::new();
+        let mut fresh = Vec::new();
+        for (g, r) in new_games.iter().zip(inserted) {
+            if let Inserted::New(id) = r {
+                fresh.push((id, g.record.clone()));
+            }
+            stored.insert(g.sha256.as_str(), r);
+        }
+        // The games are stored whatever happens to the statistics; a failure here is logged
+        // (the statistics catch up at the next start).
+        if let Err(e) = self.add_to_stats(fresh).await {
+            tracing::error!(error = e.message(), "adding games to the statistics");
+        }
+        let mut ids = Vec::with_capacity(shas.len());
+        let mut firsts = std::collections::HashSet::new();
+        for sha in &shas {
+            let (id, new) = match (known.get(sha), stored.get(sha.as_str())) {
+                (Some(&id), _) => (id, false),
+                (None, Some(Inserted::New(id))) => (*id, firsts.insert(sha.as_str())),
+                (None, Some(Inserted::Duplicate(id))) => (*id, false),
+                (None, Some(Inserted::Failed(reason))) => return Err(internal(reason.clone())),
+                (None, None) => return Err(internal("a submitted log was neither stored nor found")),
+            };
+            ids.push((id, new));
+        }
+        let unique: Vec<i64> = ids.iter().map(|&(id, _)| id).collect();
+        let heads = self.games(&unique).await?;
+        let by_id: std::collections::HashMap<i64, Arc<GameHead>> = heads.into_iter().map(|h| (h.id, h)).collect();
+        ids.into_iter()
+            .map(|(id, new)| {
+                let game = by_id.get(&id).cloned().ok_or_else(|| internal(format!("game {id} vanished")))?;
+                Ok(Submitted { game, duplicate: !new })
+            })
+            .collect()
+    }
+
+    /// Replays a log without storing it.
+    pub async fn verify(&self, log: Vec<u8>) -> Result<GameRecord, ServiceError> {
+        let permit = self.admission.replay(1, log.len()).await.map_err(|b| ServiceError::Busy(b.0))?;
+        let record = blocking(move || {
+            let format = canonical::format_of(&log);
+            games::record_of(&log, format.as_deref())
+        })
+        .await;
+        drop(permit);
+        record
+    }
+
+    /// The state of a stored game after entry `at` (after the last legal entry when `None`).
+    pub async fn state(&self, id: i64, at: Option<usize>) -> Result<StateAt, ServiceError> {
+        let head = self.game(id).await?.ok_or_else(|| ServiceError::NotFound(format!("no game {id}")))?;
+        let log = self.store.game_log(id).await?.ok_or_else(|| ServiceError::NotFound(format!("no game {id}")))?;
+        let kind = head.record.game;
+        blocking(move || {
+            let bytes = log.decompress().map_err(internal)?;
+            games::state_at(kind, &bytes, at).map_err(ServiceError::BadInput)
+        })
+        .await?
+    }
+
+    /// The raw log of a stored game, as uploaded.
+    pub async fn log(&self, id: i64) -> Result<Vec<u8>, ServiceError> {
+        let log = self.store.game_log(id).await?.ok_or_else(|| ServiceError::NotFound(format!("no game {id}")))?;
+        blocking(move || log.decompress().map_err(internal)).await?
+    }
+
+    /// Creates a tournament; returns it with its organizer token (shown only now).
+    pub async fn create_tournament(&self, name: &str, by: &Bearer) -> Result<(TournamentRow, String), ServiceError> {
+        let Bearer::Api { id, .. } = by else {
+            return Err(ServiceError::Forbidden(
+                "an organizer token cannot create tournaments; use an API token".into(),
+            ));
+        };
+        let name = name.trim();
+        if name.is_empty() || name.chars().count() > 200 {
+            return Err(ServiceError::BadInput("a tournament name has 1 to 200 characters".into()));
+        }
+        let token = auth::new_token().map_err(internal)?;
+        let row = self.wrote(self.store.create_tournament(name, &auth::token_hash(&token), Some(*id)).await)?;
+        Ok((row, token))
+    }
+
+    pub async fn tournament(&self, id: i64) -> Result<Option<TournamentRow>, ServiceError> {
+        Ok(self.store.tournament(id).await?)
+    }
+
+    /// Adds stored games to a tournament; needs that tournament's organizer token.
+    pub async fn add_to_tournament(&self, tournament: i64, games: &[i64], by: &Bearer) -> Result<(), ServiceError> {
+        if *by != (Bearer::Organizer { tournament }) {
+            return Err(ServiceError::Forbidden(format!(
+                "changing tournament {tournament} needs its organizer token as the bearer token"
+            )));
+        }
+        if games.len() > MAX_BATCH {
+            return Err(ServiceError::BadInput(format!("{} games; at most {MAX_BATCH} per request", games.len())));
+        }
+        self.one_game(tournament, games).await?;
+        let missing = self.wrote(self.store.add_tournament_games(tournament, games).await)?;
+        if !missing.is_empty() {
+            let ids: Vec<String> = missing.iter().map(i64::to_string).collect();
+            return Err(ServiceError::NotFound(format!("no game {}; nothing was added", ids.join(", "))));
+        }
+        Ok(())
+    }
+
+    /// Refuses to mix games of different games in one tournament (standings compare totals).
+    /// Logs that record no known game are not counted: they are invalid and score nothing.
+    async fn one_game(&self, tournament: i64, games: &[i64]) -> Result<(), ServiceError> {
+        let mut ids: Vec<i64> = games.to_vec();
+        ids.extend(self.store.tournament_games(tournament).await?.first());
+        let kinds: std::collections::BTreeSet<chronicle_game::GameKind> =
+            self.games(&ids).await?.iter().filter_map(|g| g.record.game).collect();
+        if kinds.len() > 1 {
+            let names: Vec<&str> = kinds.iter().map(|k| k.id()).collect();
+            return Err(ServiceError::BadInput(format!(
+                "a tournament holds games of one game; these are of {}: nothing was added",
+                names.join(", ")
+            )));
+        }
+        Ok(())
+    }
+
+    /// A tournament's games, by id.
+    pub async fn tournament_games(&self, tournament: i64) -> Result<Vec<Arc<GameHead>>, ServiceError> {
+        let ids = self.store.tournament_games(tournament).await?;
+        self.games(&ids).await
+    }
+}

@@ -1,0 +1,77 @@
+//! Stored Caverna facts → the analytics crate's input rows ([`chronicle_analytics::Corpus`]).
+//! Only complete Caverna games count (an incomplete or invalid game has no outcome; the other
+//! games have statistics of their own); ids stored as text are read back with the engine's own
+//! ids (`from_id`), so a row the engine would not recognise is an error rather than silently
+//! dropped.
+
+use chronicle_analytics::{Corpus, FurnishingSet, LootTaken, PlayerGame, SpaceUse, TileBuilt};
+use chronicle_caverna::action_space::ActionSpace;
+use chronicle_caverna::furnishing::Furnishing;
+use chronicle_caverna::notation::LootItem;
+use chronicle_game::{GameKind, Status};
+use chronicle_store::record::GameRecord;
+
+fn id<T>(text: &str, what: &str, from_id: impl Fn(&str) -> Option<T>) -> Result<T, String> {
+    from_id(text).ok_or_else(|| format!("unknown {what} `{text}`"))
+}
+
+fn small<T: TryFrom<i64>>(n: impl Into<i64>, what: &str) -> Result<T, String> {
+    let n = n.into();
+    T::try_from(n).map_err(|_| format!("{what} {n} out of range"))
+}
+
+/// Adds one stored game to `corpus`; games that are not complete add nothing.
+pub fn add_game(corpus: &mut Corpus, game_id: i64, r: &GameRecord) -> Result<(), String> {
+    if r.status != Status::Complete || r.game != Some(GameKind::Caverna) {
+        return Ok(());
+    }
+    let facts = r.caverna();
+    let set = r.variant.as_deref().and_then(FurnishingSet::from_id).unwrap_or_default();
+    let player_count: u8 = small(r.player_count.unwrap_or(0), "player count")?;
+    for p in &r.players {
+        let seat: u8 = small(p.seat, "seat")?;
+        let score = p.score.as_ref().ok_or_else(|| format!("game {game_id}: complete without a score"))?;
+        let max_strength = facts
+            .weapons
+            .iter()
+            .filter(|w| w.player == p.seat)
+            .filter_map(|w| w.final_strength)
+            .max()
+            .map(|s| small::<u8>(s, "strength"))
+            .transpose()?;
+        let expeditions = facts.expeditions.iter().filter(|e| e.player == p.seat).count();
+        corpus.player_games.push(PlayerGame {
+            game_id,
+            player_count,
+            furnishing_set: set,
+            tournament: r.meta.tournament.clone(),
+            played_at: r.meta.played_at.clone(),
+            seat,
+            total: score.total,
+            rank: small(p.rank.unwrap_or(1), "rank")?,
+            winner: p.winner,
+            max_strength,
+            expeditions: small(i64::try_from(expeditions).unwrap_or(i64::MAX), "expeditions")?,
+        });
+    }
+    for f in &facts.furnishings {
+        let tile = id(&f.tile, "furnishing tile", Furnishing::from_id)?;
+        corpus.tiles.push(TileBuilt { game_id, seat: small(f.player, "seat")?, tile, round: small(f.round, "round")? });
+    }
+    for e in &facts.expeditions {
+        for item in &e.loot {
+            let item = id(item, "loot item", LootItem::from_id)?;
+            corpus.loot.push(LootTaken { game_id, seat: small(e.player, "seat")?, item });
+        }
+    }
+    for u in &facts.placements {
+        let space = id(&u.space, "action space", ActionSpace::from_id)?;
+        corpus.spaces.push(SpaceUse {
+            game_id,
+            seat: small(u.player, "seat")?,
+            round: small(u.round, "round")?,
+            space,
+        });
+    }
+    Ok(())
+}
