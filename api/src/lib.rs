@@ -13,3 +13,4 @@ pub mod report;
 pub mod simulate;
 pub mod startup;
 pub mod tokens;
+pub mod web;

@@ -69,6 +69,7 @@ pub fn serve(args: ServeArgs, out: &mut dyn Write) -> Result<crate::cli::Done, S
                     }
                 })
                 .configure(http::routes)
+                .configure(crate::web::routes)
         })
         .shutdown_timeout(args.shutdown_timeout);
         if args.workers > 0 {

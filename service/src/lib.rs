@@ -26,8 +26,8 @@ use chronicle_analytics::{AnalyticsError, Corpus, Stats};
 use chronicle_game::StateAt;
 use chronicle_store::record::GameRecord;
 use chronicle_store::{
-    Backend, Bearer, GameFilter, GameHead, Inserted, NewGame, Store, StoreError, StoreErrorKind, TokenLookup,
-    TournamentRow,
+    Backend, Bearer, Changed, GameFilter, GameHead, Inserted, NewGame, Store, StoreError, StoreErrorKind, TokenLookup,
+    TournamentChange, TournamentRow,
 };
 use quick_cache::sync::Cache;
 
@@ -445,6 +445,11 @@ impl Service {
         Ok(self.store.tournament(id).await?)
     }
 
+    /// Up to `limit` tournaments after id `after`, by id.
+    pub async fn tournaments(&self, after: i64, limit: i64) -> Result<Vec<TournamentRow>, ServiceError> {
+        Ok(self.store.tournaments(after, limit).await?)
+    }
+
     /// Adds stored games to a tournament; needs that tournament's organizer token.
     pub async fn add_to_tournament(&self, tournament: i64, games: &[i64], by: &Bearer) -> Result<(), ServiceError> {
         if *by != (Bearer::Organizer { tournament }) {
@@ -479,6 +484,59 @@ impl Service {
             )));
         }
         Ok(())
+    }
+
+    /// Renames a tournament or removes or replaces one of its games; needs its organizer token.
+    /// Returns the tournament as it is after the change.
+    pub async fn change_tournament(
+        &self,
+        tournament: i64,
+        change: TournamentChange,
+        by: &Bearer,
+    ) -> Result<TournamentRow, ServiceError> {
+        if *by != (Bearer::Organizer { tournament }) {
+            return Err(ServiceError::Forbidden(format!(
+                "changing tournament {tournament} needs its organizer token as the bearer token"
+            )));
+        }
+        let change = match change {
+            TournamentChange::Rename(name) => {
+                let name = name.trim().to_owned();
+                if name.is_empty() || name.chars().count() > 200 {
+                    return Err(ServiceError::BadInput("a tournament name has 1 to 200 characters".into()));
+                }
+                TournamentChange::Rename(name)
+            }
+            TournamentChange::Replace { old, new } => {
+                let others: Vec<i64> =
+                    self.store.tournament_games(tournament).await?.into_iter().filter(|g| *g != old).collect();
+                let mut ids = vec![new];
+                ids.extend(others.first());
+                let kinds: std::collections::BTreeSet<chronicle_game::GameKind> =
+                    self.games(&ids).await?.iter().filter_map(|g| g.record.game).collect();
+                if kinds.len() > 1 {
+                    return Err(ServiceError::BadInput(
+                        "a tournament holds games of one game; the new game is of another: nothing was changed".into(),
+                    ));
+                }
+                TournamentChange::Replace { old, new }
+            }
+            other => other,
+        };
+        match self.wrote(self.store.change_tournament(tournament, &change).await)? {
+            Changed::Done => {}
+            Changed::NoTournament => return Err(ServiceError::NotFound(format!("no tournament {tournament}"))),
+            Changed::NotInTournament(g) => {
+                return Err(ServiceError::NotFound(format!(
+                    "game {g} is not in tournament {tournament}; nothing changed"
+                )))
+            }
+            Changed::NoGame(g) => return Err(ServiceError::NotFound(format!("no game {g}; nothing changed"))),
+        }
+        self.store
+            .tournament(tournament)
+            .await?
+            .ok_or_else(|| ServiceError::NotFound(format!("no tournament {tournament}")))
     }
 
     /// A tournament's games, by id.

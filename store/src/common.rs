@@ -16,8 +16,8 @@ use crate::record::{
     WeaponRow,
 };
 use crate::{
-    db_error, is_fatal, Bearer, CompressedLog, GameFilter, GameHead, Inserted, NewGame, Revoked, StoreError,
-    StoredGame, StoredLog, TokenLookup, TokenRow, TournamentRow,
+    db_error, is_fatal, Bearer, Changed, CompressedLog, GameFilter, GameHead, Inserted, NewGame, Revoked, StoreError,
+    StoredGame, StoredLog, TokenLookup, TokenRow, TournamentChange, TournamentRow,
 };
 
 type Conn = <Db as sqlx::Database>::Connection;
@@ -876,6 +876,14 @@ impl Store for Backend {
 
     async fn tournament(&self, id: i64) -> Result<Option<TournamentRow>, StoreError> {
         self.refine(tournament(&self.pool, id).await)
+    }
+
+    async fn change_tournament(&self, tournament: i64, change: &TournamentChange) -> Result<Changed, StoreError> {
+        self.refine(change_tournament(&self.pool, tournament, change).await)
+    }
+
+    async fn tournaments(&self, after: i64, limit: i64) -> Result<Vec<TournamentRow>, StoreError> {
+        self.refine(tournaments(&self.pool, after, limit).await)
     }
 
     async fn add_tournament_games(&self, tournament: i64, games: &[i64]) -> Result<Vec<i64>, StoreError> {

@@ -239,6 +239,30 @@ pub struct TournamentRow {
     pub created_at: String,
 }
 
+/// A change an organizer makes to a tournament.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TournamentChange {
+    Rename(String),
+    /// Takes a game out of the tournament (the game stays stored).
+    Remove(i64),
+    /// Takes `old` out and puts `new` in, in one transaction (a corrected upload).
+    Replace {
+        old: i64,
+        new: i64,
+    },
+}
+
+/// What a [`TournamentChange`] did; anything but `Done` changed nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Changed {
+    Done,
+    NoTournament,
+    /// This game is not in the tournament.
+    NotInTournament(i64),
+    /// No stored game has this id.
+    NoGame(i64),
+}
+
 /// The game store. Every method is one round of transactions; see the module documentation
 /// for atomicity.
 pub trait Store: Sync {
@@ -320,6 +344,20 @@ pub trait Store: Sync {
     ) -> impl Future<Output = Result<TournamentRow, StoreError>> + Send;
 
     fn tournament(&self, id: i64) -> impl Future<Output = Result<Option<TournamentRow>, StoreError>> + Send;
+
+    /// Renames a tournament, or removes or replaces one of its games, in one transaction.
+    fn change_tournament(
+        &self,
+        tournament: i64,
+        change: &TournamentChange,
+    ) -> impl Future<Output = Result<Changed, StoreError>> + Send;
+
+    /// Up to `limit` tournaments with an id greater than `after`, by id.
+    fn tournaments(
+        &self,
+        after: i64,
+        limit: i64,
+    ) -> impl Future<Output = Result<Vec<TournamentRow>, StoreError>> + Send;
 
     /// Adds stored games to a tournament (games already in it stay, once). When some id is not
     /// a stored game nothing changes and those ids are returned.
@@ -438,6 +476,14 @@ impl Store for Backend {
 
     async fn tournament(&self, id: i64) -> Result<Option<TournamentRow>, StoreError> {
         delegate!(self, s => s.tournament(id).await)
+    }
+
+    async fn tournaments(&self, after: i64, limit: i64) -> Result<Vec<TournamentRow>, StoreError> {
+        delegate!(self, s => s.tournaments(after, limit).await)
+    }
+
+    async fn change_tournament(&self, tournament: i64, change: &TournamentChange) -> Result<Changed, StoreError> {
+        delegate!(self, s => s.change_tournament(tournament, change).await)
     }
 
     async fn add_tournament_games(&self, tournament: i64, games: &[i64]) -> Result<Vec<i64>, StoreError> {

@@ -229,6 +229,16 @@ async fn tournament(pool: &Pool<Db>, id: i64) -> Result<Option<TournamentRow>, S
     row.map(|r| tournament_from(&r).map_err(fail)).transpose()
 }
 
+async fn tournaments(pool: &Pool<Db>, after: i64, limit: i64) -> Result<Vec<TournamentRow>, StoreError> {
+    let fail = |e| db_error("reading tournaments", e);
+    let sql = format!(
+        "SELECT id, name, {} AS created_at FROM tournaments WHERE id > $1 ORDER BY id LIMIT $2",
+        utc("created_at")
+    );
+    let rows = sqlx::query(&sql).bind(after).bind(limit).fetch_all(pool).await.map_err(fail)?;
+    rows.iter().map(|r| tournament_from(r).map_err(fail)).collect()
+}
+
 async fn add_tournament_games(pool: &Pool<Db>, tournament: i64, games: &[i64]) -> Result<Vec<i64>, StoreError> {
     let run = async { write_tx!(pool, |conn| add_tournament_games_on(conn, tournament, games)) };
     run.await.map_err(|e| db_error("adding games to a tournament", e))
@@ -261,6 +271,72 @@ async fn add_tournament_games_on(conn: &mut Conn, tournament: i64, games: &[i64]
     }
     tx.commit().await?;
     Ok(Vec::new())
+}
+
+async fn change_tournament(pool: &Pool<Db>, tournament: i64, change: &TournamentChange) -> Result<Changed, StoreError> {
+    let run = async { write_tx!(pool, |conn| change_tournament_on(conn, tournament, change)) };
+    run.await.map_err(|e| db_error("changing a tournament", e))
+}
+
+async fn change_tournament_on(conn: &mut Conn, tournament: i64, change: &TournamentChange) -> Result<Changed, sqlx::Error> {
+    let mut tx = sqlx::Connection::begin_with(conn, BEGIN).await?;
+    let exists: Option<i64> =
+        sqlx::query_scalar("SELECT id FROM tournaments WHERE id = $1").bind(tournament).fetch_optional(&mut *tx).await?;
+    if exists.is_none() {
+        tx.rollback().await?;
+        return Ok(Changed::NoTournament);
+    }
+    let outcome = match change {
+        TournamentChange::Rename(name) => {
+            sqlx::query("UPDATE tournaments SET name = $2 WHERE id = $1")
+                .bind(tournament)
+                .bind(crate::record::clean(name))
+                .execute(&mut *tx)
+                .await?;
+            Changed::Done
+        }
+        TournamentChange::Remove(game) => {
+            let gone = sqlx::query("DELETE FROM tournament_games WHERE tournament_id = $1 AND game_id = $2")
+                .bind(tournament)
+                .bind(*game)
+                .execute(&mut *tx)
+                .await?
+                .rows_affected();
+            if gone == 0 { Changed::NotInTournament(*game) } else { Changed::Done }
+        }
+        TournamentChange::Replace { old, new } => {
+            let stored: Option<i64> =
+                sqlx::query_scalar("SELECT id FROM games WHERE id = $1").bind(*new).fetch_optional(&mut *tx).await?;
+            if stored.is_none() {
+                Changed::NoGame(*new)
+            } else {
+                let gone = sqlx::query("DELETE FROM tournament_games WHERE tournament_id = $1 AND game_id = $2")
+                    .bind(tournament)
+                    .bind(*old)
+                    .execute(&mut *tx)
+                    .await?
+                    .rows_affected();
+                if gone == 0 {
+                    Changed::NotInTournament(*old)
+                } else {
+                    sqlx::query(
+                        "INSERT INTO tournament_games (tournament_id, game_id) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+                    )
+                    .bind(tournament)
+                    .bind(*new)
+                    .execute(&mut *tx)
+                    .await?;
+                    Changed::Done
+                }
+            }
+        }
+    };
+    if outcome == Changed::Done {
+        tx.commit().await?;
+    } else {
+        tx.rollback().await?;
+    }
+    Ok(outcome)
 }
 
 async fn tournament_games(pool: &Pool<Db>, tournament: i64) -> Result<Vec<i64>, StoreError> {

@@ -1,6 +1,7 @@
 //! Writes: every mutation needs `Authorization: Bearer <token>`.
 
 use async_graphql::{Context, Json, Object, Result, ID};
+use chronicle_store::TournamentChange;
 
 use crate::graphql::types::{Game, SubmitResult, Tournament, TournamentCreated};
 use crate::graphql::{bearer, charge, errors, log_bytes, parse_id, service, REPLAY_COMPLEXITY};
@@ -59,4 +60,44 @@ impl Mutation {
         service.add_to_tournament(tournament, &games, by).await.map_err(errors::service)?;
         Ok(Tournament::from(&row))
     }
+
+    /// Takes a game out of a tournament (the game stays stored; needs the organizer token).
+    async fn remove_game_from_tournament(
+        &self,
+        ctx: &Context<'_>,
+        tournament_id: ID,
+        game_id: ID,
+    ) -> Result<Tournament> {
+        let tournament = parse_id(&tournament_id, "tournament")?;
+        let game = parse_id(&game_id, "game")?;
+        change(ctx, tournament, TournamentChange::Remove(game)).await
+    }
+
+    /// Replaces a game of a tournament by another stored game in one step (a corrected upload;
+    /// needs the organizer token). Nothing changes when either game is wrong.
+    async fn replace_tournament_game(
+        &self,
+        ctx: &Context<'_>,
+        tournament_id: ID,
+        game_id: ID,
+        new_game_id: ID,
+    ) -> Result<Tournament> {
+        let tournament = parse_id(&tournament_id, "tournament")?;
+        let old = parse_id(&game_id, "game")?;
+        let new = parse_id(&new_game_id, "game")?;
+        change(ctx, tournament, TournamentChange::Replace { old, new }).await
+    }
+
+    /// Renames a tournament (1 to 200 characters; needs the organizer token).
+    async fn rename_tournament(&self, ctx: &Context<'_>, tournament_id: ID, name: String) -> Result<Tournament> {
+        let tournament = parse_id(&tournament_id, "tournament")?;
+        change(ctx, tournament, TournamentChange::Rename(name)).await
+    }
+}
+
+async fn change(ctx: &Context<'_>, tournament: i64, change: TournamentChange) -> Result<Tournament> {
+    let by = bearer(ctx)?;
+    let service = service(ctx)?;
+    let row = service.change_tournament(tournament, change, by).await.map_err(errors::service)?;
+    Ok(Tournament::from(&row))
 }

@@ -114,6 +114,17 @@ impl GameQuery {
         }))
     }
 
+    /// Tournaments by id: up to `first` (1 to 100, default 20) after the one with id `after`.
+    async fn tournaments(&self, ctx: &Context<'_>, first: Option<i32>, after: Option<ID>) -> Result<Vec<Tournament>> {
+        let first = first.unwrap_or(DEFAULT_PAGE);
+        if !(1..=MAX_PAGE).contains(&first) {
+            return Err(errors::bad_input(format!("first is 1 to {MAX_PAGE}")));
+        }
+        let after = after.as_ref().map(|id| parse_id(id, "tournament")).transpose()?.unwrap_or(0);
+        let rows = service(ctx)?.tournaments(after, i64::from(first)).await.map_err(errors::service)?;
+        Ok(rows.iter().map(Tournament::from).collect())
+    }
+
     /// A tournament: its games, standings and verification.
     async fn tournament(&self, ctx: &Context<'_>, id: ID) -> Result<Option<Tournament>> {
         let id = parse_id(&id, "tournament")?;

@@ -264,7 +264,7 @@ fn group(name: String, g: &analytics::GroupStats) -> GroupStat {
 pub struct StatsQuery;
 
 /// Caverna's strategy statistics over its stored complete games (method, sample sizes and
-/// intervals: docs/statistics.md).
+/// intervals: docs/api.md, "Strategy statistics").
 #[derive(Default)]
 pub struct CavernaStats;
 

@@ -12,3 +12,4 @@ mod schema;
 mod server;
 mod store_contract;
 mod toy_game;
+mod web;

@@ -123,6 +123,16 @@ macro_rules! delegate_store {
             ) -> Result<TournamentRow, StoreError> {
                 self.store.create_tournament(name, organizer_sha256, created_by).await
             }
+            async fn change_tournament(
+                &self,
+                tournament: i64,
+                change: &chronicle_store::TournamentChange,
+            ) -> Result<chronicle_store::Changed, StoreError> {
+                self.store.change_tournament(tournament, change).await
+            }
+            async fn tournaments(&self, after: i64, limit: i64) -> Result<Vec<TournamentRow>, StoreError> {
+                self.store.tournaments(after, limit).await
+            }
             async fn tournament(&self, id: i64) -> Result<Option<TournamentRow>, StoreError> {
                 self.store.tournament(id).await
             }

@@ -121,10 +121,34 @@ fn a_second_game_is_stored_verified_scored_and_gathered_into_tournaments(db: Dat
     let (_, code) = server.error_code(Some(&organizer), add, json!({ "t": tid, "g": [caverna["id"]] }));
     assert_eq!(code, "BAD_USER_INPUT");
 
+    // The organizer corrects the tournament: a replacement of another game is refused, one of
+    // the same game goes in; a game not in it cannot be removed; renamed; listed.
+    let replace =
+        "mutation($t: ID!, $g: ID!, $n: ID!) { replaceTournamentGame(tournamentId: $t, gameId: $g, newGameId: $n) { \
+        name games { id } } }";
+    let (_, code) =
+        server.error_code(Some(&organizer), replace, json!({ "t": tid, "g": second["id"], "n": caverna["id"] }));
+    assert_eq!(code, "BAD_USER_INPUT");
+    let third = submit(&server, &token, &toy("plain", &[1, 1, 1, 1, 1, 2], None))["game"].clone();
+    let t = server.data(Some(&organizer), replace, json!({ "t": tid, "g": second["id"], "n": third["id"] }));
+    assert_eq!(t["replaceTournamentGame"]["games"], json!([{ "id": game["id"] }, { "id": third["id"] }]));
+    let remove =
+        "mutation($t: ID!, $g: ID!) { removeGameFromTournament(tournamentId: $t, gameId: $g) { games { id } } }";
+    let (_, code) = server.error_code(Some(&organizer), remove, json!({ "t": tid, "g": second["id"] }));
+    assert_eq!(code, "NOT_FOUND");
+    let (_, code) = server.error_code(Some(&token), remove, json!({ "t": tid, "g": game["id"] }));
+    assert_eq!(code, "FORBIDDEN", "an API token is not the organizer's");
+    let t = server.data(Some(&organizer), remove, json!({ "t": tid, "g": game["id"] }));
+    assert_eq!(t["removeGameFromTournament"]["games"], json!([{ "id": third["id"] }]));
+    let rename = "mutation($t: ID!) { renameTournament(tournamentId: $t, name: \"Toy Open 2026\") { name } }";
+    assert_eq!(server.data(Some(&organizer), rename, json!({ "t": tid }))["renameTournament"]["name"], "Toy Open 2026");
+    let list = server.data(None, "{ tournaments { id name } }", json!({}));
+    assert_eq!(list["tournaments"], json!([{ "id": tid, "name": "Toy Open 2026" }]));
+
     // Listed by game, and replayed by its own engine.
     let list = server.data(None, "{ games(filter: { game: \"toy\" }) { edges { node { id game } } } }", json!({}));
     let ids: Vec<&Value> = list["games"]["edges"].as_array().expect("edges").iter().map(|e| &e["node"]["id"]).collect();
-    assert_eq!(ids, vec![&game["id"], &second["id"]]);
+    assert_eq!(ids, vec![&game["id"], &second["id"], &third["id"]]);
     let q = "query($id: ID!) { replay(gameId: $id, atEntry: 2) { round phase state } }";
     let state = server.data(None, q, json!({ "id": game["id"] }))["replay"].clone();
     assert_eq!(

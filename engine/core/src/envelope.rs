@@ -102,6 +102,17 @@ mod tests {
         assert_eq!(classify(br#"{"format": "village-log/1", "format": "caverna-log/1"}"#), Ok(GameKind::Caverna));
     }
 
+    /// Every code here is documented in `docs/errors.md`.
+    #[test]
+    fn every_envelope_code_is_documented() {
+        let doc = include_str!("../../../docs/errors.md");
+        for code in
+            [codes::LOG_TOO_LARGE, codes::MALFORMED_JSON, codes::MALFORMED, codes::BAD_FORMAT, codes::UNSUPPORTED_GAME]
+        {
+            assert!(doc.contains(&format!("| `{code}` |")), "{code} missing from docs/errors.md");
+        }
+    }
+
     #[test]
     fn an_unsupported_game_keeps_its_kind() {
         let v = unsupported(GameKind::AboveAndBelow);

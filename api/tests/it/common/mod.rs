@@ -14,6 +14,7 @@ use serde_json::Value;
 
 #[macro_use]
 pub mod server;
+pub mod browser;
 
 pub const DEFAULT_PG: &str = "postgres://postgres@127.0.0.1:5432/test";
 

@@ -1,0 +1,364 @@
+//! The home page (upload), the games list, and a game's page with its score table and replay
+//! viewer.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use actix_web::http::header::ContentType;
+use actix_web::{web, HttpRequest, HttpResponse};
+use maud::{html, Markup};
+use serde_json::Value;
+
+use chronicle_game::{GameKind, Status};
+use chronicle_store::{GameFilter, GameHead};
+
+use super::{board, not_found, page, param, query_map, refused, service_problem, status_label};
+use crate::http::AppState;
+
+/// Games per page of the list.
+const PAGE: i64 = 50;
+
+pub async fn home(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse {
+    if let Some(r) = refused(&state, &req) {
+        return r;
+    }
+    page(
+        "Verify and store game logs",
+        html! {
+            h1 { "Verify and store game logs" }
+            p { "Chronicle replays each log entry by entry through the rules engine of its game, says exactly where and why a step is illegal, and scores a complete game row by row. Logs: "
+                a href="/graphiql" { "caverna-log/1" } " (JSON), one per file, or many per NDJSON file." }
+            section #upload {
+                h2 { "Upload" }
+                form #upload-form {
+                    label { "Log files (.json, .ndjson)" input #files type="file" multiple accept=".json,.ndjson,application/json"; }
+                    div #drop { "…or drop files here" }
+                    label { "…or paste a log" textarea #paste rows="6" placeholder="{\"format\": \"caverna-log/1\", …}" {} }
+                    label { "API token (needed to store; kept in this browser)" input #token type="password" autocomplete="off" placeholder="chr_…"; }
+                    div.buttons {
+                        button #verify type="button" { "Verify only" }
+                        button #store type="button" { "Verify and store" }
+                    }
+                }
+                p.hint { "Verifying needs no token and stores nothing. Storing a log that is stored already links to the stored game." }
+                ol #results {}
+            }
+            section {
+                h2 { "Browse" }
+                ul {
+                    li { a href="/games" { "Stored games" } ", with filters" }
+                    li { a href="/stats/furnishings" { "Strategy statistics" } ": furnishings, weapons, seats, scores, action spaces" }
+                    li { a href="/tournaments" { "Tournaments" } ": standings and verification" }
+                }
+            }
+        },
+    )
+}
+
+/// The store filter of the list's query string; unusable values are left out (and said so).
+fn filter_of(q: &BTreeMap<String, String>) -> (GameFilter, Vec<String>) {
+    let mut notes = Vec::new();
+    let mut f = GameFilter::default();
+    if let Some(g) = param(q, "game") {
+        match GameKind::from_id(g) {
+            Some(k) => f.game = Some(k),
+            None => notes.push(format!("no game `{g}`")),
+        }
+    }
+    if let Some(n) = param(q, "players") {
+        match n.parse::<i16>() {
+            Ok(n) if (1..=7).contains(&n) => f.player_count = Some(n),
+            _ => notes.push("players is 1 to 7".to_owned()),
+        }
+    }
+    if let Some(s) = param(q, "status") {
+        match Status::from_id(s) {
+            Some(s) => f.status = Some(s),
+            None => notes.push(format!("no status `{s}`")),
+        }
+    }
+    if let Some(t) = param(q, "tournament") {
+        match t.parse::<i64>() {
+            Ok(t) => f.tournament = Some(t),
+            Err(_) => notes.push("tournament is a tournament id".to_owned()),
+        }
+    }
+    let text = |key: &str| param(q, key).filter(|v| !v.contains('\0')).map(str::to_owned);
+    f.player_name = text("player");
+    f.played_from = text("from");
+    f.played_to = text("to");
+    (f, notes)
+}
+
+pub async fn list(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse {
+    if let Some(r) = refused(&state, &req) {
+        return r;
+    }
+    let q = query_map(&req);
+    let (filter, notes) = filter_of(&q);
+    let after = param(&q, "after").and_then(|a| a.parse::<i64>().ok()).unwrap_or(0);
+    let ids = match state.service.list(&filter, after, PAGE + 1).await {
+        Ok(ids) => ids,
+        Err(e) => return service_problem(&e),
+    };
+    let more = ids.len() as i64 > PAGE;
+    let ids = &ids[..ids.len().min(PAGE as usize)];
+    let games = match state.service.games(ids).await {
+        Ok(g) => g,
+        Err(e) => return service_problem(&e),
+    };
+    let next = more.then(|| {
+        let mut q = q.clone();
+        q.insert("after".into(), ids.last().copied().unwrap_or(0).to_string());
+        format!("/games?{}", encode(&q))
+    });
+    page(
+        "Games",
+        html! {
+            h1 { "Games" }
+            form.filters method="get" action="/games" {
+                label { "Game " select name="game" {
+                    option value="" { "any" }
+                    @for k in GameKind::ALL {
+                        option value=(k.id()) selected[param(&q, "game") == Some(k.id())] { (k.spec().name) }
+                    }
+                } }
+                label { "Players " input name="players" type="number" min="1" max="7" value=[param(&q, "players")]; }
+                label { "Status " select name="status" {
+                    option value="" { "any" }
+                    @for s in ["complete", "incomplete", "invalid"] {
+                        option value=(s) selected[param(&q, "status") == Some(s)] { (s) }
+                    }
+                } }
+                label { "Player " input name="player" value=[param(&q, "player")]; }
+                label { "Tournament id " input name="tournament" type="number" min="1" value=[param(&q, "tournament")]; }
+                label { "Played from " input name="from" type="date" value=[param(&q, "from")]; }
+                label { "to " input name="to" type="date" value=[param(&q, "to")]; }
+                button type="submit" { "Filter" }
+            }
+            @for n in &notes { p.error { "Ignored: " (n) } }
+            (games_table(&games))
+            @if games.is_empty() { p { "No game matches." } }
+            @if let Some(next) = next { p { a.next href=(next) { "Next page →" } } }
+        },
+    )
+}
+
+/// A table of games: id, game, status, players (winners in bold), round, when, tournament.
+pub fn games_table(games: &[Arc<GameHead>]) -> Markup {
+    html! {
+        div.scroll { table.games {
+            thead { tr { th { "Game" } th { "Kind" } th { "Status" } th { "Players" } th { "Round" } th { "Played" } th { "Tournament" } } }
+            tbody {
+                @for g in games {
+                    @let r = &g.record;
+                    tr {
+                        td { a href={ "/games/" (g.id) } { "#" (g.id) } }
+                        td { (r.game.map_or("unknown", |k| k.spec().name)) }
+                        td { span class={ "status " (status_label(r.status)) } { (status_label(r.status)) } }
+                        td { @for (i, p) in r.players.iter().enumerate() {
+                            @if i > 0 { ", " }
+                            @if p.winner { strong { (p.name) } } @else { (p.name) }
+                            @if let Some(s) = &p.score { " (" (s.total) ")" }
+                        } }
+                        td { (r.round_reached) }
+                        td { (r.meta.played_at.as_deref().unwrap_or("")) }
+                        td { (r.meta.tournament.as_deref().unwrap_or("")) }
+                    }
+                }
+            }
+        } }
+    }
+}
+
+/// A query string from a map (keys and values percent-encoded).
+fn encode(q: &BTreeMap<String, String>) -> String {
+    fn esc(s: &str) -> String {
+        s.bytes()
+            .map(|b| match b {
+                b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => (b as char).to_string(),
+                _ => format!("%{b:02X}"),
+            })
+            .collect()
+    }
+    q.iter().map(|(k, v)| format!("{}={}", esc(k), esc(v))).collect::<Vec<_>>().join("&")
+}
+
+/// The entry a game page opens at: `?at=N` when given and in range, else the last legal entry
+/// (for an invalid game: the one just before the illegal entry). `None`: the setup only.
+fn entry_to_show(head: &GameHead, q: &BTreeMap<String, String>) -> Option<usize> {
+    let applied = usize::try_from(head.record.entries_applied).unwrap_or(0);
+    let last = applied.checked_sub(1);
+    match param(q, "at").and_then(|a| a.parse::<usize>().ok()) {
+        Some(n) if n < applied => Some(n),
+        _ => last,
+    }
+}
+
+/// The stored game a page is about, or the page that says why there is none (the refusal is
+/// boxed: a response is large next to the game).
+async fn stored_game(state: &AppState, req: &HttpRequest, id: &str) -> Result<Arc<GameHead>, Box<HttpResponse>> {
+    if let Some(r) = refused(state, req) {
+        return Err(Box::new(r));
+    }
+    let Ok(id) = id.parse::<i64>() else { return Err(Box::new(not_found("such game"))) };
+    match state.service.game(id).await {
+        Ok(Some(h)) => Ok(h),
+        Ok(None) => Err(Box::new(not_found(&format!("game {id}")))),
+        Err(e) => Err(Box::new(service_problem(&e))),
+    }
+}
+
+pub async fn show(state: web::Data<AppState>, req: HttpRequest, id: web::Path<String>) -> HttpResponse {
+    let head = match stored_game(&state, &req, &id).await {
+        Ok(h) => h,
+        Err(refusal) => return *refusal,
+    };
+    let id = head.id;
+    let q = query_map(&req);
+    let at = entry_to_show(&head, &q);
+    let viewer = viewer(&state, &head, at).await;
+    let r = &head.record;
+    let kind = r.game.map_or("Unknown game", |k| k.spec().name);
+    super::page(
+        &format!("Game {id}"),
+        html! {
+            h1 { "Game #" (id) " · " (kind) " · " span class={ "status " (status_label(r.status)) } { (status_label(r.status)) } }
+            p.meta {
+                @if let Some(v) = &r.variant { "Variant " (v) ". " }
+                (r.players.len()) " players, round " (r.round_reached) ", " (r.entries_applied) " entries legal. "
+                @if let Some(t) = &r.meta.tournament { "Tournament: " (t) ". " }
+                @if let Some(p) = &r.meta.played_at { "Played " (p) ". " }
+                "Uploaded " (head.uploaded_at) @if let Some(u) = &head.uploader { " by " (u) } ". "
+                "Engine " (r.engine_version) ". "
+                span title=(head.sha256) { "Dedupe key " code { (head.sha256.get(..12).unwrap_or(&head.sha256)) } }
+            }
+            @if let Some(e) = &r.error {
+                div.error-box #error {
+                    strong { "Invalid" }
+                    @if let Some(n) = e.entry { " at entry " a href={ "?at=" (n.saturating_sub(1)) "#board" } { (n) } }
+                    @if let Some(p) = e.player { ", player " (p) }
+                    ": " code { (e.code) } " — " (e.message)
+                    @if e.entry.is_some_and(|n| n > 0) { p { "The board below shows the state just before it." } }
+                }
+            }
+            (score_table(&head))
+            (viewer)
+        },
+    )
+}
+
+/// Players by score-pad row: the game's rows with their labels, the total, rank, the claimed
+/// total and the difference.
+fn score_table(head: &GameHead) -> Markup {
+    let r = &head.record;
+    let spec = r.game.map(GameKind::spec);
+    let rows: Vec<(String, String)> = r
+        .players
+        .iter()
+        .find_map(|p| p.score.as_ref())
+        .map(|s| {
+            s.rows
+                .iter()
+                .map(|row| (row.id.clone(), spec.and_then(|g| g.row_label(&row.id)).unwrap_or(&row.id).to_owned()))
+                .collect()
+        })
+        .unwrap_or_default();
+    html! {
+        section #scores {
+            h2 { "Players and scores" }
+            div.scroll { table.scores {
+                thead { tr { th { "" } @for p in &r.players { th { @if p.winner { "★ " } (p.name) } } } }
+                tbody {
+                    @for (id, label) in &rows {
+                        tr { th scope="row" { (label) } @for p in &r.players {
+                            td.num { (p.score.as_ref().and_then(|s| s.row(id)).map_or(String::new(), |x| x.to_string())) }
+                        } }
+                    }
+                    tr.total { th scope="row" { "Total" } @for p in &r.players { td.num { (p.score.as_ref().map_or("—".to_owned(), |s| s.total.to_string())) } } }
+                    tr { th scope="row" { "Rank" } @for p in &r.players { td.num { (p.rank.map_or("—".to_owned(), |x| x.to_string())) } } }
+                    tr { th scope="row" { "Claimed" } @for p in &r.players {
+                        @let computed = p.score.as_ref().map(|s| s.total);
+                        td.num class=[(p.claimed.is_some() && computed.is_some() && p.claimed != computed).then_some("mismatch")] {
+                            (p.claimed.map_or("—".to_owned(), |x| x.to_string()))
+                            @if let (Some(c), Some(t)) = (p.claimed, computed) { @if c != t { " (computed " (t) ")" } }
+                        }
+                    } }
+                }
+            } }
+        }
+    }
+}
+
+/// The replay viewer: the controls, the entry shown, what it changed, and the board.
+async fn viewer(state: &AppState, head: &GameHead, at: Option<usize>) -> Markup {
+    let applied = usize::try_from(head.record.entries_applied).unwrap_or(0);
+    let body = board_at(state, head, at).await;
+    let last = applied.checked_sub(1);
+    // Always links (the script moves them as it steps); a step past either end is marked.
+    let nav = |n: Option<usize>, text: &str, class: &str| -> Markup {
+        let target = n.unwrap_or(if class == "prev" { 0 } else { last.unwrap_or(0) });
+        html! { a class={ (class) @if n.is_none() { " disabled" } } href={ "?at=" (target) "#board" } { (text) } }
+    };
+    html! {
+        section #viewer data-game=(head.id) data-max=(last.map_or(-1, |l| l as i64)) data-at=(at.map_or(-1, |a| a as i64)) {
+            h2 { "Replay" }
+            @if applied == 0 {
+                p { "No legal entry to step through." }
+            } @else {
+                div.controls {
+                    (nav(Some(0), "« first", "first"))
+                    (nav(at.and_then(|a| a.checked_sub(1)), "◀ previous", "prev"))
+                    input #slider type="range" min="0" max=(applied - 1) value=(at.unwrap_or(0)) aria-label="entry";
+                    (nav(at.map(|a| a + 1).filter(|a| *a < applied), "next ▶", "next"))
+                    (nav(last, "last »", "last"))
+                    span.hint { "Keys: ← →" }
+                }
+            }
+            div #board { (body) }
+        }
+    }
+}
+
+/// The board at entry `at` with the entry itself and its ledger: the HTML the viewer swaps in.
+async fn board_at(state: &AppState, head: &GameHead, at: Option<usize>) -> Markup {
+    let now = match state.service.state(head.id, at).await {
+        Ok(s) => s,
+        Err(e) => return html! { p.error { (e.public_message()) } },
+    };
+    let before = match at {
+        Some(n) if n > 0 => state.service.state(head.id, Some(n - 1)).await.ok(),
+        _ => None,
+    };
+    let entry = match at {
+        Some(n) => state.service.log(head.id).await.ok().and_then(|bytes| {
+            serde_json::from_slice::<Value>(&bytes).ok().and_then(|log| log["entries"].get(n).cloned())
+        }),
+        None => None,
+    };
+    html! {
+        div.entry #current-entry data-at=(at.map_or(-1, |a| a as i64)) {
+            @match at {
+                Some(n) => { strong { "Entry " (n) } " (after it; round " (now.round) ", " (now.phase) ")" }
+                None => { strong { "Setup" } " (round " (now.round) ")" }
+            }
+            @if let Some(e) = &entry { pre.json { (e) } }
+            @if let Some(b) = &before { (board::ledger(&b.state, &now.state, entry.as_ref())) }
+        }
+        @match head.record.game {
+            Some(GameKind::Caverna) => (board::caverna(&now.state)),
+            _ => pre.json { (serde_json::to_string_pretty(&now.state).unwrap_or_default()) },
+        }
+    }
+}
+
+/// `GET /games/{id}/board?at=N`: the viewer's content at an entry, for the script.
+pub async fn board_fragment(state: web::Data<AppState>, req: HttpRequest, id: web::Path<String>) -> HttpResponse {
+    let head = match stored_game(&state, &req, &id).await {
+        Ok(h) => h,
+        Err(refusal) => return *refusal,
+    };
+    let at = entry_to_show(&head, &query_map(&req));
+    let markup = board_at(&state, &head, at).await;
+    HttpResponse::Ok().content_type(ContentType::html()).body(markup.into_string())
+}

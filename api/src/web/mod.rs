@@ -1,0 +1,154 @@
+//! The web app: HTML pages served by `chronicle serve` beside the GraphQL API, rendered on the
+//! server with maud (every page's main content — tables, the board at an entry — is plain HTML
+//! and reads without JavaScript), enhanced by one small script (`assets/app.js`: uploads through
+//! `/graphql`, stepping through a replay without reloading, sorting tables). Assets are compiled
+//! into the binary; nothing is fetched from elsewhere. Pages read through the [`Service`], never
+//! re-check a rule: states, scores and errors are the engines' (see ARCHITECTURE.md "Web app").
+
+mod board;
+mod games;
+mod stats;
+mod tournaments;
+
+use std::collections::BTreeMap;
+
+use actix_web::http::header::{self, ContentType};
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpRequest, HttpResponse};
+use maud::{html, Markup, DOCTYPE};
+
+use crate::http::AppState;
+use chronicle_service::ServiceError;
+
+const CSS: &str = include_str!("assets/app.css");
+const JS: &str = include_str!("assets/app.js");
+
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.route("/", web::get().to(games::home))
+        .route("/games", web::get().to(games::list))
+        .route("/games/{id}", web::get().to(games::show))
+        .route("/games/{id}/board", web::get().to(games::board_fragment))
+        .route("/stats", web::get().to(stats::index))
+        .route("/stats/{family}", web::get().to(stats::family))
+        .route("/tournaments", web::get().to(tournaments::list))
+        .route("/tournaments/{id}", web::get().to(tournaments::show))
+        .route("/assets/app.css", web::get().to(css))
+        .route("/assets/app.js", web::get().to(js));
+}
+
+async fn css() -> HttpResponse {
+    asset("text/css; charset=utf-8", CSS)
+}
+
+async fn js() -> HttpResponse {
+    asset("text/javascript; charset=utf-8", JS)
+}
+
+fn asset(content_type: &'static str, body: &'static str) -> HttpResponse {
+    HttpResponse::Ok()
+        .insert_header((header::CONTENT_TYPE, content_type))
+        .insert_header((header::CACHE_CONTROL, "public, max-age=3600"))
+        .body(body)
+}
+
+/// A whole page: the shared head, navigation and footer around `body`.
+fn page(title: &str, body: Markup) -> HttpResponse {
+    let markup = html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                meta name="viewport" content="width=device-width, initial-scale=1";
+                title { (title) " · Chronicle" }
+                link rel="stylesheet" href="/assets/app.css";
+                script type="module" src="/assets/app.js" {}
+            }
+            body {
+                header.top {
+                    a.brand href="/" { "Chronicle" }
+                    nav {
+                        a href="/games" { "Games" }
+                        a href="/stats" { "Statistics" }
+                        a href="/tournaments" { "Tournaments" }
+                        a href="/graphiql" { "API" }
+                    }
+                }
+                main { (body) }
+                footer { "Chronicle verifies game logs move by move. " a href="/graphiql" { "GraphQL API" } }
+            }
+        }
+    };
+    HttpResponse::Ok().content_type(ContentType::html()).body(markup.into_string())
+}
+
+/// A page that says what went wrong, with the status that fits it.
+fn problem(status: StatusCode, title: &str, text: &str) -> HttpResponse {
+    let mut response = page(title, html! { h1 { (title) } p.error { (text) } });
+    *response.status_mut() = status;
+    response
+}
+
+fn not_found(what: &str) -> HttpResponse {
+    problem(StatusCode::NOT_FOUND, "Not found", &format!("There is no {what}."))
+}
+
+/// A service error as a page: the request's own problem in full, a fixed text for the
+/// server's (logged, as the API does).
+fn service_problem(e: &ServiceError) -> HttpResponse {
+    if e.is_server_side() {
+        tracing::error!(code = e.code(), error = e.message(), "web page failed");
+    }
+    let status = match e {
+        ServiceError::NotFound(_) => StatusCode::NOT_FOUND,
+        ServiceError::BadInput(_) => StatusCode::BAD_REQUEST,
+        ServiceError::Busy(_) => StatusCode::SERVICE_UNAVAILABLE,
+        ServiceError::StorageFull(_) | ServiceError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+        _ => StatusCode::INTERNAL_SERVER_ERROR,
+    };
+    problem(status, "Something went wrong", e.public_message())
+}
+
+/// Anonymous pages share the API's per-address rate limit: the refusal, when over it.
+fn refused(state: &AppState, req: &HttpRequest) -> Option<HttpResponse> {
+    let key = req.peer_addr().map(|a| a.ip().to_string()).unwrap_or_default();
+    (!state.anonymous_limit.allow(&key)).then(|| {
+        let text = "Too many requests from this address; retry in a minute.";
+        problem(StatusCode::TOO_MANY_REQUESTS, "Too many requests", text)
+    })
+}
+
+/// The query string as a map (the first value of each key); malformed pairs are ignored.
+fn query_map(req: &HttpRequest) -> BTreeMap<String, String> {
+    web::Query::<Vec<(String, String)>>::from_query(req.query_string())
+        .map(|q| {
+            let mut map = BTreeMap::new();
+            for (k, v) in q.into_inner() {
+                map.entry(k).or_insert(v);
+            }
+            map
+        })
+        .unwrap_or_default()
+}
+
+/// A non-empty, trimmed query value.
+fn param<'a>(q: &'a BTreeMap<String, String>, key: &str) -> Option<&'a str> {
+    q.get(key).map(|v| v.trim()).filter(|v| !v.is_empty())
+}
+
+/// A percentage with one decimal (`—` when absent).
+fn percent(rate: Option<f64>) -> String {
+    rate.map_or_else(|| "—".to_owned(), |r| format!("{:.1}%", r * 100.0))
+}
+
+fn number(x: Option<f64>, decimals: usize) -> String {
+    x.map_or_else(|| "—".to_owned(), |x| format!("{x:.decimals$}"))
+}
+
+/// The status of a verdict as shown.
+fn status_label(s: chronicle_game::Status) -> &'static str {
+    match s {
+        chronicle_game::Status::Complete => "complete",
+        chronicle_game::Status::Incomplete => "incomplete",
+        chronicle_game::Status::Invalid => "invalid",
+    }
+}

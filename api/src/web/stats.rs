@@ -1,0 +1,234 @@
+//! Statistics pages: Caverna's families (furnishings, weapons, seats, scores, action spaces) with
+//! the API's filters in the URL, every rate with its sample size and 95% Wilson interval (drawn
+//! as a bar), small samples marked. The numbers are the analytics crate's (definitions: docs/api.md, "Strategy statistics").
+
+use std::collections::BTreeMap;
+
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpRequest, HttpResponse};
+use maud::{html, Markup};
+
+use chronicle_analytics::{self as analytics, parse_played_at, FurnishingSet, Rate};
+
+use super::{number, page, param, percent, problem, query_map, refused, service_problem};
+use crate::http::AppState;
+
+const FAMILIES: [(&str, &str); 5] = [
+    ("furnishings", "Furnishing tiles"),
+    ("weapons", "Weapon strategies"),
+    ("seats", "Seats and first player"),
+    ("scores", "Score distribution"),
+    ("spaces", "Action spaces"),
+];
+
+pub async fn index() -> HttpResponse {
+    HttpResponse::SeeOther().insert_header(("Location", "/stats/furnishings")).finish()
+}
+
+/// The analytics filter of the query string, or what is wrong with it.
+fn filter_of(q: &BTreeMap<String, String>) -> Result<analytics::StatsFilter, String> {
+    let mut f = analytics::StatsFilter::all();
+    if let Some(n) = param(q, "players") {
+        let n = n.parse::<u8>().ok().filter(|n| (1..=7).contains(n)).ok_or("players is 1 to 7")?;
+        f = f.player_count(n);
+    }
+    if let Some(set) = param(q, "set") {
+        f = f.furnishing_set(FurnishingSet::from_id(set).ok_or("set is full or introductory")?);
+    }
+    if let Some(t) = param(q, "tournament") {
+        f = f.tournament(t.to_owned());
+    }
+    for key in ["from", "until"] {
+        if let Some(v) = param(q, key) {
+            parse_played_at(v).ok_or_else(|| format!("{key} `{v}` is not a date or an RFC 3339 time"))?;
+        }
+    }
+    if let Some(v) = param(q, "from") {
+        f = f.played_from(v.to_owned());
+    }
+    if let Some(v) = param(q, "until") {
+        f = f.played_until(v.to_owned());
+    }
+    if let Some(n) = param(q, "min") {
+        f = f.min_sample(n.parse::<u64>().map_err(|_| "min is a whole number")?);
+    }
+    Ok(f)
+}
+
+fn filter_form(family: &str, q: &BTreeMap<String, String>) -> Markup {
+    html! {
+        form.filters method="get" action={ "/stats/" (family) } {
+            label { "Players " input name="players" type="number" min="1" max="7" value=[param(q, "players")]; }
+            label { "Set " select name="set" {
+                option value="" { "any" }
+                @for s in ["full", "introductory"] { option value=(s) selected[param(q, "set") == Some(s)] { (s) } }
+            } }
+            label { "Tournament " input name="tournament" value=[param(q, "tournament")]; }
+            label { "Played from " input name="from" type="date" value=[param(q, "from")]; }
+            label { "until " input name="until" type="date" value=[param(q, "until")]; }
+            label { "Min sample " input name="min" type="number" min="0" value=[param(q, "min")] placeholder="30"; }
+            button type="submit" { "Apply" }
+        }
+    }
+}
+
+/// A rate as text with its interval drawn as a bar on a 0–100% scale; small samples marked.
+fn rate_cell(r: &Rate) -> Markup {
+    let (lo, hi) = (r.ci_low.clamp(0.0, 1.0) * 100.0, r.ci_high.clamp(0.0, 1.0) * 100.0);
+    html! {
+        td.rate class=[r.below_min_sample.then_some("small")] data-sort=(format!("{:.6}", r.rate))
+            title={ (r.successes) " of " (r.n) "; 95% interval " (percent(Some(r.ci_low))) "–" (percent(Some(r.ci_high))) } {
+            span.value { (percent((r.n > 0).then_some(r.rate))) }
+            span.ci { span.bar style={ "left:" (format!("{lo:.1}")) "%;width:" (format!("{:.1}", (hi - lo).max(0.5))) "%" } {} }
+            span.n { "n=" (r.n) @if r.below_min_sample { " (small)" } }
+        }
+    }
+}
+
+fn caveat() -> Markup {
+    html! {
+        p.caveat { "Observational figures over stored complete games: they compare the players who did something with those who did not, in the same games. They do not control for the players' skill or for bots: a strategy chosen mostly by strong players looks better than it is. Rates carry their sample size and a 95% Wilson score interval; definitions: docs/api.md, \"Strategy statistics\"." }
+    }
+}
+
+pub async fn family(state: web::Data<AppState>, req: HttpRequest, family: web::Path<String>) -> HttpResponse {
+    if let Some(r) = refused(&state, &req) {
+        return r;
+    }
+    let Some(&(id, title)) = FAMILIES.iter().find(|(id, _)| *id == family.as_str()) else {
+        return super::not_found("such statistics page");
+    };
+    let q = query_map(&req);
+    let filter = match filter_of(&q) {
+        Ok(f) => f,
+        Err(e) => return problem(StatusCode::BAD_REQUEST, "Bad filter", &e),
+    };
+    let content = match id {
+        "furnishings" => state.service.stats(move |s| s.furnishings(&filter)).await.map(|f| furnishings(&f)),
+        "weapons" => state.service.stats(move |s| s.weapons(&filter)).await.map(|w| weapons(&w)),
+        "seats" => state.service.stats(move |s| s.seats(&filter)).await.map(|s| seats(&s)),
+        "scores" => state.service.stats(move |s| s.scores(&filter, 5)).await.map(|s| scores(&s)),
+        _ => state.service.stats(move |s| s.spaces(&filter)).await.map(|s| spaces(&s)),
+    };
+    let content = match content {
+        Ok(c) => c,
+        Err(e) => return service_problem(&e),
+    };
+    page(
+        title,
+        html! {
+            nav.tabs { @for (f, t) in FAMILIES { a href={ "/stats/" (f) } class=[(f == id).then_some("current")] { (t) } } }
+            h1 { (title) " · Caverna" }
+            (filter_form(id, &q))
+            (caveat())
+            (content)
+        },
+    )
+}
+
+fn furnishings(f: &analytics::FurnishingStats) -> Markup {
+    html! {
+        p { "Per tile, over the player-games whose furnishing set includes it. Click a column to sort." }
+        div.scroll { table.sortable #furnishing-stats {
+            thead { tr {
+                th data-type="text" { "Tile" } th data-type="num" { "Player-games" } th data-type="num" { "Built" }
+                th data-type="num" { "Win rate built" } th data-type="num" { "Win rate not built" }
+                th data-type="num" { "Mean score difference" } th data-type="num" { "Mean round built" }
+            } }
+            tbody { @for t in &f.tiles {
+                tr {
+                    td { (t.tile.id().replace('_', " ")) }
+                    td.num data-sort=(t.player_games) { (t.player_games) }
+                    td.num data-sort=(t.built) { (t.built) }
+                    (rate_cell(&t.win_rate_built))
+                    (rate_cell(&t.win_rate_not_built))
+                    td.num data-sort=(t.mean_score_difference.unwrap_or(f64::NEG_INFINITY)) { (number(t.mean_score_difference, 1)) }
+                    td.num data-sort=(t.mean_round_built.unwrap_or(f64::INFINITY)) { (number(t.mean_round_built, 1)) }
+                }
+            } }
+        } }
+    }
+}
+
+fn group_rows(rows: Vec<(String, &analytics::GroupStats)>) -> Markup {
+    html! {
+        div.scroll { table.sortable {
+            thead { tr { th data-type="text" { "Group" } th data-type="num" { "Win rate" } th data-type="num" { "Mean score" } } }
+            tbody { @for (name, g) in rows {
+                tr { td { (name) } (rate_cell(&g.win_rate)) td.num data-sort=(g.mean_score.unwrap_or(f64::NEG_INFINITY)) { (number(g.mean_score, 1)) } }
+            } }
+        } }
+    }
+}
+
+fn weapons(w: &analytics::WeaponStats) -> Markup {
+    html! {
+        p { (w.player_games) " player-games. Peaceful: never armed; light: strongest weapon up to 7; heavy: 8 or more." }
+        h2 { "By strategy" }
+        (group_rows(w.by_class.iter().map(|c| (c.class.id().to_owned(), &c.stats)).collect()))
+        h2 { "By strongest weapon" }
+        (group_rows(w.by_max_strength.iter().map(|s| (s.max_strength.map_or("unarmed".to_owned(), |n| n.to_string()), &s.stats)).collect()))
+        h2 { "By expeditions" }
+        (group_rows(w.by_expeditions.iter().map(|e| (e.bucket.id().to_owned(), &e.stats)).collect()))
+        h2 { "Loot: winners and others" }
+        div.scroll { table.sortable {
+            thead { tr { th data-type="text" { "Loot" } th data-type="num" { "Winners who took it" } th data-type="num" { "Others who took it" } th data-type="num" { "Difference" } } }
+            tbody { @for l in &w.loot {
+                tr { td { (l.item.id().replace('_', " ")) } (rate_cell(&l.winners)) (rate_cell(&l.others)) td.num data-sort=(l.difference) { (format!("{:+.1} pts", l.difference * 100.0)) } }
+            } }
+        } }
+    }
+}
+
+fn seats(s: &analytics::SeatStats) -> Markup {
+    html! {
+        h2 { "Win rate by seat" }
+        div.scroll { table {
+            thead { tr { th { "Players" } th { "Seat" } th { "Win rate" } th { "Expected (1 / players)" } } }
+            tbody { @for r in &s.by_seat {
+                tr { td.num { (r.player_count) } td.num { (r.seat) } (rate_cell(&r.win_rate)) td.num { (percent(Some(r.expected))) } }
+            } }
+        } }
+        h2 { "First player's advantage" }
+        div.scroll { table {
+            thead { tr { th { "Players" } th { "First player's win rate" } th { "Expected" } th { "Advantage" } } }
+            tbody { @for r in s.first_player.iter().chain(s.first_player_overall.iter()) {
+                tr { td { (r.player_count.map_or("all".to_owned(), |n| n.to_string())) } (rate_cell(&r.win_rate)) td.num { (percent(Some(r.expected))) } td.num { (format!("{:+.1} pts", r.advantage * 100.0)) } }
+            } }
+        } }
+    }
+}
+
+fn scores(s: &analytics::ScoreStats) -> Markup {
+    let most = s.histogram.iter().map(|b| b.count).max().unwrap_or(0).max(1);
+    let width = 24 * s.histogram.len().max(1);
+    html! {
+        p { (s.player_games) " player-games. Mean " (number(s.mean, 1)) ", lowest " (s.min.map_or("—".to_owned(), |x| x.to_string())) ", highest " (s.max.map_or("—".to_owned(), |x| x.to_string())) "."
+            @if let Some(q) = &s.quantiles { " Quantiles: 10% " (q.p10) ", 25% " (q.p25) ", median " (q.p50) ", 75% " (q.p75) ", 90% " (q.p90) "." } }
+        svg.histogram viewBox={ "0 0 " (width) " 120" } role="img" aria-label="histogram of final scores" {
+            @for (i, b) in s.histogram.iter().enumerate() {
+                @let h = 100.0 * b.count as f64 / most as f64;
+                rect x=(i * 24 + 2) y=(format!("{:.1}", 100.0 - h)) width="20" height=(format!("{h:.1}")) { title { (b.from) "–" (b.from + i64::from(s.bucket_width) - 1) ": " (b.count) } }
+                text x=(i * 24 + 12) y="114" text-anchor="middle" { (b.from) }
+            }
+        }
+        div.scroll { table {
+            thead { tr { th { "Score from" } th { "Player-games" } } }
+            tbody { @for b in &s.histogram { tr { td.num { (b.from) } td.num { (b.count) } } } }
+        } }
+    }
+}
+
+fn spaces(s: &analytics::SpaceUseStats) -> Markup {
+    html! {
+        p { (s.placements) " placements." }
+        @for r in &s.rounds {
+            details { summary { "Round " (r.round) " · " (r.placements) " placements" }
+                div.scroll { table.sortable {
+                    thead { tr { th data-type="text" { "Space" } th data-type="num" { "Uses" } th data-type="num" { "Share" } } }
+                    tbody { @for c in &r.spaces { tr { td { (c.space.id().replace('_', " ")) } td.num data-sort=(c.count) { (c.count) } td.num data-sort=(c.share) { (percent(Some(c.share))) } } } }
+                } }
+            }
+        }
+    }
+}
