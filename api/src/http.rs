@@ -1,4 +1,4 @@
-//! The HTTP surface: `POST /graphql`, the query console at `/graphiql`, `/healthz`, `/readyz`.
+//! The HTTP surface: `POST /graphql`, the query console (GraphiQL) at `/graphiql`, `/healthz`, `/readyz`.
 //! The GraphQL handler does everything that can refuse a request cheaply before the executor
 //! sees it, in this order: the content type, the bearer token (rate-limited per token) or, for
 //! anonymous requests, the client address's rate limit, room for a large body (admission
@@ -192,16 +192,16 @@ fn too_large(limit: usize) -> HttpResponse {
     refuse(StatusCode::PAYLOAD_TOO_LARGE, errors::BODY_TOO_LARGE, format!("request body over {limit} bytes"))
 }
 
-/// The query console: a page of its own (no script from elsewhere) that posts queries to
-/// `/graphql`.
-const CONSOLE: &str = include_str!("console.html");
+/// The query console: GraphiQL, served from the binary (`web/vendor/`), posting to `/graphql`.
+const CONSOLE: &str = include_str!("graphiql.html");
 
 async fn graphiql() -> HttpResponse {
     HttpResponse::Ok()
         .content_type(ContentType::html())
         .insert_header((
             header::CONTENT_SECURITY_POLICY,
-            "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'",
+            "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; \
+             font-src 'self' data:; img-src 'self' data:",
         ))
         .body(CONSOLE)
 }

@@ -182,6 +182,8 @@ pub struct GameFilter {
     pub tournament: Option<i64>,
     /// Games with a player of exactly this name.
     pub player_name: Option<String>,
+    /// Games whose log's `meta.tournament` is exactly this text.
+    pub meta_tournament: Option<String>,
     /// `meta.played_at` at or after this text (ISO 8601 compares as text).
     pub played_from: Option<String>,
     /// `meta.played_at` at or before this text; a date alone includes that whole day.

@@ -73,6 +73,9 @@ async fn list_games(pool: &Pool<Db>, filter: &GameFilter, after: i64, limit: i64
     if let Some(game) = filter.game {
         qb.push(" AND g.game = ").push_bind(game.id());
     }
+    if let Some(t) = &filter.meta_tournament {
+        qb.push(" AND g.tournament = ").push_bind(t.clone());
+    }
     if let Some(n) = filter.player_count {
         qb.push(" AND g.player_count = ").push_bind(n);
     }

@@ -70,13 +70,33 @@ pub fn check(query: &str, limits: &DocumentLimits) -> Result<ExecutableDocument,
             );
             return Err(refuse(errors::QUERY_TOO_COMPLEX, message));
         }
-        if size.depth > limits.max_depth {
-            let message =
-                format!("the operation nests {} fields deep; at most {} are accepted", size.depth, limits.max_depth);
+        let max_depth = if introspection_only(&operation.node.selection_set.node) {
+            limits.max_depth.max(INTROSPECTION_DEPTH)
+        } else {
+            limits.max_depth
+        };
+        if size.depth > max_depth {
+            let message = format!("the operation nests {} fields deep; at most {max_depth} are accepted", size.depth);
             return Err(refuse(errors::QUERY_TOO_DEEP, message));
         }
     }
     Ok(doc)
+}
+
+/// How deep an operation that only reads the schema (`__schema`, `__type`, `__typename` at its
+/// root) may nest: the introspection query of GraphiQL and other tools nests `ofType` nine deep,
+/// about 15 fields in all. Such an operation reads the static schema only, and its size is
+/// bounded by `max_selections` like any other.
+pub const INTROSPECTION_DEPTH: usize = 24;
+
+/// Whether every root field of a selection set is an introspection field.
+fn introspection_only(set: &async_graphql::parser::types::SelectionSet) -> bool {
+    use async_graphql::parser::types::Selection;
+    !set.items.is_empty()
+        && set.items.iter().all(|item| match &item.node {
+            Selection::Field(f) => f.node.name.node.starts_with("__"),
+            _ => false,
+        })
 }
 
 /// The deepest nesting of brackets outside strings and comments.
@@ -228,6 +248,17 @@ mod tests {
             "{ a { ...F } } fragment F on X { b { c { d { e { f { g { h { i { j { k { l { m } } } } } } } } } } } }";
         assert_eq!(check(via_fragment, &LIMITS).unwrap_err().code, errors::QUERY_TOO_DEEP);
         assert!(check("{ a { b { c } } }", &LIMITS).is_ok());
+    }
+
+    #[test]
+    fn introspection_may_nest_deeper_but_nothing_else() {
+        let of_type = |n: usize| format!("{}kind{}", "ofType { ".repeat(n), " }".repeat(n));
+        let introspection = format!("{{ __schema {{ types {{ fields {{ type {{ {} }} }} }} }} }}", of_type(12));
+        assert!(check(&introspection, &LIMITS).is_ok(), "16 deep, introspection only");
+        let too_deep = format!("{{ __schema {{ types {{ fields {{ type {{ {} }} }} }} }} }}", of_type(22));
+        assert_eq!(check(&too_deep, &LIMITS).unwrap_err().code, errors::QUERY_TOO_DEEP);
+        let mixed = format!("{{ games {{ id }} __schema {{ types {{ fields {{ type {{ {} }} }} }} }} }}", of_type(12));
+        assert_eq!(check(&mixed, &LIMITS).unwrap_err().code, errors::QUERY_TOO_DEEP, "a mixed root keeps max_depth");
     }
 
     #[test]

@@ -121,7 +121,9 @@ const MAX_DIRECTIVES: usize = 8;
 pub fn schema(service: Arc<Service>, limits: Limits) -> ChronicleSchema {
     Schema::build(Query::default(), Mutation, EmptySubscription)
         .data(service)
-        .limit_depth(limits.max_depth)
+        // The guard holds every other operation to `max_depth` before execution; this backstop
+        // lets introspection (GraphiQL's docs) through.
+        .limit_depth(limits.max_depth.max(guard::INTROSPECTION_DEPTH))
         .limit_complexity(limits.max_complexity)
         .limit_directives(MAX_DIRECTIVES)
         .finish()

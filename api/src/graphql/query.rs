@@ -33,7 +33,12 @@ fn store_filter(f: GameFilter) -> Result<store::GameFilter> {
         .transpose()?;
     // A NUL character matches no stored text (stored text never holds one) and PostgreSQL
     // refuses it outright: it is a mistake in the request, said the same way on both stores.
-    for (name, text) in [("playerName", &f.player_name), ("playedFrom", &f.played_from), ("playedTo", &f.played_to)] {
+    for (name, text) in [
+        ("playerName", &f.player_name),
+        ("metaTournament", &f.meta_tournament),
+        ("playedFrom", &f.played_from),
+        ("playedTo", &f.played_to),
+    ] {
         if text.as_deref().is_some_and(|t| t.contains('\0')) {
             return Err(errors::bad_input(format!("{name} must not contain a NUL character")));
         }
@@ -44,6 +49,7 @@ fn store_filter(f: GameFilter) -> Result<store::GameFilter> {
         status: f.status.map(Into::into),
         tournament,
         player_name: f.player_name,
+        meta_tournament: f.meta_tournament,
         played_from: f.played_from,
         played_to: f.played_to,
     })

@@ -322,6 +322,8 @@ pub struct GameFilter {
     pub tournament_id: Option<ID>,
     /// Games with a player of exactly this name.
     pub player_name: Option<String>,
+    /// Games whose log names this tournament (`meta.tournament`, exact text).
+    pub meta_tournament: Option<String>,
     /// `meta.playedAt` at or after this (ISO 8601, compared as text).
     pub played_from: Option<String>,
     /// `meta.playedAt` at or before this; a date alone includes that whole day.

@@ -85,6 +85,7 @@ fn filter_of(q: &BTreeMap<String, String>) -> (GameFilter, Vec<String>) {
     }
     let text = |key: &str| param(q, key).filter(|v| !v.contains('\0')).map(str::to_owned);
     f.player_name = text("player");
+    f.meta_tournament = text("named");
     f.played_from = text("from");
     f.played_to = text("to");
     (f, notes)
@@ -132,6 +133,7 @@ pub async fn list(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse 
                 } }
                 label { "Player " input name="player" value=[param(&q, "player")]; }
                 label { "Tournament id " input name="tournament" type="number" min="1" value=[param(&q, "tournament")]; }
+                label { "Log names tournament " input name="named" value=[param(&q, "named")]; }
                 label { "Played from " input name="from" type="date" value=[param(&q, "from")]; }
                 label { "to " input name="to" type="date" value=[param(&q, "to")]; }
                 button type="submit" { "Filter" }
@@ -171,17 +173,19 @@ pub fn games_table(games: &[Arc<GameHead>]) -> Markup {
     }
 }
 
-/// A query string from a map (keys and values percent-encoded).
+/// A query-string value, percent-encoded.
+pub fn encode_value(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+/// A query string from a map.
 fn encode(q: &BTreeMap<String, String>) -> String {
-    fn esc(s: &str) -> String {
-        s.bytes()
-            .map(|b| match b {
-                b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => (b as char).to_string(),
-                _ => format!("%{b:02X}"),
-            })
-            .collect()
-    }
-    q.iter().map(|(k, v)| format!("{}={}", esc(k), esc(v))).collect::<Vec<_>>().join("&")
+    q.iter().map(|(k, v)| format!("{}={}", encode_value(k), encode_value(v))).collect::<Vec<_>>().join("&")
 }
 
 /// The entry a game page opens at: `?at=N` when given and in range, else the last legal entry
@@ -218,6 +222,14 @@ pub async fn show(state: web::Data<AppState>, req: HttpRequest, id: web::Path<St
     let q = query_map(&req);
     let at = entry_to_show(&head, &q);
     let viewer = viewer(&state, &head, at).await;
+    // The illegal entry as it was logged, shown with its error.
+    let illegal = match head.record.error.as_ref().and_then(|e| e.entry) {
+        Some(n) => state.service.log(head.id).await.ok().and_then(|bytes| {
+            let log = serde_json::from_slice::<Value>(&bytes).ok()?;
+            log["entries"].get(usize::try_from(n).ok()?).cloned()
+        }),
+        None => None,
+    };
     let r = &head.record;
     let kind = r.game.map_or("Unknown game", |k| k.spec().name);
     super::page(
@@ -227,7 +239,10 @@ pub async fn show(state: web::Data<AppState>, req: HttpRequest, id: web::Path<St
             p.meta {
                 @if let Some(v) = &r.variant { "Variant " (v) ". " }
                 (r.players.len()) " players, round " (r.round_reached) ", " (r.entries_applied) " entries legal. "
-                @if let Some(t) = &r.meta.tournament { "Tournament: " (t) ". " }
+                @if let Some(t) = &r.meta.tournament {
+                    "The log names the tournament " a href={ "/tournaments?name=" (encode_value(t)) } { (t) }
+                    " (" a href={ "/games?named=" (encode_value(t)) } { "its games" } "). "
+                }
                 @if let Some(p) = &r.meta.played_at { "Played " (p) ". " }
                 "Uploaded " (head.uploaded_at) @if let Some(u) = &head.uploader { " by " (u) } ". "
                 "Engine " (r.engine_version) ". "
@@ -239,6 +254,7 @@ pub async fn show(state: web::Data<AppState>, req: HttpRequest, id: web::Path<St
                     @if let Some(n) = e.entry { " at entry " a href={ "?at=" (n.saturating_sub(1)) "#board" } { (n) } }
                     @if let Some(p) = e.player { ", player " (p) }
                     ": " code { (e.code) } " — " (e.message)
+                    @if let Some(entry) = &illegal { pre.json.illegal { (entry) } }
                     @if e.entry.is_some_and(|n| n > 0) { p { "The board below shows the state just before it." } }
                 }
             }

@@ -32,6 +32,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/stats/{family}", web::get().to(stats::family))
         .route("/tournaments", web::get().to(tournaments::list))
         .route("/tournaments/{id}", web::get().to(tournaments::show))
+        .route("/assets/graphiql/{name}", web::get().to(vendored))
         .route("/assets/app.css", web::get().to(css))
         .route("/assets/app.js", web::get().to(js));
 }
@@ -42,6 +43,42 @@ async fn css() -> HttpResponse {
 
 async fn js() -> HttpResponse {
     asset("text/javascript; charset=utf-8", JS)
+}
+
+/// GraphiQL and React (`vendor/`, MIT licences beside them), gzip-compressed in the binary:
+/// sent as they are to clients that accept gzip, decompressed for the others.
+const VENDORED: [(&str, &str, &[u8]); 4] = [
+    ("graphiql.min.js", "text/javascript; charset=utf-8", include_bytes!("vendor/graphiql.min.js.gz")),
+    ("graphiql.min.css", "text/css; charset=utf-8", include_bytes!("vendor/graphiql.min.css.gz")),
+    ("react.production.min.js", "text/javascript; charset=utf-8", include_bytes!("vendor/react.production.min.js.gz")),
+    (
+        "react-dom.production.min.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("vendor/react-dom.production.min.js.gz"),
+    ),
+];
+
+async fn vendored(req: HttpRequest, name: web::Path<String>) -> HttpResponse {
+    let Some(&(_, content_type, gz)) = VENDORED.iter().find(|(n, _, _)| *n == name.as_str()) else {
+        return not_found("such file");
+    };
+    let gzip_ok = req
+        .headers()
+        .get(header::ACCEPT_ENCODING)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|e| e.trim().starts_with("gzip")));
+    let mut response = HttpResponse::Ok();
+    response
+        .insert_header((header::CONTENT_TYPE, content_type))
+        .insert_header((header::CACHE_CONTROL, "public, max-age=86400"));
+    if gzip_ok {
+        return response.insert_header((header::CONTENT_ENCODING, "gzip")).body(gz);
+    }
+    let mut plain = Vec::new();
+    match std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(gz), &mut plain) {
+        Ok(_) => response.body(plain),
+        Err(e) => service_problem(&ServiceError::Internal(format!("vendored {name}: {e}"))),
+    }
 }
 
 fn asset(content_type: &'static str, body: &'static str) -> HttpResponse {

@@ -205,7 +205,8 @@ fn scores(s: &analytics::ScoreStats) -> Markup {
     html! {
         p { (s.player_games) " player-games. Mean " (number(s.mean, 1)) ", lowest " (s.min.map_or("—".to_owned(), |x| x.to_string())) ", highest " (s.max.map_or("—".to_owned(), |x| x.to_string())) "."
             @if let Some(q) = &s.quantiles { " Quantiles: 10% " (q.p10) ", 25% " (q.p25) ", median " (q.p50) ", 75% " (q.p75) ", 90% " (q.p90) "." } }
-        svg.histogram viewBox={ "0 0 " (width) " 120" } role="img" aria-label="histogram of final scores" {
+        // At most twice its drawn size, so that the labels stay small.
+        svg.histogram viewBox={ "0 0 " (width) " 120" } style={ "max-width:" (width * 2) "px" } role="img" aria-label="histogram of final scores" {
             @for (i, b) in s.histogram.iter().enumerate() {
                 @let h = 100.0 * b.count as f64 / most as f64;
                 rect x=(i * 24 + 2) y=(format!("{:.1}", 100.0 - h)) width="20" height=(format!("{h:.1}")) { title { (b.from) "–" (b.from + i64::from(s.bucket_width) - 1) ": " (b.count) } }

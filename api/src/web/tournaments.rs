@@ -8,7 +8,7 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use maud::html;
 
 use chronicle_service::tournament::{standings, verify};
-use chronicle_store::GameHead;
+use chronicle_store::{GameFilter, GameHead};
 
 use super::games::games_table;
 use super::{not_found, page, param, query_map, refused, service_problem};
@@ -20,18 +20,25 @@ pub async fn list(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse 
     if let Some(r) = refused(&state, &req) {
         return r;
     }
-    let after = param(&query_map(&req), "after").and_then(|a| a.parse::<i64>().ok()).unwrap_or(0);
-    let list = match state.service.tournaments(after, PAGE + 1).await {
+    let q = query_map(&req);
+    let after = param(&q, "after").and_then(|a| a.parse::<i64>().ok()).unwrap_or(0);
+    let mut list = match state.service.tournaments(after, PAGE + 1).await {
         Ok(t) => t,
         Err(e) => return service_problem(&e),
     };
+    // `?name=`: the tournaments a log's `meta.tournament` names (exact name).
+    let name = param(&q, "name");
+    if let Some(name) = name {
+        list.retain(|t| t.name == name);
+    }
     let more = list.len() as i64 > PAGE;
     let shown = &list[..list.len().min(PAGE as usize)];
     page(
         "Tournaments",
         html! {
-            h1 { "Tournaments" }
-            p { "A tournament gathers stored games; its organizer adds, removes and replaces them with the organizer token it was created with. Create one with an API token: "
+            h1 { "Tournaments" @if let Some(n) = name { " named “" (n) "”" } }
+            p { "A tournament gathers stored games; its organizer adds, removes and replaces them with the organizer token it was created with. A log names its tournament in "
+                code { "meta.tournament" } "; a tournament's page lists the stored games that name it and are not in it yet, for its organizer to add. Create one with an API token: "
                 code { "mutation { createTournament(name: \"…\") { tournament { id } organizerToken } }" } " in the " a href="/graphiql" { "API console" } "." }
             @if shown.is_empty() { p { "No tournament yet." } }
             @else {
@@ -56,6 +63,11 @@ async fn page_of(state: &AppState, id: i64) -> HttpResponse {
         Err(e) => return service_problem(&e),
     };
     let refs: Vec<&GameHead> = games.iter().map(Arc::as_ref).collect();
+    let filter = GameFilter { meta_tournament: Some(tournament.name.clone()), ..GameFilter::default() };
+    let naming: Vec<i64> = match state.service.list(&filter, 0, 200).await {
+        Ok(ids) => ids.into_iter().filter(|id| !games.iter().any(|g| g.id == *id)).collect(),
+        Err(e) => return service_problem(&e),
+    };
     let table = standings(&refs);
     let check = verify(&refs);
     page(
@@ -90,6 +102,13 @@ async fn page_of(state: &AppState, id: i64) -> HttpResponse {
             section #games {
                 h2 { "Games" }
                 (games_table(&games))
+            }
+            @if !naming.is_empty() {
+                section #naming {
+                    h2 { "Stored games that name this tournament" }
+                    p.hint { "Their logs say " code { "meta.tournament: \"" (tournament.name) "\"" } " but they are not in the tournament yet; the organizer adds them below." }
+                    p { @for (i, id) in naming.iter().enumerate() { @if i > 0 { ", " } a href={ "/games/" (id) } { "#" (id) } } }
+                }
             }
             section #organizer {
                 h2 { "Organizer" }

@@ -388,6 +388,12 @@ fn health_readiness_graphiql_and_graceful_shutdown(db: Database) {
     assert!(page.contains("GraphQL console") && page.contains("/graphql"));
     // Nothing the page loads comes from elsewhere.
     assert!(!page.contains("http://") && !page.contains("https://"), "the console loads remote code");
+    for asset in ["graphiql.min.js", "graphiql.min.css", "react.production.min.js", "react-dom.production.min.js"] {
+        assert!(page.contains(&format!("/assets/graphiql/{asset}")), "{asset} from this server");
+        let (status, body) = server.get(&format!("/assets/graphiql/{asset}"));
+        assert_eq!(status, 200, "{asset}");
+        assert!(body.len() > 4000, "{asset} decompressed for a client without gzip");
+    }
     assert_eq!(server.get("/nowhere").0, 404);
     let status = server.terminate();
     assert!(status.success(), "exit status after SIGTERM: {status:?}");

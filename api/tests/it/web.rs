@@ -127,6 +127,7 @@ fn browser_upload_replay_invalid_game_statistics_and_tournament() {
     b.goto(&format!("{}/games/{bad}", server.base));
     let error = b.text(&b.find("#error"));
     assert!(error.contains("space_occupied"), "{error}");
+    assert!(b.try_find("#error pre.illegal").is_some(), "the illegal entry as logged");
     let verdict = server.data(None, "query($id: ID!) { game(id: $id) { error { entry } } }", json!({ "id": bad }));
     let entry = verdict["game"]["error"]["entry"].as_i64().unwrap();
     let shown = b.attribute(&b.find("#current-entry"), "data-at").unwrap();
@@ -184,4 +185,28 @@ fn browser_upload_replay_invalid_game_statistics_and_tournament() {
     assert_eq!(b.find_all("#standings tbody tr").len(), 0);
     b.goto(&format!("{}/tournaments", server.base));
     assert_eq!(b.text(&b.find("#tournaments tbody td a")), "Browser Cup");
+    screenshot(&b, "tournaments");
+
+    // The other pages, for the screenshots.
+    for (path, name) in [
+        ("/games", "games"),
+        ("/stats/weapons", "stats-weapons"),
+        ("/stats/seats", "stats-seats"),
+        ("/stats/scores", "stats-scores"),
+        ("/stats/spaces", "stats-spaces"),
+    ] {
+        b.goto(&format!("{}{path}", server.base));
+        b.find("main h1");
+        screenshot(&b, name);
+    }
+
+    // GraphiQL from the binary, its documentation explorer filled by introspection at the
+    // default limits.
+    b.goto(&format!("{}/graphiql", server.base));
+    b.click(&b.find("button[aria-label=\"Show Documentation Explorer\"]"));
+    b.wait_until("the schema in the docs pane", |b| {
+        b.try_find(".graphiql-doc-explorer").is_some_and(|e| b.text(&e).contains("Query"))
+    });
+    assert!(b.try_find(".graphiql-doc-explorer-error").is_none(), "no 'Error fetching schema'");
+    screenshot(&b, "graphiql");
 }
