@@ -48,6 +48,15 @@ pub async fn list(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse 
                 } }
             }
             @if more { p { a.next href={ "/tournaments?after=" (shown.last().map_or(0, |t| t.id)) } { "Next page →" } } }
+            section #create {
+                h2 { "Create a tournament" }
+                form #create-form {
+                    label { "Name" input #tournament-name maxlength="200"; }
+                    label { "API token (kept in this browser)" input #token type="password" autocomplete="off"; }
+                    button #create-tournament type="button" { "Create" }
+                }
+                p #create-result role="status" {}
+            }
         },
     )
 }

@@ -154,21 +154,38 @@ fn browser_upload_replay_invalid_game_statistics_and_tournament() {
     assert!(built.len() > 10 && built.windows(2).all(|w| w[0] >= w[1]), "sorted by built, descending: {built:?}");
     screenshot(&b, "stats-furnishings");
 
-    // A tournament's page: standings and verification.
-    let created = server.data(
-        Some(&token),
-        "mutation { createTournament(name: \"Browser Cup\") { organizerToken tournament { id } } }",
-        json!({}),
-    )["createTournament"]
-        .clone();
-    let tid = created["tournament"]["id"].as_str().unwrap().to_owned();
-    b.goto(&format!("{}/tournaments/{tid}", server.base));
-    b.type_into(&b.find("#organizer-token"), created["organizerToken"].as_str().unwrap());
+    // Create a tournament on the tournaments page (the API token is remembered from the upload),
+    // then open it: the organizer token is already in the form.
+    b.goto(&format!("{}/tournaments", server.base));
+    b.type_into(&b.find("#tournament-name"), "Browser Cup");
+    b.click(&b.find("#create-tournament"));
+    let organizer = b.text(&b.find("#new-organizer-token"));
+    assert!(organizer.starts_with("chr_"), "the organizer token is shown: {organizer}");
+    b.click(&b.find("#create-result a"));
+    b.wait_until("the tournament page", |b| b.try_find("#organizer-form").is_some());
+    let filled = b.script("return document.querySelector('#organizer-token').value;", json!([]));
+    assert_eq!(filled.as_str(), Some(organizer.as_str()), "the browser kept the organizer token");
     b.type_into(&b.find("#add-games"), &id);
     b.click(&b.find("#add"));
     b.wait_until("the game in the standings", |b| b.find_all("#standings tbody tr").len() == 2);
     assert!(b.text(&b.find("#verification")).contains("every game is complete"));
     screenshot(&b, "tournament");
+
+    // Read on a phone at the venue: nothing wider than the screen but the tables, which scroll.
+    b.resize(390, 844);
+    b.goto(&b.url());
+    b.find("#standings");
+    let overflow = b.script(
+        "const w = document.documentElement.clientWidth; \
+         return [...document.querySelectorAll('body *')].filter(e => !e.parentElement.closest('.scroll') && e.getBoundingClientRect().right > w + 1) \
+           .map(e => e.tagName + '#' + e.id + '.' + e.className);",
+        json!([]),
+    );
+    assert_eq!(overflow, json!([]), "elements wider than a phone's screen (outside scrolling tables)");
+    let wider = b.script("return document.documentElement.scrollWidth - document.documentElement.clientWidth;", json!([]));
+    assert_eq!(wider, json!(0), "the page scrolls sideways on a phone");
+    screenshot(&b, "tournament-phone");
+    b.resize(1280, 1600);
 
     // The organizer replaces the game by a corrected upload, then removes it.
     let corrected = submit(&server, &token, "complete_3p.json");
@@ -185,6 +202,8 @@ fn browser_upload_replay_invalid_game_statistics_and_tournament() {
     assert_eq!(b.find_all("#standings tbody tr").len(), 0);
     b.goto(&format!("{}/tournaments", server.base));
     assert_eq!(b.text(&b.find("#tournaments tbody td a")), "Browser Cup");
+    b.goto(&format!("{}/tournaments?name=Nobody", server.base));
+    assert!(b.try_find("#tournaments").is_none(), "no tournament of that name");
     screenshot(&b, "tournaments");
 
     // The other pages, for the screenshots.

@@ -244,6 +244,37 @@ function setUpOrganizer() {
   });
 }
 
+// ---------------------------------------------------------------------------------------
+// Creating a tournament (tournaments page)
+
+function setUpCreate() {
+  if (!$("#create-form")) return;
+  remember($("#token"), "chronicle-token");
+  $("#create-tournament").addEventListener("click", async () => {
+    const token = $("#token").value.trim();
+    localStorage.setItem("chronicle-token", token);
+    const out = $("#create-result");
+    try {
+      const data = await graphql("mutation($n: String!) { createTournament(name: $n) { organizerToken tournament { id name } } }",
+        { n: $("#tournament-name").value }, token);
+      const { tournament, organizerToken } = data.createTournament;
+      // Kept for the tournament's page; shown once, to be written down as well.
+      localStorage.setItem(`chronicle-organizer-${tournament.id}`, organizerToken);
+      out.replaceChildren("Created. Organizer token (shown only now; this browser keeps it): ");
+      const code = document.createElement("code");
+      code.id = "new-organizer-token";
+      code.textContent = organizerToken;
+      const link = document.createElement("a");
+      link.href = `/tournaments/${tournament.id}`;
+      link.textContent = ` open ${tournament.name}`;
+      out.append(code, link);
+    } catch (e) {
+      out.textContent = e.message;
+    }
+  });
+}
+
+setUpCreate();
 setUpUpload();
 setUpViewer();
 setUpSorting();

@@ -178,6 +178,11 @@ impl Browser {
         self.call("DELETE", "/actions", Value::Null);
     }
 
+    /// Resizes the window (CSS pixels), e.g. to a phone's width.
+    pub fn resize(&self, width: u32, height: u32) {
+        self.call("POST", "/window/rect", json!({ "width": width, "height": height }));
+    }
+
     pub fn url(&self) -> String {
         self.call("GET", "/url", Value::Null).as_str().unwrap_or_default().to_owned()
     }
