@@ -182,7 +182,8 @@ fn browser_upload_replay_invalid_game_statistics_and_tournament() {
         json!([]),
     );
     assert_eq!(overflow, json!([]), "elements wider than a phone's screen (outside scrolling tables)");
-    let wider = b.script("return document.documentElement.scrollWidth - document.documentElement.clientWidth;", json!([]));
+    let wider =
+        b.script("return document.documentElement.scrollWidth - document.documentElement.clientWidth;", json!([]));
     assert_eq!(wider, json!(0), "the page scrolls sideways on a phone");
     screenshot(&b, "tournament-phone");
     b.resize(1280, 1600);
