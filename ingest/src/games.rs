@@ -3,7 +3,7 @@
 
 use chronicle_caverna::Caverna;
 use chronicle_game::envelope;
-use chronicle_game::{GameEngine, GameKind, StateAt};
+use chronicle_game::{GameEngine, GameKind, LedgerLine, StateAt};
 use chronicle_store::record::{Facts, GameRecord};
 
 use crate::facts::{caverna_facts, record};
@@ -27,6 +27,16 @@ pub fn record_of(bytes: &[u8], format: Option<&str>) -> GameRecord {
             use chronicle_toy::Toy;
             record(&Toy::verdict(&Toy::replay(bytes)), Facts::None)
         }
+    }
+}
+
+/// What each legal entry of a log of game `kind` changed (empty for a game without an engine).
+pub fn ledger(kind: Option<GameKind>, bytes: &[u8]) -> Vec<LedgerLine> {
+    match kind {
+        Some(GameKind::Caverna) => Caverna::ledger(bytes),
+        Some(GameKind::Village | GameKind::AboveAndBelow) | None => Vec::new(),
+        #[cfg(feature = "toy")]
+        Some(GameKind::Toy) => chronicle_toy::Toy::ledger(bytes),
     }
 }
 

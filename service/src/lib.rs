@@ -419,6 +419,21 @@ impl Service {
         .await?
     }
 
+    /// What each legal entry of a stored game changed (its engine's ledger), replayed once.
+    pub async fn ledger(&self, id: i64) -> Result<Vec<chronicle_game::LedgerLine>, ServiceError> {
+        let head = self.game(id).await?.ok_or_else(|| ServiceError::NotFound(format!("no game {id}")))?;
+        let log = self.store.game_log(id).await?.ok_or_else(|| ServiceError::NotFound(format!("no game {id}")))?;
+        let kind = head.record.game;
+        let permit = self
+            .admission
+            .replay(1, usize::try_from(log.size).unwrap_or(usize::MAX))
+            .await
+            .map_err(|b| ServiceError::Busy(b.0))?;
+        let lines = blocking(move || log.decompress().map(|bytes| games::ledger(kind, &bytes)).map_err(internal)).await;
+        drop(permit);
+        lines?
+    }
+
     /// The raw log of a stored game, as uploaded.
     pub async fn log(&self, id: i64) -> Result<Vec<u8>, ServiceError> {
         let log = self.store.game_log(id).await?.ok_or_else(|| ServiceError::NotFound(format!("no game {id}")))?;

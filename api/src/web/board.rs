@@ -87,7 +87,7 @@ fn player_panel(seat: usize, p: &Value) -> Markup {
             }
             p.dwarfs { "Dwarfs: " @for (i, d) in p["dwarfs"].as_array().map(Vec::as_slice).unwrap_or(&[]).iter().enumerate() {
                 @if i > 0 { ", " }
-                span.dwarf { @if let Some(w) = d["weapon"].as_u64() { "⚔" (w) } @else { "unarmed" }
+                span.dwarf { @if let Some(w) = d["weapon"].as_u64() { "weapon " (w) } @else { "unarmed" }
                     @if let Some(s) = d["space"].as_str() { " on " (label(s)) }
                     @if d["newborn"].as_bool() == Some(true) { " (newborn)" } }
             } }

@@ -230,6 +230,7 @@ pub async fn show(state: web::Data<AppState>, req: HttpRequest, id: web::Path<St
         }),
         None => None,
     };
+    let ledger = state.service.ledger(head.id).await.unwrap_or_default();
     let r = &head.record;
     let kind = r.game.map_or("Unknown game", |k| k.spec().name);
     super::page(
@@ -260,6 +261,7 @@ pub async fn show(state: web::Data<AppState>, req: HttpRequest, id: web::Path<St
             }
             (score_table(&head))
             (viewer)
+            (ledger_table(&head, &ledger, at))
         },
     )
 }
@@ -302,6 +304,48 @@ fn score_table(head: &GameHead) -> Markup {
                     } }
                 }
             } }
+        }
+    }
+}
+
+/// A line's changes grouped by player, the players in seat order.
+fn by_player(changes: &[chronicle_game::LedgerChange]) -> Vec<(usize, Vec<&chronicle_game::LedgerChange>)> {
+    let mut groups: BTreeMap<usize, Vec<&chronicle_game::LedgerChange>> = BTreeMap::new();
+    for c in changes {
+        groups.entry(c.player).or_default().push(c);
+    }
+    groups.into_iter().collect()
+}
+
+/// Every legal entry with what it changed, player by player (the engine's ledger); the entry
+/// shown in the viewer is marked.
+fn ledger_table(head: &GameHead, lines: &[chronicle_game::LedgerLine], at: Option<usize>) -> Markup {
+    let names: Vec<&str> = head.record.players.iter().map(|p| p.name.as_str()).collect();
+    let name = |p: usize| names.get(p).copied().unwrap_or("?");
+    html! {
+        @if !lines.is_empty() {
+            details #ledger open {
+                summary { "Ledger: what each entry changed" }
+                p.hint { "Goods and animals, begging markers, spaces covered, stables, furnishings, dwarfs, and " em { "points" } ": the score the pad would show if the game were scored after the entry." }
+                div.scroll { table.ledger {
+                    thead { tr { th { "Entry" } th { "Round" } th { "Player" } th { "Changes" } } }
+                    tbody { @for line in lines {
+                        tr data-entry=(line.entry) class=[(Some(line.entry) == at).then_some("current")] {
+                            td { a href={ "?at=" (line.entry) "#board" } { (line.entry) } }
+                            td.num { (line.round) }
+                            td { (line.player.map_or("", name)) }
+                            td { @for (k, (player, changes)) in by_player(&line.changes).into_iter().enumerate() {
+                                @if k > 0 { "; " }
+                                @if line.player != Some(player) { strong { (name(player)) } ": " }
+                                @for (i, c) in changes.iter().enumerate() {
+                                    @if i > 0 { ", " }
+                                    span class={ "delta " @if c.delta > 0 { "gain" } @else { "loss" } } { (format!("{:+}", c.delta)) " " (c.item.replace('_', " ")) }
+                                }
+                            } }
+                        }
+                    } }
+                } }
+            }
         }
     }
 }

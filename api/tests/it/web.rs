@@ -121,6 +121,17 @@ fn browser_upload_replay_invalid_game_statistics_and_tournament() {
     b.press("\u{E014}");
     b.wait_until("entry 8", |b| b.try_find("#current-entry[data-at=\"8\"]").is_some());
     assert!(b.url().ends_with("#entry-8"), "the permalink follows the step");
+    // The ledger marks the entry shown, and says what it changed for its player.
+    let row = b.find("#ledger tr.current");
+    assert_eq!(b.attribute(&row, "data-entry").as_deref(), Some("8"));
+    let ledger = chronicle_caverna::ledger::ledger(&fixture("complete_2p.json").bytes);
+    let line = &ledger[8];
+    let text = b.text(&row);
+    for c in &line.changes {
+        assert!(text.contains(&format!("{:+} {}", c.delta, c.item.replace('_', " "))), "{text} lacks {c:?}");
+    }
+    b.script("document.querySelector('#ledger tr.current').scrollIntoView({block: 'center'});", json!([]));
+    screenshot(&b, "game-ledger");
 
     // An invalid game: its error, and the state just before the illegal entry.
     let bad = submit(&server, &token, "invalid_space_occupied.json");

@@ -22,6 +22,7 @@ pub mod events;
 pub mod furnishing;
 pub mod game;
 pub mod goods;
+pub mod ledger;
 pub mod legal;
 pub mod notation;
 pub mod replay;

@@ -104,16 +104,16 @@ fn notation_error(e: &serde_json::Error, what: &str) -> RuleError {
 }
 
 /// The parsed envelope: everything but the entries, which are parsed one at a time.
-struct Document {
+pub(crate) struct Document {
     meta: Meta,
     setup: SetupNotation,
-    entries: Vec<Value>,
+    pub(crate) entries: Vec<Value>,
     claimed: Option<Claimed>,
 }
 
 // Called once per replay: the size of its error does not matter.
 #[allow(clippy::result_large_err)]
-fn parse_document(input: &[u8]) -> Result<Document, (LogError, Meta)> {
+pub(crate) fn parse_document(input: &[u8]) -> Result<Document, (LogError, Meta)> {
     let none = Meta::default();
     if input.len() > MAX_LOG_BYTES {
         return Err((
@@ -194,20 +194,11 @@ pub fn replay_until(input: &[u8], limit: Option<usize>) -> Replay {
         Ok(d) => d,
         Err((e, meta)) => return Replay::invalid(e, meta, None, 0),
     };
-    let setup = match setup::validate(&doc.setup) {
-        Ok(s) => s,
-        Err(e) => return Replay::invalid(located(e), doc.meta, None, 0),
+    let mut game = match start(&doc) {
+        Ok(game) => game,
+        Err(e) => return Replay::invalid(e, doc.meta, None, 0),
     };
-    let players = setup.players();
-    if let Some(c) = &doc.claimed {
-        if c.scores.len() != players {
-            let e =
-                doc_error(ErrorCode::ClaimedScores, format!("{} claimed scores for {players} players", c.scores.len()));
-            return Replay::invalid(e, doc.meta, None, 0);
-        }
-    }
     let claimed = doc.claimed.as_ref().map(|c| c.scores.clone());
-    let mut game = Game::new(setup);
     let stop = limit.unwrap_or(doc.entries.len()).min(doc.entries.len());
     for (i, value) in doc.entries.iter().take(stop).enumerate() {
         if let Err((player, e)) = step(&mut game, value) {
@@ -245,6 +236,24 @@ pub fn replay_until(input: &[u8], limit: Option<usize>) -> Replay {
         claimed,
         entries_applied: stop,
     }
+}
+
+/// The game at the start of a parsed log: its setup validated and its claimed scores counted.
+fn start(doc: &Document) -> Result<Game, LogError> {
+    let setup = setup::validate(&doc.setup).map_err(located)?;
+    let players = setup.players();
+    if let Some(c) = &doc.claimed {
+        if c.scores.len() != players {
+            let message = format!("{} claimed scores for {players} players", c.scores.len());
+            return Err(doc_error(ErrorCode::ClaimedScores, message));
+        }
+    }
+    Ok(Game::new(setup))
+}
+
+/// [`start`] for callers that only go on with a valid setup (the ledger).
+pub(crate) fn validated(doc: &Document) -> Option<Game> {
+    start(doc).ok()
 }
 
 type Results = (Option<Vec<PlayerResult>>, Vec<usize>, Vec<Mismatch>);

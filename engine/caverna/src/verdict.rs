@@ -1,7 +1,7 @@
 //! Caverna behind the game-agnostic [`GameEngine`] trait: the verdict of a replay in shared
 //! terms, the state view, legal entries and simulation.
 
-use chronicle_game::{rank, GameEngine, GameKind, LogError, Meta, PlayerVerdict, StateAt, Verdict};
+use chronicle_game::{rank, GameEngine, GameKind, LedgerLine, LogError, Meta, PlayerVerdict, StateAt, Verdict};
 use serde_json::Value;
 
 use crate::bots::{seat_kinds, simulate_game, simulated_setup, BotChoice};
@@ -43,6 +43,10 @@ impl GameEngine for Caverna {
         let Some(game) = r.game.as_ref().filter(|_| r.error.is_none()) else { return Vec::new() };
         let entries = legal_entries(game, &Limits::default());
         entries.iter().take(limit).filter_map(|e| serde_json::to_value(e).ok()).collect()
+    }
+
+    fn ledger(log: &[u8]) -> Vec<LedgerLine> {
+        crate::ledger::ledger(log)
     }
 
     fn simulate(seed: u64, players: u8) -> Result<Value, String> {

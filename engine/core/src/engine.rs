@@ -17,6 +17,28 @@ pub struct StateAt {
     pub state: Value,
 }
 
+/// One line of a game's ledger: what one legal entry changed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LedgerLine {
+    /// The entry's index in `entries`.
+    pub entry: usize,
+    /// The round it was played in.
+    pub round: u16,
+    /// The player whose entry it is, when the entry names one.
+    pub player: Option<usize>,
+    /// Every change it made, player by player, in the game's order of items.
+    pub changes: Vec<LedgerChange>,
+}
+
+/// A change of one counted item of one player (a good, a tile count, points on the score pad).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LedgerChange {
+    pub player: usize,
+    /// The game's id of what changed (a good id, or an id the game documents).
+    pub item: String,
+    pub delta: i64,
+}
+
 /// A deterministic rules engine: the same bytes always give the same result; no IO, no clock.
 pub trait GameEngine {
     /// The game this engine verifies.
@@ -42,6 +64,9 @@ pub trait GameEngine {
     /// Up to `limit` legal next entries after the last legal entry of a replay, as log
     /// entries (JSON), in the engine's order; empty when the game is over or invalid.
     fn legal_entries(replay: &Self::Replay, limit: usize) -> Vec<Value>;
+
+    /// What each legal entry of a log changed, in one replay (empty without a valid setup).
+    fn ledger(log: &[u8]) -> Vec<LedgerLine>;
 
     /// A whole game played by the engine's bots for `players` seats from `seed`, as a log.
     fn simulate(seed: u64, players: u8) -> Result<Value, String>;

@@ -15,7 +15,8 @@
 
 use chronicle_game::kind::TOY;
 use chronicle_game::{
-    rank, GameEngine, GameKind, LogError, Meta, PlayerVerdict, Score, ScoreRow, StateAt, Status, Verdict,
+    rank, GameEngine, GameKind, LedgerChange, LedgerLine, LogError, Meta, PlayerVerdict, Score, ScoreRow, StateAt,
+    Status, Verdict,
 };
 use serde_json::{json, Value};
 
@@ -175,6 +176,26 @@ impl GameEngine for Toy {
         }
         let player = r.verdict.entries_applied % r.steps.len();
         (1..=3).take(limit).map(|n| json!({ "player": player, "steps": n })).collect()
+    }
+
+    fn ledger(log: &[u8]) -> Vec<LedgerLine> {
+        let full = replay(log, None);
+        let players = full.steps.len();
+        let entries: Vec<Value> = serde_json::from_slice::<Value>(log)
+            .ok()
+            .and_then(|d| d["entries"].as_array().cloned())
+            .unwrap_or_default();
+        (0..full.verdict.entries_applied)
+            .map(|i| {
+                let steps = entries.get(i).and_then(|e| e["steps"].as_i64()).unwrap_or(0);
+                LedgerLine {
+                    entry: i,
+                    round: u16::try_from(i / players.max(1) + 1).unwrap_or(u16::MAX),
+                    player: Some(i % players.max(1)),
+                    changes: vec![LedgerChange { player: i % players.max(1), item: "steps".into(), delta: steps }],
+                }
+            })
+            .collect()
     }
 
     fn simulate(seed: u64, players: u8) -> Result<Value, String> {

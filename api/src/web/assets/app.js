@@ -153,9 +153,22 @@ function setUpViewer() {
       link.setAttribute("href", `?at=${Math.max(0, Math.min(max, target))}#board`);
       link.classList.toggle("disabled", target < 0 || target > max || (cls === "first" && n === 0) || (cls === "last" && n === max));
     }
+    for (const row of document.querySelectorAll("#ledger tr[data-entry]")) {
+      row.classList.toggle("current", Number(row.dataset.entry) === n);
+    }
     if (push) history.replaceState(null, "", `#entry-${n}`);
   }
 
+  const ledger = $("#ledger");
+  if (ledger) {
+    ledger.addEventListener("click", (e) => {
+      const link = e.target.closest("a");
+      if (!link) return;
+      e.preventDefault();
+      show(Number(link.closest("tr").dataset.entry));
+      $("#viewer").scrollIntoView();
+    });
+  }
   viewer.querySelector(".controls").addEventListener("click", (e) => {
     const link = e.target.closest("a");
     if (!link) return;
