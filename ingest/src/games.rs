@@ -3,7 +3,7 @@
 
 use chronicle_caverna::Caverna;
 use chronicle_game::envelope;
-use chronicle_game::{GameEngine, GameKind, LedgerLine, StateAt};
+use chronicle_game::{GameEngine, GameKind, LedgerLine, Legal, StateAt};
 use chronicle_store::record::{Facts, GameRecord};
 
 use crate::facts::{caverna_facts, record};
@@ -37,6 +37,18 @@ pub fn ledger(kind: Option<GameKind>, bytes: &[u8]) -> Vec<LedgerLine> {
         Some(GameKind::Village | GameKind::AboveAndBelow) | None => Vec::new(),
         #[cfg(feature = "toy")]
         Some(GameKind::Toy) => chronicle_toy::Toy::ledger(bytes),
+    }
+}
+
+/// The legal entries where a log stops being legal (see [`GameEngine::legal_next`]); `None`
+/// for a log whose game this build cannot verify.
+pub fn legal_next(bytes: &[u8], format: Option<&str>, limit: usize) -> Option<(GameKind, Legal)> {
+    let kind = format.and_then(GameKind::from_format).or_else(|| envelope::classify(bytes).ok())?;
+    match kind {
+        GameKind::Caverna => Some((kind, Caverna::legal_next(bytes, limit))),
+        GameKind::Village | GameKind::AboveAndBelow => None,
+        #[cfg(feature = "toy")]
+        GameKind::Toy => Some((kind, chronicle_toy::Toy::legal_next(bytes, limit))),
     }
 }
 

@@ -419,6 +419,24 @@ impl Service {
         .await?
     }
 
+    /// The legal entries where a log stops being legal (after its last legal entry; for an
+    /// invalid log, the alternatives to its illegal entry); `None` when this build has no
+    /// engine for the log's game.
+    pub async fn legal_entries(
+        &self,
+        log: Vec<u8>,
+        limit: usize,
+    ) -> Result<Option<(chronicle_game::GameKind, chronicle_game::Legal)>, ServiceError> {
+        let permit = self.admission.replay(1, log.len()).await.map_err(|b| ServiceError::Busy(b.0))?;
+        let legal = blocking(move || {
+            let format = canonical::format_of(&log);
+            games::legal_next(&log, format.as_deref(), limit)
+        })
+        .await;
+        drop(permit);
+        legal
+    }
+
     /// What each legal entry of a stored game changed (its engine's ledger), replayed once.
     pub async fn ledger(&self, id: i64) -> Result<Vec<chronicle_game::LedgerLine>, ServiceError> {
         let head = self.game(id).await?.ok_or_else(|| ServiceError::NotFound(format!("no game {id}")))?;

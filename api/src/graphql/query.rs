@@ -138,6 +138,35 @@ impl GameQuery {
         Ok(t.as_ref().map(Tournament::from))
     }
 
+    /// The legal next entries where a log stops being legal: after its last entry, or — for an
+    /// invalid log — the alternatives to its illegal entry. Entries are in the log's own
+    /// notation, grouped by kind and, for placements, by action space, in the engine's order:
+    /// `{"game", "complete", "count", "groups": [{"type", "space"?, "entries": […]}]}`.
+    /// `complete` says whether the list holds every legal entry (the generator's documented
+    /// cuts, docs/api.md). Only the entries of `player` when given; at most `limit` (1 to 1,000,
+    /// default 200).
+    #[graphql(complexity = "REPLAY_COMPLEXITY")]
+    async fn legal_entries(
+        &self,
+        ctx: &Context<'_>,
+        log: Json<serde_json::Value>,
+        player: Option<i32>,
+        limit: Option<i32>,
+    ) -> Result<Json<serde_json::Value>> {
+        let limit = limit.unwrap_or(200);
+        if !(1..=1000).contains(&limit) {
+            return Err(errors::bad_input("limit is 1 to 1000"));
+        }
+        let log = log_bytes(log);
+        charge(ctx, &[&log])?;
+        let Some((kind, legal)) =
+            service(ctx)?.legal_entries(log, usize::try_from(limit).unwrap_or(200)).await.map_err(errors::service)?
+        else {
+            return Err(errors::bad_input("this server cannot verify logs of this format (see gameKinds)"));
+        };
+        Ok(Json(group_legal(kind, legal, player)))
+    }
+
     /// Replays a log without storing it. An illegal log is a result with status INVALID.
     #[graphql(complexity = "REPLAY_COMPLEXITY")]
     async fn verify_log(&self, ctx: &Context<'_>, log: Json<serde_json::Value>) -> Result<Verification> {
@@ -146,4 +175,35 @@ impl GameQuery {
         let record = service(ctx)?.verify(log).await.map_err(errors::service)?;
         Ok(Verification::from(&record))
     }
+}
+
+/// The legal entries grouped for a person: by entry type, placements by action space, each
+/// group in the engine's order of its first entry.
+fn group_legal(kind: GameKind, legal: chronicle_game::Legal, player: Option<i32>) -> serde_json::Value {
+    // (entry type, action space) → entries
+    type Group = ((String, Option<String>), Vec<serde_json::Value>);
+    let mut groups: Vec<Group> = Vec::new();
+    let mut count = 0;
+    for entry in legal.entries {
+        if player.is_some_and(|p| entry["player"].as_i64() != Some(i64::from(p))) {
+            continue;
+        }
+        let key = (entry["type"].as_str().unwrap_or("").to_owned(), entry["space"].as_str().map(str::to_owned));
+        count += 1;
+        match groups.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, list)) => list.push(entry),
+            None => groups.push((key, vec![entry])),
+        }
+    }
+    let groups: Vec<serde_json::Value> = groups
+        .into_iter()
+        .map(|((kind, space), entries)| {
+            let mut g = serde_json::json!({ "type": kind, "entries": entries });
+            if let Some(space) = space {
+                g["space"] = serde_json::Value::String(space);
+            }
+            g
+        })
+        .collect();
+    serde_json::json!({ "game": kind.id(), "complete": legal.complete, "count": count, "groups": groups })
 }

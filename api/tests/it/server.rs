@@ -132,6 +132,34 @@ fn submit_verify_and_read_games(db: Database) {
     assert_eq!(server.error_code(None, "{ game(id: \"x\") { id } }", json!({})), (200, "BAD_USER_INPUT".into()));
 }
 
+/// `legalEntries`: a Caverna log's legal next entries grouped by space, and for an invalid log
+/// the alternatives to its illegal entry, each of which replays as legal.
+#[test]
+fn legal_entries_after_a_prefix_and_at_an_illegal_entry() {
+    let db = Database::sqlite();
+    let server = Server::start(&db, &[]);
+    let invalid = log("invalid_space_occupied.json");
+    let q = "query($log: JSON!, $p: Int) { legalEntries(log: $log, player: $p, limit: 1000) }";
+    let legal = server.data(None, q, json!({ "log": invalid, "p": Value::Null }))["legalEntries"].clone();
+    assert_eq!(legal["game"], "caverna");
+    assert_eq!(legal["complete"], false, "free actions are not enumerated in the work phase");
+    let groups = legal["groups"].as_array().expect("groups");
+    assert!(groups.iter().all(|g| g["type"] == "place" && g["space"].is_string()), "{legal}");
+    assert!(groups.iter().all(|g| g["space"] != "logging"), "the occupied space is not offered");
+    let verify = "query($log: JSON!) { verifyLog(log: $log) { status } }";
+    let at = invalid["entries"].as_array().unwrap().len() - 1;
+    for g in groups {
+        let mut fixed = invalid.clone();
+        fixed["entries"][at] = g["entries"][0].clone();
+        let v = server.data(None, verify, json!({ "log": fixed }));
+        assert_ne!(v["verifyLog"]["status"], "INVALID", "{} offered but refused", g["entries"][0]);
+    }
+    let other = server.data(None, q, json!({ "log": invalid, "p": 0 }))["legalEntries"].clone();
+    assert_eq!(other["count"], 0, "not player 0's turn");
+    let (_, code) = server.error_code(None, q, json!({ "log": { "format": "village-log/1" }, "p": Value::Null }));
+    assert_eq!(code, "BAD_USER_INPUT");
+}
+
 fn list_games_with_cursor_pagination_and_filters(db: Database) {
     let server = Server::start(&db, &[]);
     let token = create_token(&db, "lister");

@@ -145,6 +145,16 @@ fn a_second_game_is_stored_verified_scored_and_gathered_into_tournaments(db: Dat
     let list = server.data(None, "{ tournaments { id name } }", json!({}));
     assert_eq!(list["tournaments"], json!([{ "id": tid, "name": "Toy Open 2026" }]));
 
+    // The legal next entries from the game's own engine, and the alternatives at an illegal one.
+    let q = "query($log: JSON!) { legalEntries(log: $log) }";
+    let legal = server.data(None, q, json!({ "log": toy("plain", &[3, 1], None) }))["legalEntries"].clone();
+    let expected = json!({ "game": "toy", "complete": true, "count": 3, "groups": [{ "type": null, "entries": [
+        { "player": 0, "steps": 1 }, { "player": 0, "steps": 2 }, { "player": 0, "steps": 3 }] }] });
+    assert_eq!(legal["count"], expected["count"]);
+    assert_eq!(legal["groups"][0]["entries"], expected["groups"][0]["entries"]);
+    let legal = server.data(None, q, json!({ "log": toy("plain", &[3, 1, 4], None) }))["legalEntries"].clone();
+    assert_eq!(legal["count"], 3, "the alternatives to the illegal third entry: {legal}");
+
     // Listed by game, and replayed by its own engine.
     let list = server.data(None, "{ games(filter: { game: \"toy\" }) { edges { node { id game } } } }", json!({}));
     let ids: Vec<&Value> = list["games"]["edges"].as_array().expect("edges").iter().map(|e| &e["node"]["id"]).collect();

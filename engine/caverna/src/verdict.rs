@@ -1,7 +1,9 @@
 //! Caverna behind the game-agnostic [`GameEngine`] trait: the verdict of a replay in shared
 //! terms, the state view, legal entries and simulation.
 
-use chronicle_game::{rank, GameEngine, GameKind, LedgerLine, LogError, Meta, PlayerVerdict, StateAt, Verdict};
+use chronicle_game::{rank, GameEngine, GameKind, LedgerLine, Legal, LogError, Meta, PlayerVerdict, StateAt, Verdict};
+
+use crate::game::Phase;
 use serde_json::Value;
 
 use crate::bots::{seat_kinds, simulate_game, simulated_setup, BotChoice};
@@ -39,10 +41,18 @@ impl GameEngine for Caverna {
         })
     }
 
-    fn legal_entries(r: &Replay, limit: usize) -> Vec<Value> {
-        let Some(game) = r.game.as_ref().filter(|_| r.error.is_none()) else { return Vec::new() };
+    fn legal_entries(r: &Replay, limit: usize) -> Legal {
+        let Some(game) = r.game.as_ref().filter(|_| r.error.is_none()) else {
+            return Legal { entries: Vec::new(), complete: true };
+        };
         let entries = legal_entries(game, &Limits::default());
-        entries.iter().take(limit).filter_map(|e| serde_json::to_value(e).ok()).collect()
+        // `legal.rs` lists what its generator leaves out in the work phase (free actions, the
+        // Builder's substitutions, some combinations, loot sets, market purchases) and in
+        // feeding; the harvest choice and solo keep decisions are enumerated whole.
+        let whole_phase =
+            matches!(game.phase(), Phase::HarvestChoice | Phase::Keep | Phase::Over | Phase::BeforeScoring);
+        let complete = whole_phase && entries.len() <= limit;
+        Legal { entries: entries.iter().take(limit).filter_map(|e| serde_json::to_value(e).ok()).collect(), complete }
     }
 
     fn ledger(log: &[u8]) -> Vec<LedgerLine> {
@@ -130,7 +140,9 @@ mod tests {
     #[test]
     fn legal_entries_are_log_entries_for_the_player_to_move() {
         let log = br#"{"format": "caverna-log/1", "setup": {"players": [{"name": "A"}, {"name": "B"}], "seed": 1}, "entries": []}"#;
-        let entries = Caverna::legal_entries(&Caverna::replay(log), 500);
+        let legal = Caverna::legal_entries(&Caverna::replay(log), 500);
+        assert!(!legal.complete, "the work phase's generator leaves free actions out");
+        let entries = legal.entries;
         assert!(!entries.is_empty());
         assert!(entries.iter().all(|e| e["player"] == 0));
     }

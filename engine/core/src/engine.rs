@@ -17,6 +17,16 @@ pub struct StateAt {
     pub state: Value,
 }
 
+/// The legal next entries at a position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Legal {
+    /// Log entries (the game's own notation), in the engine's order.
+    pub entries: Vec<Value>,
+    /// Whether `entries` is every legal entry: false when the limit cut the list or the
+    /// engine's generator leaves some decisions out here (its documentation says which).
+    pub complete: bool,
+}
+
 /// One line of a game's ledger: what one legal entry changed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LedgerLine {
@@ -62,8 +72,20 @@ pub trait GameEngine {
     fn state_view(replay: &Self::Replay) -> Option<StateAt>;
 
     /// Up to `limit` legal next entries after the last legal entry of a replay, as log
-    /// entries (JSON), in the engine's order; empty when the game is over or invalid.
-    fn legal_entries(replay: &Self::Replay, limit: usize) -> Vec<Value>;
+    /// entries (JSON), in the engine's order; none when the game is over or invalid.
+    fn legal_entries(replay: &Self::Replay, limit: usize) -> Legal;
+
+    /// The legal entries where a log stops being legal: after its last legal entry (for an
+    /// invalid log, the alternatives to its illegal entry); none without a valid setup.
+    fn legal_next(log: &[u8], limit: usize) -> Legal {
+        let full = Self::replay(log);
+        let verdict = Self::verdict(&full);
+        match verdict.error.as_ref().and_then(|e| e.entry) {
+            Some(n) => Self::legal_entries(&Self::replay_until(log, n), limit),
+            None if verdict.error.is_some() => Legal { entries: Vec::new(), complete: true },
+            None => Self::legal_entries(&full, limit),
+        }
+    }
 
     /// What each legal entry of a log changed, in one replay (empty without a valid setup).
     fn ledger(log: &[u8]) -> Vec<LedgerLine>;

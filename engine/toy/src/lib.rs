@@ -15,8 +15,8 @@
 
 use chronicle_game::kind::TOY;
 use chronicle_game::{
-    rank, GameEngine, GameKind, LedgerChange, LedgerLine, LogError, Meta, PlayerVerdict, Score, ScoreRow, StateAt,
-    Status, Verdict,
+    rank, GameEngine, GameKind, LedgerChange, LedgerLine, Legal, LogError, Meta, PlayerVerdict, Score, ScoreRow,
+    StateAt, Status, Verdict,
 };
 use serde_json::{json, Value};
 
@@ -170,12 +170,13 @@ impl GameEngine for Toy {
         })
     }
 
-    fn legal_entries(r: &ToyReplay, limit: usize) -> Vec<Value> {
+    fn legal_entries(r: &ToyReplay, limit: usize) -> Legal {
         if r.verdict.status != Status::Incomplete || r.steps.is_empty() {
-            return Vec::new();
+            return Legal { entries: Vec::new(), complete: true };
         }
         let player = r.verdict.entries_applied % r.steps.len();
-        (1..=3).take(limit).map(|n| json!({ "player": player, "steps": n })).collect()
+        let entries: Vec<Value> = (1..=3).take(limit).map(|n| json!({ "player": player, "steps": n })).collect();
+        Legal { complete: entries.len() == 3, entries }
     }
 
     fn ledger(log: &[u8]) -> Vec<LedgerLine> {

@@ -215,6 +215,52 @@ fn b_every_generated_decision_is_accepted_by_replay() {
         .unwrap();
 }
 
+/// The alternatives the service offers at an illegal entry (`GameEngine::legal_next`, the API's
+/// `legalEntries`): a simulated game's prefix followed by an entry made illegal (its player's
+/// entry repeated, a space on the wrong player's turn); every offered entry, put in its place,
+/// replays as legal, and the game's own next entry is among them when the generator enumerates
+/// whole at that point.
+#[test]
+fn b_alternatives_at_an_illegal_entry_are_legal() {
+    use chronicle_caverna::Caverna;
+    use chronicle_game::GameEngine;
+    let strategy = (0..pool().len(), 0.05f64..0.95, prop::collection::vec(any::<prop::sample::Index>(), 4));
+    runner(16, 0xB3)
+        .run(&strategy, |(which, at, picks)| {
+            let s = &pool()[which];
+            let (doc, entries) = entries_of(&s.log);
+            let m = ((entries.len() as f64) * at) as usize;
+            // The previous entry again: never legal right after itself for the same player.
+            let mut bad = entries[..m].to_vec();
+            bad.push(entries[m.saturating_sub(1)].clone());
+            let log = with_entries(&doc, bad);
+            let verdict = Caverna::verdict(&Caverna::replay(&log));
+            prop_assume!(verdict.error.as_ref().and_then(|e| e.entry) == Some(m));
+            let legal = Caverna::legal_next(&log, 10_000);
+            let actual = &entries[m];
+            if legal.complete {
+                prop_assert!(legal.entries.contains(actual), "entry {m}: the game's own entry is not offered");
+            }
+            for pick in picks {
+                if legal.entries.is_empty() {
+                    break;
+                }
+                let entry = pick.get(&legal.entries).clone();
+                let mut fixed = entries[..m].to_vec();
+                fixed.push(entry.clone());
+                let r = replay(&with_entries(&doc, fixed));
+                prop_assert!(
+                    r.status != Status::Invalid,
+                    "{} players, entry {m}: {entry} rejected: {:?}",
+                    s.players,
+                    r.error
+                );
+            }
+            Ok(())
+        })
+        .unwrap();
+}
+
 /// At every decision of one game per player count, the generator offers something (a bot
 /// cannot get stuck), checked along the whole game.
 #[test]
