@@ -15,7 +15,7 @@ const COLS: std::ops::RangeInclusive<i64> = -1..=6;
 
 /// The state's goods of a player, the counts that are numbers.
 fn goods(player: &Value) -> BTreeMap<String, i64> {
-    const NOT_GOODS: [&str; 5] = ["name", "begging", "dwarfs", "board", "furnishings"];
+    const NOT_GOODS: [&str; 6] = ["name", "begging", "dwarfs", "board", "furnishings", "provisional_score"];
     player
         .as_object()
         .map(|o| {
@@ -84,6 +84,11 @@ fn player_panel(seat: usize, p: &Value) -> Markup {
             div.supply {
                 @for (good, n) in goods(p) { @if n != 0 { span.good data-good=(good) { (n) " " (label(&good)) } " " } }
                 @if p["begging"].as_i64().unwrap_or(0) > 0 { span.good.begging { (p["begging"]) " begging" } }
+            }
+            @if let Some(total) = p["provisional_score"]["total"].as_i64() {
+                p.provisional title="the score pad applied to what the player has now; final only when the game is over" {
+                    "Score if the game ended now: " strong.provisional-total { (total) }
+                }
             }
             p.dwarfs { "Dwarfs: " @for (i, d) in p["dwarfs"].as_array().map(Vec::as_slice).unwrap_or(&[]).iter().enumerate() {
                 @if i > 0 { ", " }

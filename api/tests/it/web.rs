@@ -111,6 +111,8 @@ fn browser_upload_replay_invalid_game_statistics_and_tournament() {
                 None => assert_eq!(n, 0, "seat {seat} has {n} {good} at entry 7 but the page shows none"),
             }
         }
+        let provisional = b.text(&b.find(&format!(".player[data-seat=\"{seat}\"] .provisional-total")));
+        assert_eq!(provisional, p["provisional_score"]["total"].to_string(), "seat {seat}: provisional score");
         let cells = p["board"]["cells"].as_array().map_or(0, Vec::len);
         let shown = b.find_all(&format!(
             ".player[data-seat=\"{seat}\"] .cell:not(.ring) span, .player[data-seat=\"{seat}\"] .cell.ring span"
