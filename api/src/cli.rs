@@ -58,6 +58,8 @@ enum Command {
     Token(TokenCommand),
     /// Print the GraphQL schema (SDL).
     Schema,
+    /// Print the rules reference for players (docs/rules/caverna.md), from the engine's tables.
+    Rules,
 }
 
 #[derive(Subcommand, Debug)]
@@ -155,6 +157,9 @@ fn run_with(
         }
         Command::Token(TokenCommand::List { json, db }) => crate::tokens::list(json, db.database_url, out),
         Command::Token(TokenCommand::Revoke { id, db }) => crate::tokens::revoke(id, db.database_url, out),
+        Command::Rules => write!(out, "{}", chronicle_caverna::reference::markdown())
+            .map(|()| Done::Success)
+            .map_err(|e| e.to_string()),
         Command::Schema => {
             writeln!(out, "{}", crate::graphql::sdl().trim_end()).map(|()| Done::Success).map_err(|e| e.to_string())
         }

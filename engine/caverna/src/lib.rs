@@ -25,6 +25,7 @@ pub mod goods;
 pub mod ledger;
 pub mod legal;
 pub mod notation;
+pub mod reference;
 pub mod replay;
 pub mod rules;
 pub mod scoring;
