@@ -28,6 +28,10 @@ enum Command {
         /// Only read the logs (envelope, setup and entry notation) without replaying them.
         #[arg(long)]
         parse_only: bool,
+        /// For an invalid log, also list the legal alternatives to its illegal entry (up to 50,
+        /// from the engine's generator).
+        #[arg(long)]
+        explain: bool,
         /// Log files, directories (every *.json and *.ndjson in them) and NDJSON files;
         /// `-` reads standard input.
         #[arg(required = true)]
@@ -144,8 +148,8 @@ fn run_with(
         }
     };
     let result = match cli.command {
-        Command::Replay { json, summary, parse_only, paths } => {
-            replay(&paths, Mode { json, summary, parse_only }, stdin, out)
+        Command::Replay { json, summary, parse_only, explain, paths } => {
+            replay(&paths, Mode { json, summary, parse_only, explain }, stdin, out)
         }
         Command::State { json, file, at } => state(&file, at, json, stdin, out),
         Command::Import(args) => crate::import::import_command(args, stdin, out, err, progress),
@@ -187,7 +191,11 @@ struct Mode {
     json: bool,
     summary: bool,
     parse_only: bool,
+    explain: bool,
 }
+
+/// Alternatives listed by `replay --explain`.
+const EXPLAIN_LIMIT: usize = 50;
 
 fn replay(paths: &[PathBuf], mode: Mode, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<Done, String> {
     let inputs = chronicle_ingest::inputs::collect(paths, stdin)?;
@@ -196,12 +204,23 @@ fn replay(paths: &[PathBuf], mode: Mode, stdin: &mut dyn Read, out: &mut dyn Wri
     }
     let reports = chronicle_ingest::inputs::par_map(&inputs, |input| {
         let r = chronicle_caverna::replay(&input.bytes);
+        let alternatives = (mode.explain && r.status == chronicle_caverna::Status::Invalid).then(|| {
+            <chronicle_caverna::Caverna as chronicle_game::GameEngine>::legal_next(&input.bytes, EXPLAIN_LIMIT)
+        });
         let line = if mode.summary {
             String::new()
         } else if mode.json {
-            report::replay_json(&input.name, &r).to_string()
+            let mut v = report::replay_json(&input.name, &r);
+            if let Some(a) = &alternatives {
+                v["alternatives"] = serde_json::json!({ "complete": a.complete, "entries": a.entries });
+            }
+            v.to_string()
         } else {
-            report::replay_text(&input.name, &r)
+            let mut text = report::replay_text(&input.name, &r);
+            if let Some(a) = &alternatives {
+                text.push_str(&report::alternatives_text(a));
+            }
+            text
         };
         (r.status, line)
     });

@@ -101,3 +101,19 @@ pub fn state_at(input: &[u8], at: Option<usize>) -> Result<chronicle_caverna::Re
     }
     Ok(chronicle_caverna::replay_until(input, Some(n + 1)))
 }
+
+/// The legal alternatives to an illegal entry, one per line under the report (`replay
+/// --explain`).
+pub fn alternatives_text(legal: &chronicle_game::Legal) -> String {
+    let mut text = String::new();
+    if legal.entries.is_empty() {
+        text.push_str("\n  no legal alternative here (the setup or the envelope is invalid, or the game is over)");
+        return text;
+    }
+    let more = if legal.complete { "" } else { " (not every legal entry: see docs/api.md, legalEntries)" };
+    text.push_str(&format!("\n  legal instead{more}:"));
+    for entry in &legal.entries {
+        text.push_str(&format!("\n    {entry}"));
+    }
+    text
+}

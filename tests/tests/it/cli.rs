@@ -349,3 +349,27 @@ fn parse_only_checks_notation_only() {
     assert_eq!(code, 1);
     assert_eq!(out.trim(), r#"{"logs":1,"parsed":0,"invalid":1}"#);
 }
+
+/// `replay --explain`: an invalid log's report lists the legal alternatives to its illegal
+/// entry, and each of them, put in its place, replays as legal.
+#[test]
+fn replay_explain_lists_legal_alternatives_at_the_illegal_entry() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/games/invalid_space_occupied.json");
+    let (code, out, _) = chronicle(&["replay", "--json", "--explain", path], b"");
+    assert_eq!(code, 1);
+    let report: Value = serde_json::from_str(out.trim()).unwrap();
+    let alternatives = report["alternatives"]["entries"].as_array().unwrap();
+    assert!(!alternatives.is_empty());
+    let mut log: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    let at = report["error"]["entry"].as_u64().unwrap() as usize;
+    for entry in alternatives {
+        log["entries"][at] = entry.clone();
+        let (code, v) = replay_stdin(&serde_json::to_vec(&log).unwrap());
+        assert_eq!(code, 0, "{entry} offered but {}", v["error"]);
+    }
+    let (_, text, _) = chronicle(&["replay", "--explain", path], b"");
+    assert!(text.contains("legal instead"), "{text}");
+    let valid = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/games/complete_2p.json");
+    let (_, out, _) = chronicle(&["replay", "--json", "--explain", valid], b"");
+    assert!(!out.contains("alternatives"), "only invalid logs get alternatives");
+}
