@@ -24,6 +24,7 @@ pub mod game;
 pub mod goods;
 pub mod ledger;
 pub mod legal;
+mod messages;
 pub mod notation;
 pub mod reference;
 pub mod replay;

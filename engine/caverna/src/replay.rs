@@ -100,7 +100,7 @@ fn notation_error(e: &serde_json::Error, what: &str) -> RuleError {
     } else {
         ErrorCode::Malformed
     };
-    RuleError::new(code, format!("{what}: {text}"))
+    RuleError::new(code, crate::messages::notation(&format!("{what}: {text}")))
 }
 
 /// The parsed envelope: everything but the entries, which are parsed one at a time.
@@ -202,7 +202,9 @@ pub fn replay_until(input: &[u8], limit: Option<usize>) -> Replay {
     let stop = limit.unwrap_or(doc.entries.len()).min(doc.entries.len());
     for (i, value) in doc.entries.iter().take(stop).enumerate() {
         if let Err((player, e)) = step(&mut game, value) {
-            let error = LogError { entry: Some(i), player, code: e.code, message: e.message };
+            let names: Vec<&str> = game.players().iter().map(|p| &*p.name).collect();
+            let message = crate::messages::with_names(&e.message, &names);
+            let error = LogError { entry: Some(i), player, code: e.code, message };
             // The state after the last legal entry: replay again, stopping before this one.
             let game = replay_until(input, Some(i)).game;
             return Replay { claimed, ..Replay::invalid(error, doc.meta, game, i) };

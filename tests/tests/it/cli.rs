@@ -373,3 +373,41 @@ fn replay_explain_lists_legal_alternatives_at_the_illegal_entry() {
     let (_, out, _) = chronicle(&["replay", "--json", "--explain", valid], b"");
     assert!(!out.contains("alternatives"), "only invalid logs get alternatives");
 }
+
+/// Error messages speak the log format's words: the closest known id for an unknown one, a
+/// cell instead of a Rust type, players by name as well as seat, costs against what is held.
+#[test]
+fn error_messages_name_players_suggest_ids_and_give_the_numbers() {
+    let setup = r#""setup": {"players": [{"name": "Ana"}, {"name": "Bo"}], "seed": 1}"#;
+    let cases: [(String, &str); 3] = [
+        (
+            format!(
+                r#"{{"format": "caverna-log/1", {setup}, "entries": [{{"type": "place", "player": 0, "space": "ore_minin"}}]}}"#
+            ),
+            "unknown id `ore_minin`; did you mean `ore_mining`?",
+        ),
+        (
+            format!(
+                r#"{{"format": "caverna-log/1", {setup}, "entries": [{{"type": "place", "player": 0, "space": "excavation",
+                "actions": [{{"do": "twin", "cells": ["a", [0, 1]], "kinds": ["cavern", "tunnel"]}}]}}]}}"#
+            ),
+            "expected a cell [row, column]",
+        ),
+        (
+            format!(
+                r#"{{"format": "caverna-log/1", {setup}, "entries": [{{"type": "place", "player": 0, "space": "logging"}},
+                {{"type": "place", "player": 0, "space": "supplies"}}]}}"#
+            ),
+            "player 1 (Bo) is to place a dwarf",
+        ),
+    ];
+    for (log, expected) in cases {
+        let (_, v) = replay_stdin(log.as_bytes());
+        let message = v["error"]["message"].as_str().unwrap_or_default().to_owned();
+        assert!(message.contains(expected), "{message:?} lacks {expected:?}");
+    }
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/games/invalid_insufficient_goods.json");
+    let (_, out, _) = chronicle(&["replay", "--json", path], b"");
+    let v: Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["error"]["message"], "dwelling costs 4 wood, 3 stone; you have 3 wood");
+}

@@ -98,7 +98,8 @@ pub fn furnish(
     let (at, under, paid) = check_furnish(game, p, tile, raw, pay, kind)?;
     let round = game.round();
     let player = &mut game.players[p];
-    player.supply.take(&paid).map_err(|g| short(tile, g))?; // checked above: never short
+    let held = player.supply;
+    player.supply.take(&paid).map_err(|g| short(tile, &paid, held.get(g), g))?; // checked above: never short
     player.board.set_tile(at, Tile::Furnished { tile, under });
     std::sync::Arc::make_mut(&mut player.built).push((tile, round));
     let via = match game.doing {
@@ -151,14 +152,16 @@ fn check_furnish(
         Some(map) => builder_payment(cost, &goods_of(map))?,
     };
     let mut left = game.player(p).supply;
-    left.take(&paid).map_err(|g| short(tile, g))?;
+    left.take(&paid).map_err(|g| short(tile, &paid, game.player(p).supply.get(g), g))?;
     Ok((at, under, paid))
 }
 
-/// The error of a payment short of `good`.
-fn short(tile: Furnishing, good: Good) -> crate::error::RuleError {
+/// The error of a payment short of `good`, with the numbers: what it costs and what the player
+/// holds ("dwelling costs 4 wood, 3 stone; you have 2 wood").
+fn short(tile: Furnishing, paid: &crate::goods::Goods, held: u32, good: Good) -> crate::error::RuleError {
+    let cost: Vec<String> = paid.iter().filter(|(_, n)| *n > 0).map(|(g, n)| format!("{n} {}", g.id())).collect();
     crate::error::RuleError::new(
         ErrorCode::InsufficientGoods,
-        format!("{} costs more {} than you have", tile.id(), good.id()),
+        format!("{} costs {}; you have {held} {}", tile.id(), cost.join(", "), good.id()),
     )
 }

@@ -1,0 +1,107 @@
+//! Error messages in the log format's words: serde's texts about the notation rewritten for
+//! players (an unknown id with the closest known one, "a cell [row, column]" instead of a Rust
+//! type), and players named as well as numbered. Only the words change; codes stay.
+
+/// Levenshtein distance between two short ids.
+fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = if ca == *cb { prev } else { 1 + prev.min(row[j]).min(cur) };
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
+/// The known id closest to `unknown`, when it is close enough to be a typo.
+pub fn closest<'a>(unknown: &str, known: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let (best, d) = known.into_iter().map(|k| (k, distance(unknown, k))).min_by_key(|(_, d)| *d)?;
+    (d > 0 && d <= (unknown.chars().count() / 3).max(2)).then_some(best)
+}
+
+/// The backquoted words of a text, in order.
+fn quoted(text: &str) -> Vec<&str> {
+    text.split('`').skip(1).step_by(2).collect()
+}
+
+/// Rust type names serde puts in its messages, in the format's words.
+const TYPE_WORDS: [(&str, &str); 4] = [
+    ("tuple struct RawCoord", "a cell [row, column]"),
+    ("tuple struct", "a list"),
+    ("struct ", "an object "),
+    ("internally tagged enum", "an object with a `type` or `do` field"),
+];
+
+/// A serde message about the notation, for players: "unknown variant `x`, expected one of …"
+/// becomes "unknown id `x`; did you mean `y`?" (or lists the ids when none is close), and Rust
+/// type names become the format's words.
+pub fn notation(text: &str) -> String {
+    if let Some(rest) =
+        text.strip_prefix("unknown variant ").or_else(|| text.split_once("unknown variant ").map(|(_, r)| r))
+    {
+        let words = quoted(rest);
+        if let Some((unknown, known)) = words.split_first() {
+            let at = text.find("unknown variant ").unwrap_or(0);
+            let head = &text[..at];
+            return match closest(unknown, known.iter().copied()) {
+                Some(best) => format!("{head}unknown id `{unknown}`; did you mean `{best}`?"),
+                None => format!("{head}unknown id `{unknown}`; known ids: {}", known.join(", ")),
+            };
+        }
+    }
+    let mut out = text.to_owned();
+    for (rust, format) in TYPE_WORDS {
+        out = out.replace(rust, format);
+    }
+    out
+}
+
+/// "player N" in a rule's message followed by the player's name: "player 1 (Bo)".
+pub fn with_names(message: &str, names: &[&str]) -> String {
+    let mut out = String::with_capacity(message.len() + 16);
+    let mut rest = message;
+    while let Some(at) = rest.find("player ") {
+        let (before, after) = rest.split_at(at + "player ".len());
+        out.push_str(before);
+        let digits: String = after.chars().take_while(char::is_ascii_digit).collect();
+        rest = &after[digits.len()..];
+        out.push_str(&digits);
+        let already = rest.starts_with(" (");
+        if let Some(name) = digits.parse::<usize>().ok().and_then(|n| names.get(n)).filter(|_| !already) {
+            out.push_str(&format!(" ({name})"));
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_ids_get_the_closest_known_one() {
+        let text = "entry: unknown variant `ore_minin`, expected one of `logging`, `ore_mining`, `ruby_mining`";
+        assert_eq!(notation(text), "entry: unknown id `ore_minin`; did you mean `ore_mining`?");
+        let far = "unknown variant `zzz`, expected one of `logging`, `ore_mining`";
+        assert_eq!(notation(far), "unknown id `zzz`; known ids: logging, ore_mining");
+    }
+
+    #[test]
+    fn rust_types_become_the_formats_words() {
+        let text = "entry: invalid type: string \"a\", expected tuple struct RawCoord";
+        assert_eq!(notation(text), "entry: invalid type: string \"a\", expected a cell [row, column]");
+    }
+
+    #[test]
+    fn players_are_named() {
+        assert_eq!(with_names("player 1 is to place a dwarf", &["Ana", "Bo"]), "player 1 (Bo) is to place a dwarf");
+        assert_eq!(with_names("player 7 and player 0", &["Ana"]), "player 7 and player 0 (Ana)");
+        assert_eq!(with_names("no players here", &["Ana"]), "no players here");
+    }
+}
