@@ -410,4 +410,10 @@ fn error_messages_name_players_suggest_ids_and_give_the_numbers() {
     let (_, out, _) = chronicle(&["replay", "--json", path], b"");
     let v: Value = serde_json::from_str(out.trim()).unwrap();
     assert_eq!(v["error"]["message"], "dwelling costs 4 wood, 3 stone; you have 3 wood");
+    let convert = format!(
+        r#"{{"format": "caverna-log/1", {setup}, "entries": [{{"type": "free", "player": 0,
+        "actions": [{{"do": "convert", "goods": {{"sheep": 1}}}}]}}]}}"#
+    );
+    let (_, v) = replay_stdin(convert.as_bytes());
+    assert_eq!(v["error"]["message"], "to convert you need 1 sheep; you have 0");
 }

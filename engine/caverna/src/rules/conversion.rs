@@ -10,9 +10,11 @@ use crate::rules::abilities::gain;
 use crate::rules::tiles::{place_single, Single};
 
 fn remove(p: &mut Player, goods: &Goods, what: &str) -> RuleResult {
-    p.supply
-        .take(goods)
-        .map_err(|g| RuleError::new(ErrorCode::InsufficientGoods, format!("not enough {} to {what}", g.id())))
+    let held = p.supply;
+    p.supply.take(goods).map_err(|g| {
+        let message = format!("to {what} you need {} {}; you have {}", goods.get(g), g.id(), held.get(g));
+        RuleError::new(ErrorCode::InsufficientGoods, message)
+    })
 }
 
 /// Food from converting `goods` at the table rates of F.4 (Slaughtering cave +1 per farm

@@ -39,10 +39,11 @@ fn exchange(game: &mut Game, p: usize, tile: Furnishing, give: Goods, get: Goods
         cost.add_all(&give);
         gain.add_all(&get);
     }
+    let held = player.supply;
     player.supply.take(&cost).map_err(|g| {
         crate::error::RuleError::new(
             ErrorCode::InsufficientGoods,
-            format!("{} × {} needs more {}", times, tile.id(), g.id()),
+            format!("{} × {} needs {} {}; you have {}", times, tile.id(), cost.get(g), g.id(), held.get(g)),
         )
     })?;
     for (g, n) in gain.iter() {
@@ -108,8 +109,10 @@ fn use_tile(
                 _ => return fail(ErrorCode::Malformed, "working_cave needs `pay`: wood, stone or ore"),
             };
             relief[p] = 1;
+            let held = game.players[p].supply;
             game.players[p].supply.take(&cost).map_err(|g| {
-                crate::error::RuleError::new(ErrorCode::InsufficientGoods, format!("not enough {}", g.id()))
+                let message = format!("working_cave needs {} {}; you have {}", cost.get(g), g.id(), held.get(g));
+                crate::error::RuleError::new(ErrorCode::InsufficientGoods, message)
             })
         }
         other => fail(ErrorCode::TileNotUsable, format!("{} has no ability to use", other.id())),
