@@ -493,7 +493,7 @@ impl Service {
         if games.len() > MAX_BATCH {
             return Err(ServiceError::BadInput(format!("{} games; at most {MAX_BATCH} per request", games.len())));
         }
-        self.one_game(tournament, games).await?;
+        self.one_game(tournament, games, None).await?;
         let missing = self.wrote(self.store.add_tournament_games(tournament, games).await)?;
         if !missing.is_empty() {
             let ids: Vec<String> = missing.iter().map(i64::to_string).collect();
@@ -502,17 +502,19 @@ impl Service {
         Ok(())
     }
 
-    /// Refuses to mix games of different games in one tournament (standings compare totals).
-    /// Logs that record no known game are not counted: they are invalid and score nothing.
-    async fn one_game(&self, tournament: i64, games: &[i64]) -> Result<(), ServiceError> {
+    /// Refuses to mix games of different games in one tournament (standings compare totals):
+    /// `games` joining it, beside its games other than `leaving` (a replaced game). Logs that
+    /// record no known game are not counted: they are invalid and score nothing.
+    async fn one_game(&self, tournament: i64, games: &[i64], leaving: Option<i64>) -> Result<(), ServiceError> {
         let mut ids: Vec<i64> = games.to_vec();
-        ids.extend(self.store.tournament_games(tournament).await?.first());
+        let staying = self.store.tournament_games(tournament).await?.into_iter().find(|g| Some(*g) != leaving);
+        ids.extend(staying);
         let kinds: std::collections::BTreeSet<chronicle_game::GameKind> =
             self.games(&ids).await?.iter().filter_map(|g| g.record.game).collect();
         if kinds.len() > 1 {
             let names: Vec<&str> = kinds.iter().map(|k| k.id()).collect();
             return Err(ServiceError::BadInput(format!(
-                "a tournament holds games of one game; these are of {}: nothing was added",
+                "a tournament holds games of one game; these are of {}: nothing was changed",
                 names.join(", ")
             )));
         }
@@ -541,17 +543,7 @@ impl Service {
                 TournamentChange::Rename(name)
             }
             TournamentChange::Replace { old, new } => {
-                let others: Vec<i64> =
-                    self.store.tournament_games(tournament).await?.into_iter().filter(|g| *g != old).collect();
-                let mut ids = vec![new];
-                ids.extend(others.first());
-                let kinds: std::collections::BTreeSet<chronicle_game::GameKind> =
-                    self.games(&ids).await?.iter().filter_map(|g| g.record.game).collect();
-                if kinds.len() > 1 {
-                    return Err(ServiceError::BadInput(
-                        "a tournament holds games of one game; the new game is of another: nothing was changed".into(),
-                    ));
-                }
+                self.one_game(tournament, &[new], Some(old)).await?;
                 TournamentChange::Replace { old, new }
             }
             other => other,

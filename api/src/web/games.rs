@@ -66,9 +66,10 @@ fn filter_of(q: &BTreeMap<String, String>) -> (GameFilter, Vec<String>) {
         }
     }
     if let Some(n) = param(q, "players") {
+        let most = GameKind::ALL.iter().map(|k| i16::from(k.spec().max_players)).max().unwrap_or(1);
         match n.parse::<i16>() {
-            Ok(n) if (1..=7).contains(&n) => f.player_count = Some(n),
-            _ => notes.push("players is 1 to 7".to_owned()),
+            Ok(n) if (1..=most).contains(&n) => f.player_count = Some(n),
+            _ => notes.push(format!("players is 1 to {most}")),
         }
     }
     if let Some(s) = param(q, "status") {
