@@ -52,6 +52,25 @@ pub fn legal_next(bytes: &[u8], format: Option<&str>, limit: usize) -> Option<(G
     }
 }
 
+/// The next step of building one entry after a log (see [`GameEngine::entry_steps`]); `None`
+/// for a log whose game this build cannot verify.
+pub fn entry_steps(
+    bytes: &[u8],
+    format: Option<&str>,
+    draft: &serde_json::Value,
+) -> Option<(GameKind, Result<chronicle_game::Steps, String>)> {
+    let kind = format.and_then(GameKind::from_format).or_else(|| envelope::classify(bytes).ok())?;
+    match kind {
+        GameKind::Caverna => Some((kind, Caverna::entry_steps(&Caverna::replay(bytes), draft))),
+        GameKind::Village | GameKind::AboveAndBelow => None,
+        #[cfg(feature = "toy")]
+        GameKind::Toy => {
+            use chronicle_toy::Toy;
+            Some((kind, Toy::entry_steps(&Toy::replay(bytes), draft)))
+        }
+    }
+}
+
 /// Whether this build verifies logs of `kind` (others are stored as `unsupported_game`).
 pub fn has_engine(kind: GameKind) -> bool {
     match kind {

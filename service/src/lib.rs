@@ -437,6 +437,24 @@ impl Service {
         legal
     }
 
+    /// The next step of building one entry after a log (the engine's step-by-step form);
+    /// `None` when this build has no engine for the log's game, `Some(Err)` when the engine
+    /// refuses the draft (a message for people).
+    pub async fn entry_steps(
+        &self,
+        log: Vec<u8>,
+        draft: serde_json::Value,
+    ) -> Result<Option<(chronicle_game::GameKind, Result<chronicle_game::Steps, String>)>, ServiceError> {
+        let permit = self.admission.replay(1, log.len()).await.map_err(|b| ServiceError::Busy(b.0))?;
+        let steps = blocking(move || {
+            let format = canonical::format_of(&log);
+            games::entry_steps(&log, format.as_deref(), &draft)
+        })
+        .await;
+        drop(permit);
+        steps
+    }
+
     /// What each legal entry of a stored game changed (its engine's ledger), replayed once.
     pub async fn ledger(&self, id: i64) -> Result<Vec<chronicle_game::LedgerLine>, ServiceError> {
         let head = self.game(id).await?.ok_or_else(|| ServiceError::NotFound(format!("no game {id}")))?;

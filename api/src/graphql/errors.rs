@@ -18,6 +18,8 @@ pub const QUERY_TOO_LARGE: &str = "QUERY_TOO_LARGE";
 pub const TOO_MANY_ERRORS: &str = "TOO_MANY_ERRORS";
 pub const UNSUPPORTED_MEDIA_TYPE: &str = "UNSUPPORTED_MEDIA_TYPE";
 pub const BUSY: &str = "BUSY";
+/// `entrySteps`: the draft is malformed or illegal so far (the message says which part).
+pub const ILLEGAL_DRAFT: &str = "ILLEGAL_DRAFT";
 pub const BUDGET_EXCEEDED: &str = "BUDGET_EXCEEDED";
 pub const INTERNAL_SERVER_ERROR: &str = "INTERNAL_SERVER_ERROR";
 

@@ -5,7 +5,9 @@ use async_graphql::{Context, Json, Object, Result, ID};
 
 use chronicle_game::GameKind;
 
-use crate::graphql::types::{Game, GameFilter, GameKindInfo, ReplayState, Tournament, Verification};
+use std::sync::Arc;
+
+use crate::graphql::types::{Game, GameFilter, GameKindInfo, LogSource, ReplayState, Tournament, Verification};
 use crate::graphql::{charge, errors, log_bytes, parse_id, service, REPLAY_COMPLEXITY};
 use chronicle_store as store;
 
@@ -167,19 +169,60 @@ impl GameQuery {
         Ok(Json(group_legal(kind, legal, player)))
     }
 
+    /// One step of building an entry after a log, so that a client never has to guess (the
+    /// engine's step-by-step form; Caverna builds `place` entries: space → dwarf → each part of
+    /// the space with its legal parameters → free actions; docs/api.md). `draft` is the entry
+    /// so far (`{"player": 0}` to start). The answer: `{"game", "draft", "entry", "complete",
+    /// "groups": [{"id", "label", "options": [{"label", "draft"}]}]}` — send an option's
+    /// `draft` back for the next step; `entry` (or null) is the finished entry when the draft
+    /// is legal as it is. A draft that is malformed or illegal so far is an `ILLEGAL_DRAFT`
+    /// error saying why.
+    #[graphql(complexity = "REPLAY_COMPLEXITY")]
+    async fn entry_steps(
+        &self,
+        ctx: &Context<'_>,
+        log: Json<serde_json::Value>,
+        draft: Json<serde_json::Value>,
+    ) -> Result<Json<serde_json::Value>> {
+        let log = log_bytes(log);
+        let draft_bytes = serde_json::to_vec(&draft.0).unwrap_or_default();
+        charge(ctx, &[&log, &draft_bytes])?;
+        let Some((kind, steps)) = service(ctx)?.entry_steps(log, draft.0).await.map_err(errors::service)? else {
+            return Err(errors::bad_input("this server cannot verify logs of this format (see gameKinds)"));
+        };
+        let steps = steps.map_err(|why| errors::coded(errors::ILLEGAL_DRAFT, why))?;
+        let groups: Vec<serde_json::Value> = steps
+            .groups
+            .into_iter()
+            .map(|g| {
+                let options: Vec<serde_json::Value> =
+                    g.options.into_iter().map(|o| serde_json::json!({ "label": o.label, "draft": o.draft })).collect();
+                serde_json::json!({ "id": g.id, "label": g.label, "options": options })
+            })
+            .collect();
+        Ok(Json(serde_json::json!({
+            "game": kind.id(),
+            "draft": steps.draft,
+            "entry": steps.entry,
+            "complete": steps.complete,
+            "groups": groups,
+        })))
+    }
+
     /// Replays a log without storing it. An illegal log is a result with status INVALID.
     #[graphql(complexity = "REPLAY_COMPLEXITY")]
     async fn verify_log(&self, ctx: &Context<'_>, log: Json<serde_json::Value>) -> Result<Verification> {
         let log = log_bytes(log);
         charge(ctx, &[&log])?;
+        let log_copy = log.clone();
         let record = service(ctx)?.verify(log).await.map_err(errors::service)?;
-        Ok(Verification::from(&record))
+        Ok(Verification::with_source(&record, LogSource::Sent(Arc::new(log_copy))))
     }
 }
 
 /// The legal entries grouped for a person: by entry type, placements by action space, each
 /// group in the engine's order of its first entry.
-fn group_legal(kind: GameKind, legal: chronicle_game::Legal, player: Option<i32>) -> serde_json::Value {
+pub(crate) fn group_legal(kind: GameKind, legal: chronicle_game::Legal, player: Option<i32>) -> serde_json::Value {
     // (entry type, action space) → entries
     type Group = ((String, Option<String>), Vec<serde_json::Value>);
     let mut groups: Vec<Group> = Vec::new();

@@ -211,7 +211,7 @@ impl From<&GameHead> for Game {
     fn from(h: &GameHead) -> Game {
         Game {
             id: ID(h.id.to_string()),
-            verdict: Verification::from(&h.record),
+            verdict: Verification::with_source(&h.record, LogSource::Stored(h.id)),
             format: h.format.clone(),
             uploader: h.uploader.clone(),
             uploaded_at: h.uploaded_at.clone(),
@@ -239,8 +239,20 @@ impl Game {
     }
 }
 
+/// Where a verdict's log is, for the fields that replay it again.
+#[derive(Clone, Debug, Default)]
+pub enum LogSource {
+    #[default]
+    None,
+    /// The log sent with the request (`verifyLog`).
+    Sent(Arc<Vec<u8>>),
+    /// A stored game's log, by the game's id.
+    Stored(i64),
+}
+
 /// The result of `verifyLog`: the replay's verdict, nothing stored.
 #[derive(SimpleObject, Clone, Debug)]
+#[graphql(complex)]
 pub struct Verification {
     /// The game the log records (`caverna`, `village`, `above-and-below`; see `gameKinds`);
     /// null when its format names no game Chronicle knows.
@@ -264,6 +276,42 @@ pub struct Verification {
     /// Players whose recorded (claimed) score differs from the computed one.
     pub claimed_mismatches: Vec<ClaimedMismatch>,
     pub meta: Meta,
+    #[graphql(skip)]
+    pub source: LogSource,
+}
+
+#[ComplexObject]
+impl Verification {
+    /// For an INVALID log rejected at an entry: the legal entries that could have stood there
+    /// instead, grouped as `legalEntries` groups them (at most `limit`, 1 to 1,000, default
+    /// 50). Null for a log that is not invalid or is rejected before its entries (envelope,
+    /// setup, claimed scores).
+    #[graphql(complexity = "crate::graphql::REPLAY_COMPLEXITY")]
+    async fn alternatives(&self, ctx: &Context<'_>, limit: Option<i32>) -> Result<Option<Json<serde_json::Value>>> {
+        let limit = limit.unwrap_or(50);
+        if !(1..=1000).contains(&limit) {
+            return Err(errors::bad_input("limit is 1 to 1000"));
+        }
+        if self.status != GameStatus::Invalid || self.error.as_ref().and_then(|e| e.entry).is_none() {
+            return Ok(None);
+        }
+        let log = match &self.source {
+            LogSource::None => return Ok(None),
+            LogSource::Sent(bytes) => bytes.to_vec(),
+            LogSource::Stored(id) => service(ctx)?.log(*id).await.map_err(errors::service)?,
+        };
+        crate::graphql::charge(ctx, &[&log])?;
+        let limit = usize::try_from(limit).unwrap_or(50);
+        let found = service(ctx)?.legal_entries(log, limit).await.map_err(errors::service)?;
+        Ok(found.map(|(kind, legal)| Json(crate::graphql::query::group_legal(kind, legal, None))))
+    }
+}
+
+impl Verification {
+    /// The verdict of a log, with where the log is for `alternatives`.
+    pub fn with_source(r: &GameRecord, source: LogSource) -> Verification {
+        Verification { source, ..Verification::from(r) }
+    }
 }
 
 impl From<&GameRecord> for Verification {
@@ -285,6 +333,7 @@ impl From<&GameRecord> for Verification {
                 tournament: r.meta.tournament.clone(),
                 played_at: r.meta.played_at.clone(),
             },
+            source: LogSource::None,
         }
     }
 }

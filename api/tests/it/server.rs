@@ -160,6 +160,56 @@ fn legal_entries_after_a_prefix_and_at_an_illegal_entry() {
     assert_eq!(code, "BAD_USER_INPUT");
 }
 
+/// `entrySteps`: a `place` entry built by choosing options only (space, then the first option
+/// of each step until the draft is a legal entry), which replays as legal; an illegal draft is
+/// an `ILLEGAL_DRAFT` error naming the action; `verifyLog { alternatives }` gives the legal
+/// entries at an invalid log's illegal entry (null for a valid log).
+#[test]
+fn entry_steps_build_a_legal_entry_and_verdicts_carry_alternatives() {
+    let db = Database::sqlite();
+    let server = Server::start(&db, &[]);
+    let invalid = log("invalid_space_occupied.json");
+    let at = invalid["entries"].as_array().unwrap().len() - 1;
+    let mut prefix = invalid.clone();
+    prefix["entries"].as_array_mut().unwrap().truncate(at);
+    let player = invalid["entries"][at]["player"].clone();
+    let q = "query($log: JSON!, $d: JSON!) { entrySteps(log: $log, draft: $d) }";
+    let mut draft = json!({ "player": player });
+    let first = server.data(None, q, json!({ "log": prefix, "d": draft }))["entrySteps"].clone();
+    assert_eq!(first["groups"][0]["id"], "space", "{first}");
+    assert!(first["entry"].is_null());
+    let spaces: Vec<&str> =
+        first["groups"][0]["options"].as_array().unwrap().iter().filter_map(|o| o["draft"]["space"].as_str()).collect();
+    assert!(!spaces.contains(&"logging"), "the occupied space is not offered: {spaces:?}");
+    let entry = loop {
+        let st = server.data(None, q, json!({ "log": prefix, "d": draft }))["entrySteps"].clone();
+        if !st["entry"].is_null() {
+            break st["entry"].clone();
+        }
+        let groups = st["groups"].as_array().unwrap();
+        let group = groups.iter().find(|g| g["id"] != "free").expect("a way on");
+        draft = group["options"][0]["draft"].clone();
+    };
+    assert_eq!(entry["type"], "place");
+    let mut fixed = prefix.clone();
+    fixed["entries"].as_array_mut().unwrap().push(entry.clone());
+    let verify = "query($log: JSON!) { verifyLog(log: $log) { status alternatives(limit: 1000) } }";
+    let v = server.data(None, verify, json!({ "log": fixed }))["verifyLog"].clone();
+    assert_ne!(v["status"], "INVALID", "{entry} was built step by step but is refused");
+    assert!(v["alternatives"].is_null(), "a legal log has no alternatives");
+
+    let illegal = json!({ "player": player, "space": entry["space"], "actions": [{ "do": "grow" }, { "do": "grow" }] });
+    let (_, code) = server.error_code(None, q, json!({ "log": prefix, "d": illegal }));
+    assert_eq!(code, "ILLEGAL_DRAFT");
+    let (_, code) = server.error_code(None, q, json!({ "log": prefix, "d": { "player": player, "spce": 1 } }));
+    assert_eq!(code, "ILLEGAL_DRAFT", "a malformed draft");
+
+    let v = server.data(None, verify, json!({ "log": invalid }))["verifyLog"].clone();
+    assert_eq!(v["status"], "INVALID");
+    let alternatives = v["alternatives"]["groups"].as_array().expect("alternatives at the illegal entry");
+    assert!(alternatives.iter().any(|g| g["space"] == entry["space"]), "{alternatives:?}");
+}
+
 fn list_games_with_cursor_pagination_and_filters(db: Database) {
     let server = Server::start(&db, &[]);
     let token = create_token(&db, "lister");

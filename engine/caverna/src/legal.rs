@@ -60,7 +60,7 @@ impl Chooser for Enumerate {
     }
 }
 
-fn raw(c: Coord) -> RawCoord {
+pub(crate) fn raw(c: Coord) -> RawCoord {
     RawCoord(i64::from(c.row), i64::from(c.col))
 }
 
@@ -112,7 +112,7 @@ fn trial_copy(game: &Game) -> Game {
 /// [`trial_copy`] on the heap, for copies that are handed on (a [`Game`] is too large to move
 /// by value through the walk), written over `spare` when there is one: copies of rejected
 /// candidates and replaced states are refreshed rather than freed and allocated again.
-fn boxed_trial(game: &Game, spare: &mut Option<Box<Game>>) -> Box<Game> {
+pub(crate) fn boxed_trial(game: &Game, spare: &mut Option<Box<Game>>) -> Box<Game> {
     let mut g = match spare.take() {
         Some(mut g) => {
             (*g).clone_from(game);
@@ -138,12 +138,12 @@ fn verified_outcome(game: &Game, entry: Entry, spare: &mut Option<Box<Game>>) ->
 }
 
 /// A legal entry with the state after it, or the copy an illegal one was tried on.
-type Verdict = Result<(Entry, Box<Game>), Box<Game>>;
+pub(crate) type Verdict = Result<(Entry, Box<Game>), Box<Game>>;
 
 /// The outcome of `entry` played on a copy `g` of `game` with `result`: the entry and `g` if
 /// legal; if the gained animals did not fit, the entry with [`make_room`]'s conversion appended,
 /// played on a fresh copy.
-fn outcome(game: &Game, mut entry: Entry, g: Box<Game>, result: crate::error::RuleResult) -> Verdict {
+pub(crate) fn outcome(game: &Game, mut entry: Entry, g: Box<Game>, result: crate::error::RuleResult) -> Verdict {
     match result {
         Ok(()) => Ok((entry, g)),
         Err(e) if e.code == crate::ErrorCode::AnimalsUnhoused => {
@@ -459,7 +459,7 @@ impl Walk<'_> {
     }
 }
 
-fn adjacent_pairs(ring: bool) -> impl Iterator<Item = (Coord, Coord)> {
+pub(crate) fn adjacent_pairs(ring: bool) -> impl Iterator<Item = (Coord, Coord)> {
     crate::board::adjacent_pairs(ring).iter().copied()
 }
 
@@ -500,13 +500,13 @@ fn twins(g: &Game, p: usize, allowed: &[Twin]) -> Vec<Action> {
     out
 }
 
-fn cells_where(g: &Game, p: usize, pred: impl Fn(Coord, Option<Tile>, bool) -> bool) -> Vec<Coord> {
+pub(crate) fn cells_where(g: &Game, p: usize, pred: impl Fn(Coord, Option<Tile>, bool) -> bool) -> Vec<Coord> {
     let b = &g.player(p).board;
     Coord::all().filter(|&c| pred(c, b.tile(c), b.has_stable(c))).collect()
 }
 
 #[allow(clippy::too_many_arguments)]
-fn part_options(
+pub(crate) fn part_options(
     g: &Game,
     p: usize,
     d: usize,
@@ -588,7 +588,7 @@ fn part_options(
     }
 }
 
-fn stable_cells(g: &Game, p: usize) -> Vec<Coord> {
+pub(crate) fn stable_cells(g: &Game, p: usize) -> Vec<Coord> {
     if g.player(p).board.stables() >= crate::game::MAX_STABLES {
         return vec![];
     }
@@ -602,15 +602,20 @@ fn stable_cells(g: &Game, p: usize) -> Vec<Coord> {
     })
 }
 
-fn furnish_options(g: &Game, p: usize, kind: Furnish) -> Vec<Action> {
-    let player = g.player(p);
-    let work_room = player.owns(Furnishing::WorkRoom);
-    let cells: Vec<Coord> = cells_where(g, p, |_, t, _| match t {
+/// Cells a tile might go on: caverns, tunnels with a Work room, and the tiles a tile may cover.
+pub(crate) fn furnish_cells(g: &Game, p: usize) -> Vec<Coord> {
+    let work_room = g.player(p).owns(Furnishing::WorkRoom);
+    cells_where(g, p, |_, t, _| match t {
         Some(Tile::Cavern) => true,
         Some(Tile::Tunnel | Tile::DeepTunnel) => work_room,
         Some(Tile::Furnished { tile, .. }) => matches!(tile, Furnishing::Trader | Furnishing::SparePartStorage),
         _ => false,
-    });
+    })
+}
+
+fn furnish_options(g: &Game, p: usize, kind: Furnish) -> Vec<Action> {
+    let player = g.player(p);
+    let cells = furnish_cells(g, p);
     let mut out = Vec::new();
     for tile in Furnishing::all() {
         if kind == Furnish::DwellingOnly && !tile.is_dwelling() {
@@ -735,14 +740,8 @@ fn imitate_options(
     if depth >= 2 {
         return vec![];
     }
-    let targets: Vec<ActionSpace> = g
-        .spaces()
-        .iter()
-        .filter(|(&s, st)| s != via && s != ActionSpace::StartingPlayer && st.occupant().is_some_and(|(q, _)| q != p))
-        .map(|(&s, _)| s)
-        .collect();
     let mut out = Vec::new();
-    for target in targets {
+    for target in imitation_targets(g, p, via) {
         let mut paid = Box::new(g.clone());
         let cost = via.imitation_cost(g.setup().players());
         if paid.players[p].supply.take(&Goods::one(Good::Food, cost)).is_err() {
@@ -757,6 +756,16 @@ fn imitate_options(
         });
     }
     out
+}
+
+/// The spaces player `p` might imitate from `via`: occupied by another player, not the
+/// Starting player space (`RULES.md` B.5, H.7; the placement checks the rest).
+pub(crate) fn imitation_targets(g: &Game, p: usize, via: ActionSpace) -> Vec<ActionSpace> {
+    g.spaces()
+        .iter()
+        .filter(|(&s, st)| s != via && s != ActionSpace::StartingPlayer && st.occupant().is_some_and(|(q, _)| q != p))
+        .map(|(&s, _)| s)
+        .collect()
 }
 
 /// `feed` entries: none needed, or one plan that covers the food due (see module docs).

@@ -33,6 +33,7 @@ pub mod scoring;
 pub mod setup;
 pub mod shuffle;
 mod spaces;
+pub mod steps;
 pub mod verdict;
 pub mod view;
 

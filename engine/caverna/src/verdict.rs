@@ -10,6 +10,12 @@ use crate::bots::{seat_kinds, simulate_game, simulated_setup, BotChoice};
 use crate::legal::{legal_entries, Limits};
 use crate::notation::FurnishingSet;
 use crate::replay::{replay, replay_until, Replay, ENGINE_VERSION};
+use crate::steps::{steps, Draft};
+
+/// The engine's own types as JSON (which cannot fail: they hold no maps with non-string keys).
+fn json<T: serde::Serialize>(v: &T) -> Value {
+    serde_json::to_value(v).unwrap_or(Value::Null)
+}
 
 /// The Caverna engine.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -53,6 +59,40 @@ impl GameEngine for Caverna {
             matches!(game.phase(), Phase::HarvestChoice | Phase::Keep | Phase::Over | Phase::BeforeScoring);
         let complete = whole_phase && entries.len() <= limit;
         Legal { entries: entries.iter().take(limit).filter_map(|e| serde_json::to_value(e).ok()).collect(), complete }
+    }
+
+    fn entry_steps(r: &Replay, draft: &Value) -> Result<chronicle_game::Steps, String> {
+        let Some(game) = r.game.as_ref().filter(|_| r.error.is_none()) else {
+            return Err("the log is not legal up to here; there is no position to build on".into());
+        };
+        let draft: Draft = serde_json::from_value(draft.clone())
+            .map_err(|e| format!("the draft is not a `place` draft: {}", crate::messages::notation(&e.to_string())))?;
+        let names: Vec<&str> = game.players().iter().map(|p| p.name.as_ref()).collect();
+        let st = steps(game, &draft).map_err(|refusal| {
+            let message = crate::messages::with_names(&refusal.error.message, &names);
+            match refusal.action {
+                Some(i) => format!("action {i} of the draft: {message} ({})", refusal.error.code.as_str()),
+                None => format!("{message} ({})", refusal.error.code.as_str()),
+            }
+        })?;
+        Ok(chronicle_game::Steps {
+            draft: json(&st.draft),
+            entry: st.entry.as_ref().map(json),
+            groups: st
+                .groups
+                .into_iter()
+                .map(|g| chronicle_game::StepGroup {
+                    id: g.id.to_owned(),
+                    label: g.label,
+                    options: g
+                        .options
+                        .into_iter()
+                        .map(|o| chronicle_game::StepChoice { label: o.label, draft: json(&o.draft) })
+                        .collect(),
+                })
+                .collect(),
+            complete: st.complete,
+        })
     }
 
     fn ledger(log: &[u8]) -> Vec<LedgerLine> {

@@ -27,6 +27,34 @@ pub struct Legal {
     pub complete: bool,
 }
 
+/// Where an entry being built step by step stands (see [`GameEngine::entry_steps`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Steps {
+    /// The draft as the engine reads it (with choices it made when there was only one).
+    pub draft: Value,
+    /// The finished entry, when the draft is a legal entry as it is.
+    pub entry: Option<Value>,
+    /// The choices that continue the draft, by kind.
+    pub groups: Vec<StepGroup>,
+    /// False when a group was cut at the engine's documented limit.
+    pub complete: bool,
+}
+
+/// Choices of one kind (an id the game documents, and a label for people).
+#[derive(Clone, Debug, PartialEq)]
+pub struct StepGroup {
+    pub id: String,
+    pub label: String,
+    pub options: Vec<StepChoice>,
+}
+
+/// One choice and the draft it leads to.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StepChoice {
+    pub label: String,
+    pub draft: Value,
+}
+
 /// One line of a game's ledger: what one legal entry changed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LedgerLine {
@@ -74,6 +102,16 @@ pub trait GameEngine {
     /// Up to `limit` legal next entries after the last legal entry of a replay, as log
     /// entries (JSON), in the engine's order; none when the game is over or invalid.
     fn legal_entries(replay: &Self::Replay, limit: usize) -> Legal;
+
+    /// The next step of building one entry after the last legal entry of a replay: `draft` is
+    /// the entry so far in the game's documented draft shape. Refused (with a message for
+    /// people) when the draft is malformed, illegal so far, or not a kind of entry the game
+    /// builds step by step; the default is a game whose entries are chosen whole from
+    /// [`GameEngine::legal_entries`].
+    fn entry_steps(replay: &Self::Replay, draft: &Value) -> Result<Steps, String> {
+        let _ = (replay, draft);
+        Err(format!("{} entries are chosen whole from the legal entries", Self::KIND.id()))
+    }
 
     /// The legal entries where a log stops being legal: after its last legal entry (for an
     /// invalid log, the alternatives to its illegal entry); none without a valid setup.

@@ -17,6 +17,6 @@ pub mod envelope;
 pub mod kind;
 pub mod verdict;
 
-pub use engine::{GameEngine, LedgerChange, LedgerLine, Legal, StateAt};
+pub use engine::{GameEngine, LedgerChange, LedgerLine, Legal, StateAt, StepChoice, StepGroup, Steps};
 pub use kind::{GameKind, GameSpec, ScoreRowSpec};
 pub use verdict::{rank, LogError, Meta, PlayerVerdict, Score, ScoreRow, Status, Verdict};

@@ -3,8 +3,9 @@
 //! (a) simulated games of every player count (1–7) and both furnishing sets, with the random
 //!     and the strategy bots, replay as complete, to the same final state and scores;
 //! (b) every decision the generator (`legal::legal_entries`) offers at a prefix of a simulated
-//!     game is accepted by the replay (prefix + offered entry is not invalid), and a required
-//!     decision always has at least one option;
+//!     game is accepted by the replay (prefix + offered entry is not invalid), a required
+//!     decision always has at least one option, and the game's own next placement is
+//!     reachable through the step-by-step form (`steps`);
 //! (c) random mutations of valid logs (another space, other coordinates, another tile, another
 //!     player, a dropped entry, a duplicated entry) never panic: the log is valid, or rejected
 //!     at or after the mutated entry, and the log cut right after the mutated entry is valid or
@@ -256,6 +257,97 @@ fn b_alternatives_at_an_illegal_entry_are_legal() {
                     r.error
                 );
             }
+            Ok(())
+        })
+        .unwrap();
+}
+
+/// The step-by-step form (`chronicle_caverna::steps`, the API's `entrySteps`) at a simulated
+/// game's `place` entries: the game's own entry is reachable through it — its space and dwarf
+/// offered, each action offered in its part (an expedition's loot and an imitation's actions
+/// one at a time), free actions accepted — and the finished draft is that entry; every option
+/// sampled along the way continues a legal draft, and every finished entry replays as legal.
+#[test]
+fn b_the_next_placement_is_reachable_through_the_step_form() {
+    use chronicle_caverna::notation::{Action, Entry};
+    use chronicle_caverna::steps::{steps, Draft, Steps};
+    fn offered(st: &Steps, draft: &Draft) -> bool {
+        st.groups.iter().any(|g| g.options.iter().any(|o| o.draft == *draft))
+    }
+    /// The drafts an action is built through: loot and imitated actions one at a time.
+    fn stages(a: &Action) -> Vec<Action> {
+        match a {
+            Action::Expedition { loot } => {
+                (loot.len().min(1)..=loot.len()).map(|k| Action::Expedition { loot: loot[..k].to_vec() }).collect()
+            }
+            Action::Imitate { actions, .. } if actions.is_empty() => vec![a.clone()],
+            Action::Imitate { space, actions } => (1..=actions.len())
+                .flat_map(|k| {
+                    stages(&actions[k - 1]).into_iter().map(move |last| {
+                        let mut nested = actions[..k - 1].to_vec();
+                        nested.push(last);
+                        Action::Imitate { space: *space, actions: nested }
+                    })
+                })
+                .collect(),
+            other => vec![other.clone()],
+        }
+    }
+    let strategy = (0..pool().len(), 0.0f64..1.0, prop::collection::vec(any::<prop::sample::Index>(), 3));
+    runner(40, 0xB4)
+        .run(&strategy, |(which, at, picks)| {
+            let s = &pool()[which];
+            let (doc, entries) = entries_of(&s.log);
+            // The first `place` entry at or after the sampled point.
+            let from = ((entries.len() as f64) * at) as usize;
+            let Some(m) = (from..entries.len()).find(|&i| entries[i]["type"] == "place") else { return Ok(()) };
+            let game = replay_until(&with_entries(&doc, entries[..m].to_vec()), Some(m)).game.unwrap();
+            let actual: Entry = serde_json::from_value(entries[m].clone()).unwrap();
+            let Entry::Place { player, space, dwarf, ruby, actions } = actual.clone() else { unreachable!() };
+            let mut draft = Draft::new(player as usize);
+            let st = steps(&game, &draft).map_err(|e| TestCaseError::fail(format!("{e:?}")))?;
+            draft.space = Some(space);
+            prop_assert!(offered(&st, &draft), "entry {m}: space {space:?} not offered");
+            let st = steps(&game, &draft).map_err(|e| TestCaseError::fail(format!("{e:?}")))?;
+            let pick = chronicle_caverna::steps::Pick { dwarf, ruby };
+            let mut draft = if st.draft.pick.is_some() {
+                prop_assert_eq!(st.draft.pick.clone(), Some(pick), "entry {}: another dwarf chosen", m);
+                st.draft.clone()
+            } else {
+                let d = Draft { pick: Some(pick), ..draft.clone() };
+                prop_assert!(offered(&st, &d), "entry {m}: dwarf {dwarf:?} not offered");
+                d
+            };
+            let mut samples = picks.into_iter();
+            for a in &actions {
+                for (k, stage) in stages(a).into_iter().enumerate() {
+                    let st = steps(&game, &draft).map_err(|e| TestCaseError::fail(format!("{e:?}")))?;
+                    let options: Vec<_> = st.groups.iter().flat_map(|g| &g.options).collect();
+                    if let (Some(pick), false) = (samples.next(), options.is_empty()) {
+                        let o = pick.get(&options);
+                        let next = steps(&game, &o.draft);
+                        prop_assert!(next.is_ok(), "entry {m}: offered {} refused: {next:?}", o.label);
+                    }
+                    let mut next = draft.clone();
+                    if k > 0 {
+                        next.actions.pop();
+                    }
+                    next.actions.push(stage);
+                    prop_assert!(
+                        a.is_free() || offered(&st, &next),
+                        "{} players, entry {m}: {} not offered after {:?}",
+                        s.players,
+                        serde_json::to_string(&next.actions.last()).unwrap(),
+                        draft.actions
+                    );
+                    draft = next;
+                }
+            }
+            let st = steps(&game, &draft).map_err(|e| TestCaseError::fail(format!("{e:?}")))?;
+            prop_assert_eq!(st.entry.as_ref(), Some(&actual), "entry {}: the finished draft differs", m);
+            let mut extended = entries[..m].to_vec();
+            extended.push(serde_json::to_value(st.entry.unwrap()).unwrap());
+            prop_assert!(replay(&with_entries(&doc, extended)).status != Status::Invalid);
             Ok(())
         })
         .unwrap();

@@ -267,6 +267,21 @@ impl Placing {
         self.using.act(game, action, &mut self.imitated)
     }
 
+    /// The parts that may be done next (not used up, allowed by the connector after the parts
+    /// done so far): what a step-by-step form offers.
+    pub fn open_parts(&self) -> Vec<Part> {
+        let u = &self.using;
+        (0..u.flow.parts.len())
+            .filter(|&k| u.used[k] < u.flow.parts[k].1 && connector_refusal(&u.flow, u.used(), u.last, k).is_none())
+            .map(|k| u.flow.parts[k].0)
+            .collect()
+    }
+
+    /// The space placed on.
+    pub fn space(&self) -> ActionSpace {
+        self.using.space
+    }
+
     /// The checks after the last action.
     pub fn end(&self, game: &mut Game) -> RuleResult {
         let result = self.using.end(game);
