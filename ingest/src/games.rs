@@ -61,12 +61,12 @@ pub fn entry_steps(
 ) -> Option<(GameKind, Result<chronicle_game::Steps, String>)> {
     let kind = format.and_then(GameKind::from_format).or_else(|| envelope::classify(bytes).ok())?;
     match kind {
-        GameKind::Caverna => Some((kind, Caverna::entry_steps(&Caverna::replay(bytes), draft))),
+        GameKind::Caverna => Some((kind, Caverna::entry_steps(&Caverna::replay_until(bytes, usize::MAX), draft))),
         GameKind::Village | GameKind::AboveAndBelow => None,
         #[cfg(feature = "toy")]
         GameKind::Toy => {
             use chronicle_toy::Toy;
-            Some((kind, Toy::entry_steps(&Toy::replay(bytes), draft)))
+            Some((kind, Toy::entry_steps(&Toy::replay_until(bytes, usize::MAX), draft)))
         }
     }
 }
@@ -91,6 +91,18 @@ pub fn state_at(kind: Option<GameKind>, bytes: &[u8], at: Option<usize>) -> Resu
         #[cfg(feature = "toy")]
         Some(GameKind::Toy) => chronicle_toy::Toy::state_at(bytes, at),
         None => Err("the log records no game Chronicle knows: it has no state".to_owned()),
+    }
+}
+
+/// The state after a log's last legal entry, its window still open (see
+/// [`GameEngine::open_state`]); `None` without a valid setup or an engine for the game.
+pub fn open_state(bytes: &[u8], format: Option<&str>) -> Option<StateAt> {
+    let kind = format.and_then(GameKind::from_format).or_else(|| envelope::classify(bytes).ok())?;
+    match kind {
+        GameKind::Caverna => Caverna::open_state(bytes),
+        GameKind::Village | GameKind::AboveAndBelow => None,
+        #[cfg(feature = "toy")]
+        GameKind::Toy => chronicle_toy::Toy::open_state(bytes),
     }
 }
 

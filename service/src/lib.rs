@@ -407,6 +407,20 @@ impl Service {
         record
     }
 
+    /// The state of a log that is not stored, after its last legal entry with the window it
+    /// waits in still open (where the next entry is decided); `None` without a valid setup or
+    /// an engine for its game.
+    pub async fn open_state(&self, log: Vec<u8>) -> Result<Option<StateAt>, ServiceError> {
+        let permit = self.admission.replay(1, log.len()).await.map_err(|b| ServiceError::Busy(b.0))?;
+        let state = blocking(move || {
+            let format = canonical::format_of(&log);
+            games::open_state(&log, format.as_deref())
+        })
+        .await;
+        drop(permit);
+        state
+    }
+
     /// The state of a stored game after entry `at` (after the last legal entry when `None`).
     pub async fn state(&self, id: i64, at: Option<usize>) -> Result<StateAt, ServiceError> {
         let head = self.game(id).await?.ok_or_else(|| ServiceError::NotFound(format!("no game {id}")))?;

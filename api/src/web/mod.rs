@@ -7,6 +7,7 @@
 
 mod board;
 mod games;
+mod recorder;
 mod stats;
 mod tournaments;
 
@@ -22,19 +23,23 @@ use chronicle_service::ServiceError;
 
 const CSS: &str = include_str!("assets/app.css");
 const JS: &str = include_str!("assets/app.js");
+const RECORDER_JS: &str = include_str!("assets/recorder.js");
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.route("/", web::get().to(games::home))
         .route("/games", web::get().to(games::list))
         .route("/games/{id}", web::get().to(games::show))
         .route("/games/{id}/board", web::get().to(games::board_fragment))
+        .route("/record", web::get().to(recorder::page_))
+        .route("/record/next", web::post().to(recorder::next))
         .route("/stats", web::get().to(stats::index))
         .route("/stats/{family}", web::get().to(stats::family))
         .route("/tournaments", web::get().to(tournaments::list))
         .route("/tournaments/{id}", web::get().to(tournaments::show))
         .route("/assets/graphiql/{name}", web::get().to(vendored))
         .route("/assets/app.css", web::get().to(css))
-        .route("/assets/app.js", web::get().to(js));
+        .route("/assets/app.js", web::get().to(js))
+        .route("/assets/recorder.js", web::get().to(recorder_js));
 }
 
 async fn css() -> HttpResponse {
@@ -43,6 +48,10 @@ async fn css() -> HttpResponse {
 
 async fn js() -> HttpResponse {
     asset("text/javascript; charset=utf-8", JS)
+}
+
+async fn recorder_js() -> HttpResponse {
+    asset("text/javascript; charset=utf-8", RECORDER_JS)
 }
 
 /// GraphiQL and React (`vendor/`, MIT licences beside them), gzip-compressed in the binary:
@@ -105,6 +114,7 @@ fn page(title: &str, body: Markup) -> HttpResponse {
                     a.brand href="/" { "Chronicle" }
                     nav {
                         a href="/games" { "Games" }
+                        a href="/record" { "Record" }
                         a href="/stats" { "Statistics" }
                         a href="/tournaments" { "Tournaments" }
                         a href="/graphiql" { "API" }

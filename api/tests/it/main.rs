@@ -8,6 +8,7 @@ mod common;
 mod graphql_fuzz;
 mod hardening;
 mod migration;
+mod recorder;
 mod schema;
 mod server;
 mod store_contract;

@@ -187,8 +187,12 @@ pub fn replay(input: &[u8]) -> Replay {
     replay_until(input, None)
 }
 
-/// Replays at most the first `limit` entries (all when `None`). When `limit` stops short of
-/// the end, end-of-log defaults are not applied: the state is exactly "after entry limit−1".
+/// Replays at most the first `limit` entries (all when `None`). With a `limit`, end-of-log
+/// defaults are never applied, even when it covers every entry: the state is exactly "after
+/// entry limit−1", with the window it waits in still open (the position where the next entry
+/// is decided: a feeding, a breeding, the before-scoring window; a window in which nobody has
+/// a decision left is closed, [`Game::settle`]). Without one, the log is
+/// finished as a verdict reads it (windows closed with their defaults, the game scored).
 pub fn replay_until(input: &[u8], limit: Option<usize>) -> Replay {
     let doc = match parse_document(input) {
         Ok(d) => d,
@@ -210,7 +214,8 @@ pub fn replay_until(input: &[u8], limit: Option<usize>) -> Replay {
             return Replay { claimed, ..Replay::invalid(error, doc.meta, game, i) };
         }
     }
-    if stop < doc.entries.len() {
+    if limit.is_some() {
+        game.settle();
         return Replay {
             status: if game.is_over() { Status::Complete } else { Status::Incomplete },
             error: None,
@@ -331,6 +336,21 @@ impl Game {
             Phase::Breeding { .. } => self.resolve_breeding(),
             Phase::BeforeScoring => self.phase = Phase::Over,
             Phase::Work { .. } | Phase::HarvestChoice | Phase::Over => {}
+        }
+    }
+
+    /// Closes the feeding and breeding windows in which no player has a decision left (all
+    /// fed; nobody who can breed left to choose), as the next entry would: the position where
+    /// the next decision is taken. The before-scoring window stays open (free entries).
+    pub fn settle(&mut self) {
+        // Each close moves the game on by one window; a round's harvest has two of them.
+        for _ in 0..4 {
+            let settled = !matches!(self.phase, Phase::Feeding { .. } | Phase::Breeding { .. })
+                || !crate::legal::deciding_players(self).is_empty();
+            if settled {
+                return;
+            }
+            self.close_window();
         }
     }
 

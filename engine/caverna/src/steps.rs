@@ -39,10 +39,28 @@ pub struct Pick {
     pub ruby: bool,
 }
 
-/// A `place` entry being built: the fields chosen so far.
+/// What a draft builds: a `place` entry (the default), or a `free` entry of any player at any
+/// point of the game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DraftKind {
+    #[default]
+    Place,
+    Free,
+}
+
+impl DraftKind {
+    fn is_place(&self) -> bool {
+        *self == DraftKind::Place
+    }
+}
+
+/// An entry being built: the fields chosen so far.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Draft {
+    #[serde(rename = "type", default, skip_serializing_if = "DraftKind::is_place")]
+    pub kind: DraftKind,
     pub player: u32,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub space: Option<ActionSpace>,
@@ -55,7 +73,7 @@ pub struct Draft {
 impl Draft {
     /// An empty draft for player `p`.
     pub fn new(p: usize) -> Draft {
-        Draft { player: p as u32, space: None, pick: None, actions: Vec::new() }
+        Draft { kind: DraftKind::Place, player: p as u32, space: None, pick: None, actions: Vec::new() }
     }
 
     fn with_action(&self, action: Action) -> Draft {
@@ -117,6 +135,27 @@ impl From<RuleError> for Refusal {
 /// The steps from `draft` in `game`.
 pub fn steps(game: &Game, draft: &Draft) -> Result<Steps, Refusal> {
     let p = draft.player as usize;
+    if p >= game.players().len() {
+        let msg = format!("player {p}; this game has {}", game.players().len());
+        return Err(RuleError::new(ErrorCode::UnknownPlayer, msg).into());
+    }
+    if draft.kind == DraftKind::Free {
+        return free_steps(game, draft);
+    }
+    // A placement closes the harvest window the game waits in with its defaults, as in a
+    // replay (`LOG-FORMAT.md` "entries of another type").
+    let mut closed;
+    let mut game = game;
+    if matches!(game.phase(), Phase::Keep | Phase::Feeding { .. } | Phase::Breeding { .. }) {
+        closed = legal::boxed_trial(game, &mut None);
+        for _ in 0..4 {
+            if !matches!(closed.phase(), Phase::Keep | Phase::Feeding { .. } | Phase::Breeding { .. }) {
+                break;
+            }
+            closed.close_window();
+        }
+        game = &closed;
+    }
     match game.phase() {
         Phase::Work { to_move } if *to_move == p => {}
         Phase::Work { to_move } => {
@@ -268,6 +307,30 @@ fn parts_steps(game: &Game, p: usize, space: ActionSpace, pick: &Pick, draft: Dr
         .collect();
     groups.push(Group { id: "free", label: "Free actions".into(), options: free });
     Ok(finish(draft, entry, groups))
+}
+
+/// A `free` entry: one more free action, or the entry as it is.
+fn free_steps(game: &Game, draft: &Draft) -> Result<Steps, Refusal> {
+    if draft.space.is_some() || draft.pick.is_some() {
+        let msg = "a `free` draft has only a player and actions";
+        return Err(RuleError::new(ErrorCode::Malformed, msg).into());
+    }
+    let entry = |actions: Vec<Action>| Entry::Free { player: draft.player, actions };
+    let mut g = legal::boxed_trial(game, &mut None);
+    if !draft.actions.is_empty() {
+        g.play_entry(&entry(draft.actions.clone()))?;
+    }
+    let options = free_actions(&g, draft.player as usize)
+        .into_iter()
+        .filter(|a| {
+            let mut actions = draft.actions.clone();
+            actions.push(a.clone());
+            legal::is_legal(game, &entry(actions))
+        })
+        .map(|a| Choice { label: describe(&a), draft: draft.with_action(a) })
+        .collect();
+    let done = (!draft.actions.is_empty()).then(|| entry(draft.actions.clone()));
+    Ok(finish(draft.clone(), done, vec![Group { id: "free", label: "Free actions".into(), options }]))
 }
 
 /// The draft as a whole entry, if legal now (with a conversion that makes room for gained

@@ -90,7 +90,9 @@ pub trait GameEngine {
     /// Replays a whole log. Never panics, whatever the bytes.
     fn replay(log: &[u8]) -> Self::Replay;
 
-    /// Replays only the first `entries` entries (the setup alone when 0).
+    /// Replays only the first `entries` entries (the setup alone when 0), without end-of-log
+    /// defaults: the position where entry `entries` is decided, whatever window it is in
+    /// (`usize::MAX`: after the log's last entry).
     fn replay_until(log: &[u8], entries: usize) -> Self::Replay;
 
     /// The game-agnostic verdict of a replay.
@@ -113,16 +115,25 @@ pub trait GameEngine {
         Err(format!("{} entries are chosen whole from the legal entries", Self::KIND.id()))
     }
 
-    /// The legal entries where a log stops being legal: after its last legal entry (for an
-    /// invalid log, the alternatives to its illegal entry); none without a valid setup.
+    /// The legal entries where a log stops being legal: after its last legal entry, windows
+    /// still open (for an invalid log, the alternatives to its illegal entry); none without a
+    /// valid setup.
     fn legal_next(log: &[u8], limit: usize) -> Legal {
         let full = Self::replay(log);
         let verdict = Self::verdict(&full);
         match verdict.error.as_ref().and_then(|e| e.entry) {
             Some(n) => Self::legal_entries(&Self::replay_until(log, n), limit),
             None if verdict.error.is_some() => Legal { entries: Vec::new(), complete: true },
-            None => Self::legal_entries(&full, limit),
+            None => Self::legal_entries(&Self::replay_until(log, usize::MAX), limit),
         }
+    }
+
+    /// The state after a log's last legal entry with the window it waits in still open (no
+    /// end-of-log defaults): where the next entry is decided. `None` without a valid setup.
+    fn open_state(log: &[u8]) -> Option<StateAt> {
+        let full = Self::replay(log);
+        let n = Self::verdict(&full).error.and_then(|e| e.entry).unwrap_or(usize::MAX);
+        Self::state_view(&Self::replay_until(log, n))
     }
 
     /// What each legal entry of a log changed, in one replay (empty without a valid setup).

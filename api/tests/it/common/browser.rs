@@ -45,6 +45,7 @@ pub struct Browser {
     session: String,
     agent: ureq::Agent,
     _profile: TempDir,
+    downloads: TempDir,
 }
 
 /// An element found on the page.
@@ -72,6 +73,7 @@ impl Browser {
             std::thread::sleep(Duration::from_millis(100));
         }
         let profile = TempDir::new();
+        let downloads = TempDir::new();
         let args = [
             "--headless".to_owned(),
             "--no-sandbox".to_owned(),
@@ -85,9 +87,12 @@ impl Browser {
         ];
         let caps = json!({ "capabilities": { "alwaysMatch": {
             "browserName": "chrome",
-            "goog:chromeOptions": { "binary": CHROMIUM, "args": args },
+            "goog:chromeOptions": { "binary": CHROMIUM, "args": args, "prefs": {
+                "download.default_directory": downloads.0.display().to_string(),
+                "download.prompt_for_download": false,
+            } },
         } } });
-        let mut b = Browser { driver, base, session: String::new(), agent, _profile: profile };
+        let mut b = Browser { driver, base, session: String::new(), agent, _profile: profile, downloads };
         let v = b.call("POST", "/session", caps);
         b.session = v["sessionId"].as_str().expect("a WebDriver session").to_owned();
         b
@@ -113,6 +118,11 @@ impl Browser {
             .as_object()
             .filter(|o| o.contains_key("sessionId"))
             .map_or(v["value"].clone(), |o| Value::Object(o.clone()))
+    }
+
+    /// Where the browser saves downloads.
+    pub fn downloads(&self) -> &Path {
+        &self.downloads.0
     }
 
     pub fn goto(&self, url: &str) {

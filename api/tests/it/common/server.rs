@@ -102,6 +102,17 @@ impl Server {
         (status, code.to_owned())
     }
 
+    /// A POST of `body` to `path` (not the API): the status and the body as text.
+    pub fn post_to(&self, path: &str, body: &[u8]) -> (u16, String) {
+        let mut resp = self
+            .agent
+            .post(format!("{}{path}", self.base))
+            .header("Content-Type", "application/json")
+            .send(body)
+            .expect("HTTP POST");
+        (resp.status().as_u16(), resp.body_mut().read_to_string().expect("read body"))
+    }
+
     pub fn get(&self, path: &str) -> (u16, String) {
         let mut resp = self.agent.get(format!("{}{path}", self.base)).call().expect("HTTP GET");
         (resp.status().as_u16(), resp.body_mut().read_to_string().expect("read body"))

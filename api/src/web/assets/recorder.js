@@ -1,0 +1,334 @@
+// The recorder (/record). The log lives in this browser (localStorage) and grows one legal
+// entry at a time. After every click the page posts the log and the entry being built to
+// /record/next and shows what the server answers: the engine's verdict, the board, and the
+// next legal choices. Nothing here knows a rule of the game: every button is an option the
+// engine offered, every draft is one the engine returned.
+
+const $ = (sel, root = document) => root.querySelector(sel);
+const KEY = "chronicle-recorder";
+const FORMAT = "caverna-log/1";
+
+/** Milliseconds from each click to the page showing its answer (read by the browser test). */
+window.chronicleClicks = [];
+
+/**
+ * The recording: `log`, the `place` draft being built and the drafts before it (`drafts`,
+ * for "back one step"), with the labels clicked (`trail`), and the free-action draft.
+ */
+let rec = load();
+
+function load() {
+  try {
+    const saved = JSON.parse(localStorage.getItem(KEY));
+    return saved && saved.log ? saved : null;
+  } catch {
+    return null;
+  }
+}
+
+function save() {
+  if (rec) localStorage.setItem(KEY, JSON.stringify(rec));
+  else localStorage.removeItem(KEY);
+}
+
+function button(text, cls, onclick) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = cls;
+  b.textContent = text;
+  b.addEventListener("click", onclick);
+  return b;
+}
+
+// ---------------------------------------------------------------------------------------
+// Start
+
+function setUpStart() {
+  const seed = $("#seed");
+  seed.value = String(Math.floor(Math.random() * 2 ** 31));
+  $("#start-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const names = [...document.querySelectorAll(".player-name")].map((i) => i.value.trim()).filter(Boolean);
+    const setup = { players: names.map((name) => ({ name })), furnishings: $("#furnishings").value };
+    const from = document.querySelector('input[name="setup-from"]:checked').value;
+    if (from === "seed") {
+      setup.seed = Number(seed.value || 0);
+    } else if (names.length > 1) {
+      setup.round_cards = [...document.querySelectorAll(".round-card")].map((s) => s.value).filter(Boolean);
+      setup.harvest_tokens = [...document.querySelectorAll(".harvest-token")].map((s) => s.value).filter(Boolean);
+    }
+    rec = { log: { format: FORMAT, setup, entries: [] }, drafts: [], trail: [], free: null };
+    save();
+    document.body.dataset.recorder = "busy";
+    refresh();
+  });
+}
+
+// ---------------------------------------------------------------------------------------
+// Asking the server
+
+let pending = 0;
+
+async function refresh(clickedAt) {
+  const mine = ++pending;
+  const draft = rec.drafts.length ? rec.drafts[rec.drafts.length - 1] : null;
+  let view;
+  try {
+    const response = await fetch("/record/next", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ log: rec.log, draft, free: rec.free }),
+    });
+    view = await response.json();
+    if (!response.ok) throw new Error(`${view.code}: ${view.message}`);
+  } catch (e) {
+    if (mine === pending) showProblem(e.message);
+    return;
+  }
+  if (mine !== pending) return; // a later click answered first
+  render(view);
+  if (clickedAt !== undefined) window.chronicleClicks.push(performance.now() - clickedAt);
+  document.body.dataset.recorder = "ready";
+}
+
+function click(change) {
+  return () => {
+    const at = performance.now();
+    document.body.dataset.recorder = "busy";
+    change();
+    save();
+    refresh(at);
+  };
+}
+
+function showProblem(text) {
+  const status = $("#rec-status");
+  status.replaceChildren();
+  const p = document.createElement("p");
+  p.className = "error";
+  p.textContent = text;
+  status.append(p);
+  document.body.dataset.recorder = "ready";
+}
+
+// ---------------------------------------------------------------------------------------
+// Showing the answer
+
+function render(view) {
+  $("#recorder-start").hidden = true;
+  $("#recorder").hidden = false;
+  renderStatus(view);
+  $("#rec-board").innerHTML = view.board ?? "";
+  renderSteps(view);
+  renderWhole(view);
+  renderFree(view);
+  renderClaimed(view);
+  const blob = new Blob([JSON.stringify(rec.log, null, 2)], { type: "application/json" });
+  const link = $("#download");
+  if (link.href.startsWith("blob:")) URL.revokeObjectURL(link.href);
+  link.href = URL.createObjectURL(blob);
+  $("#undo").disabled = rec.log.entries.length === 0;
+}
+
+function renderStatus(view) {
+  const status = $("#rec-status");
+  status.replaceChildren();
+  const p = document.createElement("p");
+  p.id = "rec-verdict";
+  p.dataset.status = view.status;
+  p.textContent = `${view.entries} entries · round ${view.round}` + (view.phase ? ` · ${view.phase.replace(/_/g, " ")}` : "") + ` · ${view.status}`;
+  status.append(p);
+  if (view.error) {
+    const e = document.createElement("p");
+    e.className = "error";
+    e.textContent = `${view.error.entry === null ? "Setup" : `Entry ${view.error.entry}`}: ${view.error.message} (${view.error.code}). Undo the entry, or start a new game.`;
+    status.append(e);
+  }
+}
+
+function optionGroups(container, groups, cls, choose) {
+  container.replaceChildren();
+  for (const g of groups) {
+    const fs = document.createElement("fieldset");
+    fs.className = "group";
+    fs.dataset.group = g.id;
+    const legend = document.createElement("legend");
+    legend.textContent = g.label;
+    fs.append(legend);
+    const list = document.createElement("div");
+    list.className = "options";
+    for (const o of g.options) list.append(button(o.label, cls, click(() => choose(o))));
+    fs.append(list);
+    container.append(fs);
+  }
+}
+
+function renderSteps(view) {
+  const steps = view.steps;
+  const groups = $("#groups");
+  const summary = $("#draft-summary");
+  const record = $("#record-entry");
+  groups.replaceChildren();
+  record.hidden = true;
+  $("#draft-back").hidden = rec.drafts.length === 0;
+  summary.textContent = "";
+  if (!steps) return;
+  if (steps.refused) {
+    summary.textContent = `This entry cannot go on: ${steps.refused}`;
+    return;
+  }
+  const who = view.players[steps.draft.player] ?? `player ${steps.draft.player}`;
+  summary.textContent = `${who} places a dwarf` + (rec.trail.length ? `: ${rec.trail.join(" → ")}` : ".");
+  optionGroups(groups, steps.groups, "option", (o) => {
+    rec.drafts.push(o.draft);
+    rec.trail.push(o.label);
+  });
+  if (steps.entry) {
+    record.hidden = false;
+    record.onclick = click(() => {
+      rec.log.entries.push(steps.entry);
+      rec.drafts = [];
+      rec.trail = [];
+    });
+  }
+}
+
+function renderWhole(view) {
+  const whole = $("#whole");
+  whole.replaceChildren();
+  if (!view.whole) return;
+  const h = document.createElement("h3");
+  h.textContent = "Choose the entry";
+  whole.append(h);
+  for (const w of view.whole) {
+    whole.append(button(w.label, "whole", click(() => rec.log.entries.push(w.entry))));
+  }
+}
+
+function renderFree(view) {
+  const select = $("#free-player");
+  if (select.options.length !== view.players.length) {
+    select.replaceChildren(...view.players.map((name, i) => new Option(name, String(i))));
+  }
+  if (rec.free) select.value = String(rec.free.player);
+  const groups = $("#free-groups");
+  const record = $("#record-free");
+  record.hidden = true;
+  groups.replaceChildren();
+  const free = view.free;
+  if (!free) return;
+  if (free.refused) {
+    groups.textContent = free.refused;
+    return;
+  }
+  optionGroups(groups, free.groups, "free-option", (o) => {
+    rec.free = o.draft;
+  });
+  if (free.entry) {
+    record.hidden = false;
+    record.onclick = click(() => {
+      rec.log.entries.push(free.entry);
+      rec.free = { type: "free", player: free.draft.player, actions: [] };
+    });
+  }
+}
+
+function renderClaimed(view) {
+  const box = $("#claimed");
+  box.hidden = view.status !== "complete";
+  if (box.hidden) return;
+  const inputs = $("#claimed-inputs");
+  if (inputs.children.length !== view.players.length) {
+    inputs.replaceChildren(
+      ...view.players.map((name, i) => {
+        const label = document.createElement("label");
+        label.textContent = `${name} `;
+        const input = document.createElement("input");
+        input.type = "number";
+        input.className = "claimed-score";
+        input.value = view.claimed[i] ?? "";
+        label.append(input);
+        return label;
+      }),
+    );
+  }
+  // The engine's total so far, as a hint (it changes while final decisions are recorded).
+  inputs.querySelectorAll(".claimed-score").forEach((input, i) => {
+    input.placeholder = view.computed[i] ?? "";
+  });
+}
+
+// ---------------------------------------------------------------------------------------
+// Tools
+
+function setUpTools() {
+  $("#draft-back").addEventListener("click", click(() => {
+    rec.drafts.pop();
+    rec.trail.pop();
+  }));
+  $("#undo").addEventListener("click", click(() => {
+    rec.log.entries.pop();
+    rec.drafts = [];
+    rec.trail = [];
+  }));
+  $("#free-player").addEventListener("change", click(() => {
+    rec.free = { type: "free", player: Number($("#free-player").value), actions: [] };
+  }));
+  $("#free-panel").addEventListener("toggle", () => {
+    if ($("#free-panel").open && !rec.free) click(() => {
+      rec.free = { type: "free", player: Number($("#free-player").value || 0), actions: [] };
+    })();
+  });
+  $("#free-clear").addEventListener("click", click(() => {
+    if (rec.free) rec.free = { ...rec.free, actions: [] };
+  }));
+  $("#save-claimed").addEventListener("click", click(() => {
+    const scores = [...document.querySelectorAll(".claimed-score")].map((i) => i.value.trim());
+    if (scores.every((s) => s !== "")) rec.log.claimed = { scores: scores.map(Number) };
+    else delete rec.log.claimed;
+  }));
+  $("#download").addEventListener("click", () => {
+    const names = rec.log.setup.players.map((p) => p.name).join("-").replace(/[^A-Za-z0-9-]+/g, "");
+    $("#download").download = `caverna-${names || "game"}.json`;
+  });
+  const token = $("#token");
+  token.value = localStorage.getItem("chronicle-token") ?? "";
+  $("#submit-log").addEventListener("click", async () => {
+    const out = $("#submit-result");
+    localStorage.setItem("chronicle-token", token.value.trim());
+    const query = "mutation($log: JSON!) { submitGame(log: $log) { duplicate game { id status } } }";
+    const headers = { "content-type": "application/json" };
+    if (token.value.trim()) headers.authorization = `Bearer ${token.value.trim()}`;
+    const response = await fetch("/graphql", { method: "POST", headers, body: JSON.stringify({ query, variables: { log: rec.log } }) });
+    const body = await response.json().catch(() => ({ errors: [{ message: `HTTP ${response.status}` }] }));
+    out.replaceChildren();
+    if (body.errors?.length) {
+      out.className = "error";
+      out.textContent = `${body.errors[0].extensions?.code ?? "ERROR"}: ${body.errors[0].message}`;
+      return;
+    }
+    const r = body.data.submitGame;
+    out.className = "";
+    const a = document.createElement("a");
+    a.id = "stored-game";
+    a.href = `/games/${r.game.id}`;
+    a.textContent = `game ${r.game.id} (${r.game.status.toLowerCase()})`;
+    out.append(r.duplicate ? "Stored already: " : "Stored: ", a);
+  });
+  $("#new-game").addEventListener("click", () => {
+    if (rec && rec.log.entries.length && !confirm("Start a new game? The current log is lost unless downloaded.")) return;
+    rec = null;
+    save();
+    $("#recorder").hidden = true;
+    $("#recorder-start").hidden = false;
+  });
+}
+
+setUpStart();
+setUpTools();
+if (rec) {
+  refresh();
+} else {
+  $("#recorder-start").hidden = false;
+  document.body.dataset.recorder = "ready";
+}

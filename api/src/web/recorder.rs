@@ -1,0 +1,299 @@
+//! The recorder: a game entered at the table by clicking legal choices only. The page holds the
+//! log in the browser (`localStorage`, so a reload loses nothing) and, after every click, posts
+//! it with the entry being built to `POST /record/next`, which answers with everything the page
+//! shows: the engine's verdict, the board after the last entry (with the provisional score),
+//! and the next choices — the engine's step-by-step form for a `place` entry, its whole legal
+//! entries for harvest decisions, and the free-action form for any player. The page decides
+//! nothing about the rules (ARCHITECTURE.md "Web app").
+
+use actix_web::http::header::ContentType;
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpRequest, HttpResponse};
+use maud::html;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use chronicle_caverna::action_space::RoundCard;
+use chronicle_game::GameKind;
+use chronicle_service::ServiceError;
+
+use super::{board, page, refused};
+use crate::http::AppState;
+
+/// Largest request body of `POST /record/next`: a recorded game's log is some tens of kB.
+pub const MAX_BODY: usize = 1 << 20;
+
+/// Most whole entries listed at a harvest decision.
+const WHOLE_LIMIT: usize = 200;
+
+pub async fn page_(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse {
+    if let Some(r) = refused(&state, &req) {
+        return r;
+    }
+    let spec = GameKind::Caverna.spec();
+    page(
+        "Record a game",
+        html! {
+            h1 { "Record a game" }
+            p { "Enter a game of Caverna as it is played: every button is a choice the rules engine says is legal now, and the board below follows each entry. The log stays in this browser until you download or store it." }
+            section #recorder-start hidden {
+                h2 { "New game" }
+                form #start-form {
+                    fieldset {
+                        legend { "Players, in seat order (player 1 starts)" }
+                        @for seat in 1..=spec.max_players {
+                            label { "Player " (seat) input.player-name type="text" maxlength="40" autocomplete="off"; }
+                        }
+                    }
+                    label { "Furnishing tiles"
+                        select #furnishings { @for v in spec.variants { option value=(v) { (v) } } }
+                    }
+                    fieldset {
+                        legend { "Round cards and harvest tokens" }
+                        label { input type="radio" name="setup-from" value="seed" checked; " shuffled from a seed: " input #seed type="number" min="0" step="1"; }
+                        label { input type="radio" name="setup-from" value="drawn"; " as drawn at the table (solo games use the fixed order and need nothing here)" }
+                        div #drawn {
+                            p.hint { "Round cards in the order revealed (leave the last slot empty in 1–2 player games), then the harvest tokens for rounds 6 to 12 (six in 2-player games)." }
+                            @for round in 1..=12 {
+                                label { "Round " (round)
+                                    select.round-card {
+                                        option value="" { "—" }
+                                        @for stage in 1..=4u8 {
+                                            optgroup label={ "stage " (stage) } {
+                                                @for card in RoundCard::ALL.iter().filter(|c| c.stage() == stage) {
+                                                    option value=(card.id()) { (card.id().replace('_', " ")) }
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                            @for round in 6..=12 {
+                                label { "Harvest token " (round - 5)
+                                    select.harvest-token { option value="" { "—" } option value="green" { "green" } option value="red" { "red" } }
+                                }
+                            }
+                        }
+                    }
+                    button #start type="submit" { "Start recording" }
+                }
+                p #start-error.error hidden {}
+            }
+            section #recorder hidden {
+                div #rec-status {}
+                div.rec-layout {
+                    div #rec-choices {
+                        h2 { "Next" }
+                        p #draft-summary {}
+                        div #groups {}
+                        div.buttons {
+                            button #record-entry type="button" hidden { "Record this entry" }
+                            button #draft-back type="button" hidden { "Back one step" }
+                        }
+                        div #whole {}
+                        details #free-panel {
+                            summary { "Free action (conversions, ruby trades, tile uses) for any player" }
+                            label { "Player " select #free-player {} }
+                            div #free-groups {}
+                            div.buttons {
+                                button #record-free type="button" hidden { "Record these free actions" }
+                                button #free-clear type="button" { "Clear" }
+                            }
+                        }
+                        div #claimed hidden {
+                            h2 { "Claimed final scores" }
+                            p.hint { "The scores written on the score pad at the table; the engine checks them against its own." }
+                            div #claimed-inputs {}
+                            button #save-claimed type="button" { "Save claimed scores" }
+                        }
+                    }
+                    div.rec-tools {
+                        button #undo type="button" { "Undo last entry" }
+                        a #download href="#" download="caverna-log.json" { "Download the log" }
+                        label { "API token (to store the game)" input #token type="password" autocomplete="off" placeholder="chr_…"; }
+                        button #submit-log type="button" { "Store the game" }
+                        p #submit-result {}
+                        button #new-game type="button" { "Start a new game" }
+                    }
+                }
+                div #rec-board {}
+            }
+            noscript { p.error { "The recorder needs JavaScript: it asks the server for the legal choices after every click." } }
+            script type="module" src="/assets/recorder.js" {}
+        },
+    )
+}
+
+/// What the page sends: the log so far, the `place` draft being built (or none: the engine
+/// starts one for the player to move), and the free-action draft (or none).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NextRequest {
+    log: Value,
+    #[serde(default)]
+    draft: Option<Value>,
+    #[serde(default)]
+    free: Option<Value>,
+}
+
+/// A JSON error the page shows, with a stable code.
+fn error(status: StatusCode, code: &str, message: &str) -> HttpResponse {
+    HttpResponse::build(status)
+        .content_type(ContentType::json())
+        .body(json!({ "code": code, "message": message }).to_string())
+}
+
+fn service_error(e: &ServiceError) -> HttpResponse {
+    if e.is_server_side() {
+        tracing::error!(code = e.code(), error = e.message(), "recorder request failed");
+    }
+    let status = match e {
+        ServiceError::BadInput(_) => StatusCode::BAD_REQUEST,
+        ServiceError::Busy(_) => StatusCode::SERVICE_UNAVAILABLE,
+        _ => StatusCode::INTERNAL_SERVER_ERROR,
+    };
+    error(status, e.code(), e.public_message())
+}
+
+/// Reads a body of at most [`MAX_BODY`] bytes.
+async fn body(payload: web::Payload) -> Result<web::Bytes, HttpResponse> {
+    match payload.to_bytes_limited(MAX_BODY).await {
+        Ok(Ok(bytes)) => Ok(bytes),
+        Ok(Err(_)) => Err(error(StatusCode::BAD_REQUEST, "BAD_REQUEST", "the body could not be read")),
+        Err(_) => {
+            let msg = format!("the recorder takes at most {MAX_BODY} bytes");
+            Err(error(StatusCode::PAYLOAD_TOO_LARGE, "BODY_TOO_LARGE", &msg))
+        }
+    }
+}
+
+pub async fn next(state: web::Data<AppState>, req: HttpRequest, payload: web::Payload) -> HttpResponse {
+    if refused(&state, &req).is_some() {
+        return error(StatusCode::TOO_MANY_REQUESTS, "RATE_LIMITED", "too many requests; retry in a minute");
+    }
+    let bytes = match body(payload).await {
+        Ok(b) => b,
+        Err(r) => return r,
+    };
+    let request: NextRequest = match serde_json::from_slice(&bytes) {
+        Ok(r) => r,
+        Err(e) => return error(StatusCode::BAD_REQUEST, "BAD_REQUEST", &format!("not a recorder request: {e}")),
+    };
+    match view(&state, request).await {
+        Ok(v) => HttpResponse::Ok().content_type(ContentType::json()).body(v.to_string()),
+        Err(e) => service_error(&e),
+    }
+}
+
+/// Everything the page shows after a log (see the module docs).
+async fn view(state: &AppState, request: NextRequest) -> Result<Value, ServiceError> {
+    let log = serde_json::to_vec(&request.log).unwrap_or_default();
+    let service = &state.service;
+    let record = service.verify(log.clone()).await?;
+    let game_state = service.open_state(log.clone()).await?;
+    let players: Vec<&str> = record.players.iter().map(|p| p.name.as_str()).collect();
+    let mut out = json!({
+        "status": super::status_label(record.status),
+        "entries": record.entries_applied,
+        "round": record.round_reached,
+        "players": players,
+        "error": record.error.as_ref().map(|e| json!({ "entry": e.entry, "code": e.code, "message": e.message })),
+        "claimed": record.players.iter().map(|p| p.claimed).collect::<Vec<_>>(),
+        "computed": record.players.iter().map(|p| p.score.as_ref().map(|s| s.total)).collect::<Vec<_>>(),
+    });
+    let Some(st) = game_state else { return Ok(out) };
+    out["phase"] = json!(st.phase);
+    out["board"] = json!(board::caverna(&st.state).into_string());
+    if record.error.is_some() {
+        return Ok(out);
+    }
+    let to_move = st.state["to_move"].as_u64();
+    if let Some(p) = to_move {
+        let draft = request.draft.unwrap_or_else(|| json!({ "player": p }));
+        out["steps"] = steps_json(service.entry_steps(log.clone(), draft).await?);
+    } else {
+        if let Some((_, legal)) = service.legal_entries(log.clone(), WHOLE_LIMIT).await? {
+            let whole: Vec<Value> =
+                legal.entries.iter().map(|e| json!({ "label": describe(e, &players), "entry": e })).collect();
+            out["whole"] = json!(whole);
+        }
+    }
+    if let Some(free) = request.free {
+        out["free"] = steps_json(service.entry_steps(log, free).await?);
+    }
+    Ok(out)
+}
+
+/// The engine's steps as the page reads them, or its refusal as `{"refused": message}`.
+fn steps_json(found: Option<(GameKind, Result<chronicle_game::Steps, String>)>) -> Value {
+    match found {
+        None => Value::Null,
+        Some((_, Err(why))) => json!({ "refused": why }),
+        Some((_, Ok(st))) => {
+            let groups: Vec<Value> = st
+                .groups
+                .into_iter()
+                .map(|g| {
+                    let options: Vec<Value> =
+                        g.options.into_iter().map(|o| json!({ "label": o.label, "draft": o.draft })).collect();
+                    json!({ "id": g.id, "label": g.label, "options": options })
+                })
+                .collect();
+            json!({ "draft": st.draft, "entry": st.entry, "complete": st.complete, "groups": groups })
+        }
+    }
+}
+
+/// A whole entry in words: its type, its player by name, and its fields.
+fn describe(entry: &Value, players: &[&str]) -> String {
+    let who = entry["player"].as_u64().and_then(|p| players.get(p as usize)).copied().unwrap_or("?");
+    let kind = entry["type"].as_str().unwrap_or("entry").replace('_', " ");
+    let mut details = Vec::new();
+    if let Some(o) = entry.as_object() {
+        for (k, v) in o.iter().filter(|(k, _)| !matches!(k.as_str(), "type" | "player")) {
+            details.push(format!("{}: {}", k.replace('_', " "), words(v)));
+        }
+    }
+    if details.is_empty() {
+        format!("{who}: {kind}")
+    } else {
+        format!("{who}: {kind} — {}", details.join("; "))
+    }
+}
+
+/// A JSON value in few words: ids with spaces, lists joined, objects as `key value` pairs.
+fn words(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.replace('_', " "),
+        Value::Array(items) if items.is_empty() => "none".into(),
+        Value::Array(items) => items.iter().map(words).collect::<Vec<_>>().join(", "),
+        Value::Object(o) => match o.get("do") {
+            // An action: what it does, then its fields' values.
+            Some(what) => std::iter::once(words(what))
+                .chain(o.iter().filter(|(k, _)| k.as_str() != "do").map(|(_, v)| words(v)))
+                .collect::<Vec<_>>()
+                .join(" "),
+            // Goods and the like: `2 grain`.
+            None => {
+                o.iter().map(|(k, v)| format!("{} {}", words(v), k.replace('_', " "))).collect::<Vec<_>>().join(", ")
+            }
+        },
+        other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn whole_entries_are_described_with_the_players_name() {
+        let players = ["Ana", "Bo"];
+        let e = json!({ "type": "harvest_choice", "player": 1, "phase": "field" });
+        assert_eq!(describe(&e, &players), "Bo: harvest choice — phase: field");
+        let e = json!({ "type": "feed", "player": 0, "actions": [] });
+        assert_eq!(describe(&e, &players), "Ana: feed — actions: none");
+        let e = json!({ "type": "feed", "player": 0, "actions": [{ "do": "convert", "goods": { "grain": 2 } }] });
+        assert_eq!(describe(&e, &players), "Ana: feed — actions: convert 2 grain");
+    }
+}
