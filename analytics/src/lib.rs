@@ -51,6 +51,7 @@
 mod buckets;
 mod calendar;
 mod columns;
+pub mod controlled;
 pub mod error;
 pub mod filter;
 mod frames;
@@ -59,6 +60,8 @@ pub mod general;
 mod ingest;
 pub mod input;
 pub mod rate;
+pub mod ratings;
+pub mod skill;
 pub mod stats;
 pub mod synthetic;
 mod tally;

@@ -141,6 +141,10 @@ pub struct Service {
     games: Cache<i64, Arc<GameHead>>,
     /// The statistics of every stored complete game (`load_stats`, then each new game).
     stats: Arc<RwLock<Stats>>,
+    /// The complete games the skill statistics are computed from, and the statistics once
+    /// computed (`None` after games were added: computed again when next asked).
+    skill_games: Arc<Mutex<Vec<chronicle_analytics::skill::SkillGame>>>,
+    skill: Arc<RwLock<Option<Arc<chronicle_analytics::skill::Skill>>>>,
     admission: Admission,
     /// Set when a write failed because the disk is full; cleared by the next successful write.
     cannot_write: Mutex<Option<String>>,
@@ -171,6 +175,8 @@ impl Service {
             store,
             games: Cache::new(cached_games.max(1)),
             stats: Arc::new(RwLock::new(Stats::new().map_err(stats_error)?)),
+            skill_games: Arc::new(Mutex::new(Vec::new())),
+            skill: Arc::new(RwLock::new(None)),
             admission: Admission::new(limits),
             cannot_write: Mutex::new(None),
         })
@@ -229,15 +235,20 @@ impl Service {
     /// Builds the statistics from every stored complete game; returns the number of games.
     pub async fn load_stats(&self) -> Result<usize, ServiceError> {
         let mut corpus = Corpus::new();
+        let mut skill_games = Vec::new();
         let mut after = 0;
         loop {
             let batch = self.store.complete_records(after, STATS_BATCH).await?;
             let Some(&(last, _)) = batch.last() else { break };
+            let mut skill = Vec::new();
             for (id, record) in &batch {
                 stats_corpus::add_game(&mut corpus, *id, record).map_err(internal)?;
+                skill.extend(stats_corpus::skill_game(*id, record).map_err(internal)?);
             }
+            skill_games.extend(skill);
             after = last;
         }
+        self.set_skill_games(skill_games)?;
         let stats = Arc::clone(&self.stats);
         blocking(move || {
             let fresh = Stats::from_corpus(&corpus).map_err(stats_error)?;
@@ -261,11 +272,39 @@ impl Service {
         .await?
     }
 
+    fn set_skill_games(&self, games: Vec<chronicle_analytics::skill::SkillGame>) -> Result<(), ServiceError> {
+        *self.skill_games.lock().map_err(|_| internal("skill lock poisoned"))? = games;
+        *self.skill.write().map_err(|_| internal("skill lock poisoned"))? = None;
+        Ok(())
+    }
+
+    /// Ratings and the strategies' raw and controlled effects over every stored complete
+    /// Caverna game (computed when first asked after games were added, then kept).
+    pub async fn skill(&self) -> Result<Arc<chronicle_analytics::skill::Skill>, ServiceError> {
+        if let Some(skill) = self.skill.read().map_err(|_| internal("skill lock poisoned"))?.as_ref() {
+            return Ok(Arc::clone(skill));
+        }
+        let (games, cache) = (Arc::clone(&self.skill_games), Arc::clone(&self.skill));
+        blocking(move || {
+            let games = games.lock().map_err(|_| internal("skill lock poisoned"))?;
+            let skill = Arc::new(chronicle_analytics::skill::Skill::compute(&games));
+            *cache.write().map_err(|_| internal("skill lock poisoned"))? = Some(Arc::clone(&skill));
+            Ok(skill)
+        })
+        .await?
+    }
+
     /// Adds newly stored games to the statistics (only complete ones count).
     async fn add_to_stats(&self, games: Vec<(i64, GameRecord)>) -> Result<(), ServiceError> {
         let mut corpus = Corpus::new();
+        let mut skill = Vec::new();
         for (id, record) in &games {
             stats_corpus::add_game(&mut corpus, *id, record).map_err(internal)?;
+            skill.extend(stats_corpus::skill_game(*id, record).map_err(internal)?);
+        }
+        if !skill.is_empty() {
+            self.skill_games.lock().map_err(|_| internal("skill lock poisoned"))?.extend(skill);
+            *self.skill.write().map_err(|_| internal("skill lock poisoned"))? = None;
         }
         if corpus.player_games.is_empty() {
             return Ok(());

@@ -4,6 +4,8 @@
 //! ids (`from_id`), so a row the engine would not recognise is an error rather than silently
 //! dropped.
 
+use chronicle_analytics::ratings::player_key;
+use chronicle_analytics::skill::{SkillGame, SkillSeat};
 use chronicle_analytics::{Corpus, FurnishingSet, LootTaken, PlayerGame, SpaceUse, TileBuilt};
 use chronicle_caverna::action_space::ActionSpace;
 use chronicle_caverna::furnishing::Furnishing;
@@ -18,6 +20,39 @@ fn id<T>(text: &str, what: &str, from_id: impl Fn(&str) -> Option<T>) -> Result<
 fn small<T: TryFrom<i64>>(n: impl Into<i64>, what: &str) -> Result<T, String> {
     let n = n.into();
     T::try_from(n).map_err(|_| format!("{what} {n} out of range"))
+}
+
+/// The scope of player names: one for the whole store (a name is one player wherever it
+/// appears, after [`player_key`]'s normalisation).
+pub const PLAYER_SCOPE: &str = "all";
+
+/// A stored complete Caverna game as the skill statistics read it (`None` for other games).
+pub fn skill_game(game_id: i64, r: &GameRecord) -> Result<Option<SkillGame>, String> {
+    if r.status != Status::Complete || r.game != Some(GameKind::Caverna) {
+        return Ok(None);
+    }
+    let facts = r.caverna();
+    let mut seats = Vec::with_capacity(r.players.len());
+    for p in &r.players {
+        let score = p.score.as_ref().ok_or_else(|| format!("game {game_id}: complete without a score"))?;
+        let mut tiles = Vec::new();
+        for f in facts.furnishings.iter().filter(|f| f.player == p.seat) {
+            let tile = id(&f.tile, "furnishing tile", Furnishing::from_id)?;
+            if !tiles.contains(&tile) {
+                tiles.push(tile);
+            }
+        }
+        let armed = facts.weapons.iter().any(|w| w.player == p.seat && w.final_strength.is_some());
+        seats.push(SkillSeat {
+            player: player_key(PLAYER_SCOPE, &p.name),
+            rank: small(p.rank.unwrap_or(1), "rank")?,
+            winner: p.winner,
+            total: score.total,
+            tiles,
+            armed,
+        });
+    }
+    Ok(Some(SkillGame { game_id, played_at: r.meta.played_at.clone(), seats }))
 }
 
 /// Adds one stored game to `corpus`; games that are not complete add nothing.

@@ -259,6 +259,70 @@ fn group(name: String, g: &analytics::GroupStats) -> GroupStat {
     GroupStat { group: name, win_rate: RateView::from(&g.win_rate), mean_score: g.mean_score }
 }
 
+/// A difference of two rates with its 95% interval (Newcombe's hybrid score method).
+#[derive(SimpleObject, Clone, Copy, Debug)]
+pub struct DifferenceStat {
+    pub difference: f64,
+    pub ci_low: f64,
+    pub ci_high: f64,
+}
+
+/// A model's estimate with its cluster-robust standard error (clustered by game) and 95%
+/// interval.
+#[derive(SimpleObject, Clone, Copy, Debug)]
+pub struct EstimateStat {
+    pub estimate: f64,
+    pub std_error: f64,
+    pub ci_low: f64,
+    pub ci_high: f64,
+}
+
+/// A strategy (a furnishing tile, or `armed`: holding a weapon at some point) and its effect
+/// on winning, raw and controlled for who plays it (docs/statistics.md): the controlled
+/// estimates compare each player with themselves, holding the rating gap to the opponents,
+/// the seat and the player count fixed. Multiplayer games only.
+#[derive(SimpleObject, Clone, Debug)]
+pub struct StrategyEffectStat {
+    /// A tile id (RULES.md E) or `armed`.
+    pub strategy: String,
+    /// Win rate of the player-games that used it, and of those that did not.
+    pub used: RateView,
+    pub not_used: RateView,
+    /// `used − notUsed`: mostly measures who plays the strategy (skill), not what it does.
+    pub raw_difference: Option<DifferenceStat>,
+    /// Change of the probability of winning, controlled (a fraction).
+    pub controlled_win: Option<EstimateStat>,
+    /// Change of the score margin (own score minus the opponents' mean), controlled, in points.
+    pub controlled_margin: Option<EstimateStat>,
+    /// Player-games and games the controlled models rest on.
+    pub player_games: i32,
+    pub games: i32,
+    /// Players who used it in some games and not in others: only they inform the estimate.
+    pub switchers: i32,
+    /// How the controlled estimates are computed.
+    pub method: String,
+}
+
+/// A player's Weng-Lin rating (mu ± sigma; a new player is 25 ± 8.33).
+#[derive(SimpleObject, Clone, Debug)]
+pub struct PlayerRatingStat {
+    /// The player's name as rated (trimmed, spaces collapsed, lower case).
+    pub player: String,
+    pub mu: f64,
+    pub sigma: f64,
+    /// `mu − 3·sigma`, what the table is sorted by.
+    pub conservative: f64,
+    /// Rated games (complete multiplayer games).
+    pub games: i32,
+}
+
+/// The method of [`StrategyEffectStat`], for callers.
+pub const CONTROLLED_METHOD: &str = "within-player linear models (player fixed effects) of winning and of the score margin on the strategy, the rating gap to the opponents before the game (Weng-Lin), seat and player count; 95% intervals from standard errors clustered by game (CR1)";
+
+fn estimate(e: &analytics::controlled::Estimate) -> EstimateStat {
+    EstimateStat { estimate: e.estimate, std_error: e.std_error, ci_low: e.ci_low, ci_high: e.ci_high }
+}
+
 /// The statistics of every game, each under its own field.
 #[derive(Default)]
 pub struct StatsQuery;
@@ -323,6 +387,63 @@ impl StatsQuery {
 
 #[Object]
 impl CavernaStats {
+    /// Every strategy's raw and controlled effect on winning, over all stored complete games
+    /// (no filter: the models need every game of every player).
+    async fn strategy_effects(&self, ctx: &Context<'_>) -> Result<Vec<StrategyEffectStat>> {
+        let skill = crate::graphql::service(ctx)?.skill().await.map_err(crate::graphql::errors::service)?;
+        Ok(skill
+            .effects
+            .iter()
+            .map(|e| StrategyEffectStat {
+                strategy: e.strategy.id(),
+                used: RateView::from(&e.used),
+                not_used: RateView::from(&e.not_used),
+                raw_difference: e.raw.map(|d| DifferenceStat {
+                    difference: d.difference,
+                    ci_low: d.ci_low,
+                    ci_high: d.ci_high,
+                }),
+                controlled_win: e.controlled.win.as_ref().map(estimate),
+                controlled_margin: e.controlled.margin.as_ref().map(estimate),
+                player_games: int(e.controlled.player_games),
+                games: int(e.controlled.games),
+                switchers: int(e.controlled.switchers),
+                method: CONTROLLED_METHOD.to_owned(),
+            })
+            .collect())
+    }
+
+    /// Players by rating (best conservative rating first): up to `first` (1 to 500, default
+    /// 50), from rank `offset` (default 0).
+    async fn ratings(
+        &self,
+        ctx: &Context<'_>,
+        first: Option<i32>,
+        offset: Option<i32>,
+    ) -> Result<Vec<PlayerRatingStat>> {
+        let first = first.unwrap_or(50);
+        if !(1..=500).contains(&first) {
+            return Err(crate::graphql::errors::bad_input("first is 1 to 500"));
+        }
+        let offset = usize::try_from(offset.unwrap_or(0))
+            .map_err(|_| crate::graphql::errors::bad_input("offset is 0 or more"))?;
+        let skill = crate::graphql::service(ctx)?.skill().await.map_err(crate::graphql::errors::service)?;
+        Ok(skill
+            .ratings
+            .table()
+            .into_iter()
+            .skip(offset)
+            .take(usize::try_from(first).unwrap_or(50))
+            .map(|(key, r)| PlayerRatingStat {
+                player: key.split_once('/').map_or(key, |(_, name)| name).to_owned(),
+                mu: r.rating.mu,
+                sigma: r.rating.sigma,
+                conservative: r.rating.conservative(),
+                games: i32::try_from(r.games).unwrap_or(i32::MAX),
+            })
+            .collect())
+    }
+
     /// Every furnishing tile: how often it is built and how its builders fare.
     async fn furnishing_stats(&self, ctx: &Context<'_>, filter: Option<StatsFilter>) -> Result<Vec<FurnishingStat>> {
         let stats = query(ctx, filter, |s, f| s.furnishings(f)).await?;

@@ -210,6 +210,41 @@ fn entry_steps_build_a_legal_entry_and_verdicts_carry_alternatives() {
     assert!(alternatives.iter().any(|g| g["space"] == entry["space"]), "{alternatives:?}");
 }
 
+/// Ratings and strategy effects over the API: after one 2-player game (Bruno 52, Ada 42), the
+/// winner's Weng-Lin rating is the crate's reference value for a new player beating a new
+/// player (27.635… ± 8.0655…); every strategy counts each player-game once, used or not.
+#[test]
+fn ratings_and_strategy_effects_over_the_api() {
+    let db = Database::sqlite();
+    let server = Server::start(&db, &[]);
+    let token = create_token(&db, "rater");
+    let q = "mutation($log: JSON!) { submitGame(log: $log) { game { status } } }";
+    server.data(Some(&token), q, json!({ "log": log("complete_2p.json") }));
+    let ratings = server.data(None, "{ caverna { ratings { player mu sigma conservative games } } }", json!({}));
+    let table = ratings["caverna"]["ratings"].as_array().unwrap().clone();
+    assert_eq!(table.len(), 2, "{ratings}");
+    assert_eq!(table[0]["player"], "bruno");
+    assert!((table[0]["mu"].as_f64().unwrap() - 27.635_231_383_473_65).abs() < 1e-9, "{ratings}");
+    assert!((table[0]["sigma"].as_f64().unwrap() - 8.065_506_316_323_548).abs() < 1e-9);
+    assert_eq!(table[1]["games"], 1);
+    server.data(Some(&token), q, json!({ "log": log("complete_3p.json") }));
+    let effects = server.data(
+        None,
+        "{ caverna { strategyEffects { strategy used { n successes } notUsed { n } rawDifference { difference ciLow ciHigh } playerGames method } } }",
+        json!({}),
+    );
+    let list = effects["caverna"]["strategyEffects"].as_array().unwrap();
+    assert!(list.len() > 40, "every tile and `armed`");
+    for e in list {
+        let n = e["used"]["n"].as_i64().unwrap() + e["notUsed"]["n"].as_i64().unwrap();
+        assert_eq!(n, 5, "2 + 3 player-games: {e}");
+        assert_eq!(e["playerGames"], 5);
+        assert!(e["method"].as_str().unwrap().contains("clustered by game"));
+    }
+    let (_, code) = server.error_code(None, "{ caverna { ratings(first: 0) { player } } }", json!({}));
+    assert_eq!(code, "BAD_USER_INPUT");
+}
+
 fn list_games_with_cursor_pagination_and_filters(db: Database) {
     let server = Server::start(&db, &[]);
     let token = create_token(&db, "lister");

@@ -1,0 +1,427 @@
+//! A strategy's effect controlled for who plays it: a within-player comparison (player fixed
+//! effects) with the opponents' strength, seat and player count held fixed, and standard errors
+//! clustered by game.
+//!
+//! A raw comparison ("builders of tile T win 69%, others 31%") mostly measures who builds T:
+//! strong players build the tiles strong players like. Controlling for a rating only helps so
+//! much: a rating is a noisy estimate of skill, and a strategy that strong players choose
+//! carries information about skill that the rating lacks, so a rating-adjusted estimate keeps
+//! part of the skill effect (on this module's synthetic test, a tile with no effect built by
+//! strong players still shows +4 points of win rate after adjusting for Weng-Lin ratings).
+//! Comparing **each player with themselves** removes every lasting difference between players,
+//! measured or not: the estimate is how much more often the same player wins in the games in
+//! which they use the strategy than in the games in which they do not.
+//!
+//! Each player-game is a row with
+//! - `player`: the player's identity (a dense index chosen by the caller);
+//! - `treated`: the player used the strategy (built the tile, was armed…);
+//! - `advantage`: the player's rating before the game minus the mean of the opponents' ratings
+//!   before it (Weng-Lin `mu`, [`crate::ratings`]), in units of 25/6 (the model's `beta`), so
+//!   that who the opponents were and how the player's own skill moved over time are held fixed;
+//! - the seat (one indicator per seat after the first) and the player count (one indicator per
+//!   count after the smallest present).
+//!
+//! Two linear models with player fixed effects (the within transformation: every column and
+//! the outcome minus the player's own mean, then least squares), fitted by this module's own
+//! dense algebra (no crate computes these cluster-robust errors):
+//! - **winning**: the outcome is `won` (0 or 1), so the coefficient of `treated` is a change of
+//!   the probability of winning (a linear probability model);
+//! - **margin**: the outcome is the score margin (own score minus the mean of the opponents'),
+//!   in points.
+//!
+//! Standard errors are cluster-robust by game (the sandwich `(X'X)⁻¹ M (X'X)⁻¹`, `M` the sum
+//! over games of the outer products of each game's summed `x·residual`, with the factor
+//! G/(G−1)·(N−1)/(N−K−P), "CR1" counting the absorbed player means): the seats of one game are
+//! not independent (one of them wins).
+//!
+//! Limits: only players who sometimes use the strategy and sometimes do not inform the
+//! estimate (`switchers`); players whose skill changes in step with their choice of strategy
+//! (learning a tile as they improve) are held fixed only through their rating; strategies
+//! chosen *because* of how a game goes (building a tile when it is cheap) are not separated from
+//! their effect; the linear probability model's effect is an average over the rows, not a
+//! per-player prediction.
+
+/// One player-game (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Row {
+    pub game_id: i64,
+    pub player: u32,
+    pub player_count: u8,
+    pub seat: u8,
+    pub treated: bool,
+    pub advantage: f64,
+    pub won: bool,
+    pub margin: f64,
+}
+
+/// An estimate with its cluster-robust standard error and 95% interval.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Estimate {
+    pub estimate: f64,
+    pub std_error: f64,
+    pub ci_low: f64,
+    pub ci_high: f64,
+}
+
+impl Estimate {
+    fn new(estimate: f64, std_error: f64) -> Estimate {
+        let half = crate::rate::Z95 * std_error;
+        Estimate { estimate, std_error, ci_low: estimate - half, ci_high: estimate + half }
+    }
+}
+
+/// A strategy's controlled effects and what they rest on.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Effect {
+    /// Player-games and games the models were fitted on (solo games excluded).
+    pub player_games: u64,
+    pub games: u64,
+    pub treated: u64,
+    /// Players who used the strategy in some of their games and not in others.
+    pub switchers: u64,
+    /// Change of the probability of winning (a fraction, −1 to 1).
+    pub win: Option<Estimate>,
+    /// Change of the score margin, in points.
+    pub margin: Option<Estimate>,
+}
+
+/// The scale of `advantage`: Weng-Lin's beta.
+pub const ADVANTAGE_UNIT: f64 = 25.0 / 6.0;
+
+/// The columns of the design (dense; the within transformation fills every entry).
+struct Design {
+    advantage: bool,
+    seat_col: [Option<usize>; 8],
+    count_col: [Option<usize>; 8],
+    width: usize,
+}
+
+impl Design {
+    fn of(rows: &[Row]) -> Design {
+        // Without rating differences (every row 0) the advantage column would be all zeros.
+        let advantage = rows.iter().any(|r| r.advantage != 0.0);
+        let mut seats = [false; 8];
+        let mut counts = [false; 8];
+        for r in rows {
+            seats[usize::from(r.seat.min(7))] = true;
+            counts[usize::from(r.player_count.min(7))] = true;
+        }
+        // 0 treated, 1 advantage (when there is one); then indicators for every level present
+        // except the first (the reference). No intercept: the player means absorb it.
+        let mut width = if advantage { 2 } else { 1 };
+        let mut indicators = |present: [bool; 8]| {
+            let mut cols = [None; 8];
+            let first = present.iter().position(|&p| p);
+            for (level, &p) in present.iter().enumerate() {
+                if p && Some(level) != first {
+                    cols[level] = Some(width);
+                    width += 1;
+                }
+            }
+            cols
+        };
+        let seat_col = indicators(seats);
+        let count_col = indicators(counts);
+        Design { advantage, seat_col, count_col, width }
+    }
+
+    fn fill(&self, r: &Row, x: &mut [f64]) {
+        x.iter_mut().for_each(|v| *v = 0.0);
+        x[0] = if r.treated { 1.0 } else { 0.0 };
+        if self.advantage {
+            x[1] = r.advantage;
+        }
+        for col in [self.seat_col[usize::from(r.seat.min(7))], self.count_col[usize::from(r.player_count.min(7))]]
+            .into_iter()
+            .flatten()
+        {
+            x[col] = 1.0;
+        }
+    }
+}
+
+/// The inverse of a symmetric `k × k` matrix (row-major) by Gauss–Jordan elimination with
+/// partial pivoting; `None` when singular.
+fn inverse(k: usize, m: &[f64]) -> Option<Vec<f64>> {
+    let mut a = m.to_vec();
+    let mut inv = vec![0.0; k * k];
+    for i in 0..k {
+        inv[i * k + i] = 1.0;
+    }
+    let scale = a.iter().fold(0.0f64, |s, v| s.max(v.abs())).max(1e-300);
+    for col in 0..k {
+        let pivot = (col..k).max_by(|&x, &y| a[x * k + col].abs().total_cmp(&a[y * k + col].abs()))?;
+        if a[pivot * k + col].abs() < 1e-10 * scale {
+            return None;
+        }
+        for j in 0..k {
+            a.swap(col * k + j, pivot * k + j);
+            inv.swap(col * k + j, pivot * k + j);
+        }
+        let p = a[col * k + col];
+        for j in 0..k {
+            a[col * k + j] /= p;
+            inv[col * k + j] /= p;
+        }
+        for r in 0..k {
+            let f = a[r * k + col];
+            if r != col && f != 0.0 {
+                for j in 0..k {
+                    a[r * k + j] -= f * a[col * k + j];
+                    inv[r * k + j] -= f * inv[col * k + j];
+                }
+            }
+        }
+    }
+    Some(inv)
+}
+
+/// The rows' design, within-transformed: every column minus its player's mean.
+struct Within {
+    k: usize,
+    x: Vec<f64>,
+    /// Player of each row (dense 0..players).
+    players: usize,
+}
+
+fn within(rows: &[Row], design: &Design) -> Within {
+    let k = design.width;
+    let mut x = vec![0.0; rows.len() * k];
+    for (i, r) in rows.iter().enumerate() {
+        design.fill(r, &mut x[i * k..(i + 1) * k]);
+    }
+    let (means, counts, players) = player_means(rows, k, |i, j| x[i * k + j]);
+    for (i, r) in rows.iter().enumerate() {
+        let p = r.player as usize;
+        for j in 0..k {
+            x[i * k + j] -= means[p * k + j] / counts[p];
+        }
+    }
+    Within { k, x, players }
+}
+
+/// Per player: the sums of `value(row, column)` over the player's rows, the row counts, and the
+/// number of players with rows.
+fn player_means(rows: &[Row], k: usize, value: impl Fn(usize, usize) -> f64) -> (Vec<f64>, Vec<f64>, usize) {
+    let n_players = rows.iter().map(|r| r.player as usize + 1).max().unwrap_or(0);
+    let mut sums = vec![0.0; n_players * k];
+    let mut counts = vec![0.0; n_players];
+    for (i, r) in rows.iter().enumerate() {
+        let p = r.player as usize;
+        counts[p] += 1.0;
+        for j in 0..k {
+            sums[p * k + j] += value(i, j);
+        }
+    }
+    let players = counts.iter().filter(|&&c| c > 0.0).count();
+    (sums, counts, players)
+}
+
+/// The coefficient of `treated` in the within regression of `y` on the design.
+fn fit(rows: &[Row], w: &Within, y: impl Fn(&Row) -> f64) -> Option<Estimate> {
+    let k = w.k;
+    let raw: Vec<f64> = rows.iter().map(&y).collect();
+    let (sums, counts, _) = player_means(rows, 1, |i, _| raw[i]);
+    let yd: Vec<f64> =
+        rows.iter().zip(&raw).map(|(r, v)| v - sums[r.player as usize] / counts[r.player as usize]).collect();
+    let mut xtx = vec![0.0; k * k];
+    let mut xty = vec![0.0; k];
+    for (i, &yi) in yd.iter().enumerate() {
+        let xi = &w.x[i * k..(i + 1) * k];
+        for a in 0..k {
+            xty[a] += xi[a] * yi;
+            for b in 0..k {
+                xtx[a * k + b] += xi[a] * xi[b];
+            }
+        }
+    }
+    let bread = inverse(k, &xtx)?;
+    let beta: Vec<f64> = (0..k).map(|a| (0..k).map(|b| bread[a * k + b] * xty[b]).sum()).collect();
+    // Meat: per game (rows are sorted by game), the outer product of Σ x·e.
+    let mut meat = vec![0.0; k * k];
+    let mut games = 0u64;
+    let mut s = vec![0.0; k];
+    for (i, r) in rows.iter().enumerate() {
+        let xi = &w.x[i * k..(i + 1) * k];
+        let e = yd[i] - xi.iter().zip(&beta).map(|(a, b)| a * b).sum::<f64>();
+        s.iter_mut().zip(xi).for_each(|(acc, v)| *acc += v * e);
+        if rows.get(i + 1).is_none_or(|next| next.game_id != r.game_id) {
+            for a in 0..k {
+                for b in 0..k {
+                    meat[a * k + b] += s[a] * s[b];
+                }
+            }
+            s.iter_mut().for_each(|v| *v = 0.0);
+            games += 1;
+        }
+    }
+    // Var(β₀) = row 0 of bread · meat · bread column 0.
+    let left: Vec<f64> = (0..k).map(|j| (0..k).map(|l| bread[l] * meat[l * k + j]).sum()).collect();
+    let var0: f64 = (0..k).map(|j| left[j] * bread[j * k]).sum();
+    let (n, g) = (rows.len() as f64, games as f64);
+    let dof = n - k as f64 - w.players as f64;
+    if dof < 1.0 || g < 2.0 {
+        return None;
+    }
+    let factor = g / (g - 1.0) * (n - 1.0) / dof;
+    Some(Estimate::new(beta[0], (var0 * factor).max(0.0).sqrt()))
+}
+
+/// The controlled effects of a strategy over `rows` (any order; solo games are dropped).
+pub fn effect(rows: &[Row]) -> Effect {
+    let mut rows: Vec<Row> = rows.iter().copied().filter(|r| r.player_count >= 2).collect();
+    rows.sort_by_key(|r| (r.game_id, r.seat));
+    let treated = rows.iter().filter(|r| r.treated).count() as u64;
+    let games = {
+        let mut ids: Vec<i64> = rows.iter().map(|r| r.game_id).collect();
+        ids.dedup();
+        ids.len() as u64
+    };
+    let switchers = {
+        let (t, _, _) = player_means(&rows, 1, |i, _| if rows[i].treated { 1.0 } else { 0.0 });
+        let (n, _, _) = player_means(&rows, 1, |_, _| 1.0);
+        t.iter().zip(&n).filter(|(t, n)| **t > 0.0 && **t < **n).count() as u64
+    };
+    let mut effect = Effect { player_games: rows.len() as u64, games, treated, switchers, win: None, margin: None };
+    if switchers == 0 {
+        return effect;
+    }
+    let design = Design::of(&rows);
+    let w = within(&rows, &design);
+    effect.win = fit(&rows, &w, |r| if r.won { 1.0 } else { 0.0 });
+    effect.margin = fit(&rows, &w, |r| r.margin);
+    effect
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A case worked by hand: margins are a player's own level plus 10 points when treated, so
+    /// the within-player estimate is exactly 10 whatever the players' levels, while the raw
+    /// difference (treated players are the better ones here) is far from it.
+    #[test]
+    fn within_player_estimate_removes_lasting_differences_between_players() {
+        let mut rows = Vec::new();
+        for g in 0..60i64 {
+            for seat in 0..2u8 {
+                let player = ((g as u32) + u32::from(seat) * 7) % 10;
+                // Players 5–9 use the strategy in most games, players 0–4 in few.
+                let treated =
+                    (g + i64::from(seat)) % if player >= 5 { 4 } else { 2 } != 0 && (player >= 5 || g % 3 == 0);
+                let margin = 3.0 * f64::from(player) + if treated { 10.0 } else { 0.0 };
+                let won = seat == (g % 2) as u8;
+                rows.push(Row { game_id: g, player, player_count: 2, seat, treated, advantage: 0.0, won, margin });
+            }
+        }
+        let e = effect(&rows);
+        let m = e.margin.expect("a margin estimate");
+        assert!((m.estimate - 10.0).abs() < 1e-9, "{m:?}");
+        assert!(m.std_error < 1e-6, "an exact fit has no error: {m:?}");
+        assert_eq!((e.player_games, e.games), (120, 60));
+        assert!(e.switchers > 0 && e.win.is_some());
+        // Nobody switches: no estimate.
+        let never: Vec<Row> = rows.iter().map(|r| Row { treated: r.player >= 5, ..*r }).collect();
+        let e = effect(&never);
+        assert_eq!((e.switchers, e.win, e.margin), (0, None, None));
+    }
+
+    /// A planted effect on a synthetic corpus (labelled as such: not games): 240 players with a
+    /// hidden skill play 7,000 three- and four-player games. Tile A is built by half of all
+    /// players at random and adds to the builder's performance; tile B is built mostly by
+    /// strong players and does nothing. The raw win-rate difference of B is large; controlled
+    /// (within player, with the ratings computed from the games' results alone, seat and player
+    /// count) it is about 0, inside its interval; A's effect stays clearly positive.
+    #[test]
+    fn controlled_estimate_recovers_a_planted_effect_and_removes_a_skill_artefact() {
+        use crate::ratings::{RatedGame, RatedSeat, Ratings};
+        const PLAYERS: usize = 240;
+        const GAMES: usize = 7_000;
+        use chronicle_caverna::shuffle::SplitMix64;
+        let mut rng = SplitMix64::new(20_261_125);
+        let mut unit = move || (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+        let skill: Vec<f64> = (0..PLAYERS)
+            .map(|_| {
+                // Box–Muller: a standard normal from two uniforms.
+                let (u, v) = (unit().max(1e-12), unit());
+                (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos()
+            })
+            .collect();
+        struct Seat {
+            player: usize,
+            a: bool,
+            b: bool,
+            perf: f64,
+        }
+        let mut games: Vec<Vec<Seat>> = Vec::new();
+        for g in 0..GAMES {
+            let n = 3 + g % 2;
+            let mut seats: Vec<Seat> = Vec::new();
+            while seats.len() < n {
+                let p = (unit() * skill.len() as f64) as usize % skill.len();
+                if seats.iter().any(|s| s.player == p) {
+                    continue;
+                }
+                let a = unit() < 0.5;
+                let b = unit() < if skill[p] > 0.5 { 0.9 } else { 0.05 };
+                // Logistic noise: the latent performance of a Bradley–Terry (Plackett–Luce) game.
+                let u = unit().clamp(1e-12, 1.0 - 1e-12);
+                let perf = 1.2 * skill[p] + if a { 0.7 } else { 0.0 } + (u / (1.0 - u)).ln();
+                seats.push(Seat { player: p, a, b, perf });
+            }
+            games.push(seats);
+        }
+        let rank = |seats: &[Seat], i: usize| 1 + seats.iter().filter(|s| s.perf > seats[i].perf).count() as u8;
+        let rated: Vec<RatedGame> = games
+            .iter()
+            .enumerate()
+            .map(|(g, seats)| RatedGame {
+                game_id: g as i64,
+                played_at: Some(format!("{g:08}")),
+                seats: (0..seats.len())
+                    .map(|i| RatedSeat { player: format!("p{}", seats[i].player), rank: rank(seats, i) })
+                    .collect(),
+            })
+            .collect();
+        let ratings = Ratings::compute(rated);
+        let rows = |which: fn(&Seat) -> bool| -> Vec<Row> {
+            let mut out = Vec::new();
+            for (g, seats) in games.iter().enumerate() {
+                let mu: Vec<f64> = (0..seats.len()).map(|i| ratings.before(g as i64, i as u8).unwrap().mu).collect();
+                let perf_sum: f64 = seats.iter().map(|s| s.perf).sum();
+                for (i, s) in seats.iter().enumerate() {
+                    let others = (mu.iter().sum::<f64>() - mu[i]) / (seats.len() - 1) as f64;
+                    let rivals = (perf_sum - s.perf) / (seats.len() - 1) as f64;
+                    out.push(Row {
+                        game_id: g as i64,
+                        player: s.player as u32,
+                        player_count: seats.len() as u8,
+                        seat: i as u8,
+                        treated: which(s),
+                        advantage: (mu[i] - others) / ADVANTAGE_UNIT,
+                        won: rank(seats, i) == 1,
+                        margin: 10.0 * (s.perf - rivals),
+                    });
+                }
+            }
+            out
+        };
+        let raw = |rows: &[Row]| {
+            let count = |t: bool| {
+                let sel: Vec<&Row> = rows.iter().filter(|r| r.treated == t).collect();
+                (sel.iter().filter(|r| r.won).count() as u64, sel.len() as u64)
+            };
+            let ((k1, n1), (k0, n0)) = (count(true), count(false));
+            crate::rate::newcombe(k1, n1, k0, n0).unwrap()
+        };
+        let b_rows = rows(|s| s.b);
+        let (b_raw, b) = (raw(&b_rows), effect(&b_rows).win.unwrap());
+        assert!(b_raw.ci_low > 0.2, "the skill artefact is large raw: {b_raw:?}");
+        assert!(b.ci_low < 0.0 && b.ci_high > 0.0 && b.estimate.abs() < 0.03, "B controlled: {b:?}");
+        let a_rows = rows(|s| s.a);
+        let a = effect(&a_rows).win.unwrap();
+        assert!(a.ci_low > 0.05, "A's planted effect is found: {a:?}");
+        let a_margin = effect(&a_rows).margin.unwrap();
+        assert!(a_margin.ci_low < 7.0 && a_margin.ci_high > 7.0, "A adds 7 points of margin: {a_margin:?}");
+    }
+}
