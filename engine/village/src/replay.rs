@@ -1,0 +1,316 @@
+//! Replaying a `village-log/1` document (`LOG-FORMAT.md` "Replay result"): the envelope, the
+//! setup, every entry in order, the end of the log, and the final scoring.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::error::{ErrorCode, RuleError};
+use crate::game::{Game, Task};
+use crate::notation::{Claimed, Entry, Meta, SetupNotation};
+use crate::rules::scoring::{self, ScoreBreakdown, TieBreak};
+use crate::rules::{self, mass};
+
+/// The format this engine reads.
+pub const FORMAT: &str = "village-log/1";
+/// The engine's version, reported with every result.
+pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
+/// Largest log accepted, in bytes (shared with every engine).
+pub const MAX_LOG_BYTES: usize = chronicle_game::envelope::MAX_LOG_BYTES;
+/// Most entries accepted in one log (a real game has a few hundred).
+pub const MAX_ENTRIES: usize = 100_000;
+
+pub use chronicle_game::Status;
+
+/// Where and why a log is invalid. `entry` is `None` for the envelope and the setup (the
+/// format's index −1).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LogError {
+    pub entry: Option<usize>,
+    pub player: Option<usize>,
+    pub code: ErrorCode,
+    pub message: String,
+}
+
+/// A computed total that differs from `claimed`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Mismatch {
+    pub player: usize,
+    pub claimed: i64,
+    pub computed: i64,
+}
+
+/// The outcome of a replay. `game` is the state after the last legal entry, absent when the
+/// envelope or setup is invalid.
+#[derive(Clone, Debug)]
+pub struct Replay {
+    pub status: Status,
+    pub error: Option<LogError>,
+    pub meta: Meta,
+    pub game: Option<Game>,
+    /// Final scores in seat order (complete games only).
+    pub scores: Option<Vec<ScoreBreakdown>>,
+    pub winners: Vec<usize>,
+    pub tie_break: Option<TieBreak>,
+    /// Solo: the rank of the player's total (F.7).
+    pub solo_rank: Option<&'static str>,
+    pub claimed: Option<Vec<i64>>,
+    pub claimed_mismatches: Vec<Mismatch>,
+    /// Entries applied (the index of the first illegal entry when invalid).
+    pub entries_applied: usize,
+}
+
+impl Replay {
+    fn invalid(error: LogError, meta: Meta, game: Option<Game>, applied: usize) -> Replay {
+        Replay {
+            status: Status::Invalid,
+            error: Some(error),
+            meta,
+            game,
+            scores: None,
+            winners: Vec::new(),
+            tie_break: None,
+            solo_rank: None,
+            claimed: None,
+            claimed_mismatches: Vec::new(),
+            entries_applied: applied,
+        }
+    }
+
+    /// The round reached (0 without a valid setup).
+    pub fn round(&self) -> u32 {
+        self.game.as_ref().map_or(0, |g| g.round)
+    }
+
+    /// What the game waits for, when incomplete.
+    pub fn waiting_for(&self) -> Option<String> {
+        let g = self.game.as_ref()?;
+        g.tasks.last().map(|t| rules::describe(g, t))
+    }
+}
+
+fn doc_error(code: ErrorCode, message: impl Into<String>) -> LogError {
+    LogError { entry: None, player: None, code, message: message.into() }
+}
+
+/// Classifies a serde error on a typed part of the log (G.1.1, G.1.6).
+pub(crate) fn notation_error(e: &serde_json::Error, what: &str) -> RuleError {
+    let text = e.to_string();
+    let code = if text.contains("unknown field") {
+        ErrorCode::UnknownField
+    } else if text.contains("unknown variant") {
+        ErrorCode::UnknownId
+    } else {
+        ErrorCode::BadFormat
+    };
+    RuleError::new(code, format!("{what}: {text}"))
+}
+
+/// The parsed envelope; entries stay JSON until they are applied.
+pub(crate) struct Document {
+    pub(crate) meta: Meta,
+    pub(crate) setup: SetupNotation,
+    pub(crate) entries: Vec<Value>,
+    pub(crate) claimed: Option<Claimed>,
+}
+
+fn located(e: RuleError) -> LogError {
+    LogError { entry: None, player: None, code: e.code, message: e.message }
+}
+
+#[allow(clippy::result_large_err)]
+pub(crate) fn parse_document(input: &[u8]) -> Result<Document, (LogError, Meta)> {
+    let none = Meta::default();
+    if input.len() > MAX_LOG_BYTES {
+        return Err((
+            doc_error(ErrorCode::LogTooLarge, format!("{} bytes; at most {MAX_LOG_BYTES}", input.len())),
+            none,
+        ));
+    }
+    let value: Value = serde_json::from_slice(input)
+        .map_err(|e| (doc_error(ErrorCode::MalformedJson, e.to_string()), Meta::default()))?;
+    let Value::Object(mut obj) = value else {
+        return Err((doc_error(ErrorCode::Malformed, "a log is a JSON object"), none));
+    };
+    if let Some(k) = obj.keys().find(|k| !["format", "meta", "setup", "entries", "claimed"].contains(&k.as_str())) {
+        return Err((
+            doc_error(ErrorCode::UnknownField, format!("unknown top-level field `{k}` (RULES.md G.1.1)")),
+            none,
+        ));
+    }
+    match obj.get("format") {
+        Some(Value::String(f)) if f == FORMAT => {}
+        Some(other) => {
+            return Err((doc_error(ErrorCode::BadFormat, format!("format {other} is not \"{FORMAT}\"")), none))
+        }
+        None => {
+            return Err((doc_error(ErrorCode::BadFormat, format!("`format` is missing; expected \"{FORMAT}\"")), none))
+        }
+    }
+    let meta: Meta = match obj.remove("meta") {
+        None | Some(Value::Null) => Meta::default(),
+        Some(v) => serde_json::from_value(v).map_err(|e| (located(notation_error(&e, "meta")), Meta::default()))?,
+    };
+    let setup: SetupNotation = match obj.remove("setup") {
+        None => return Err((doc_error(ErrorCode::BadFormat, "`setup` is missing"), meta)),
+        Some(v) => serde_json::from_value(v).map_err(|e| (located(notation_error(&e, "setup")), meta.clone()))?,
+    };
+    let entries = match obj.remove("entries") {
+        Some(Value::Array(a)) => a,
+        Some(_) => return Err((doc_error(ErrorCode::BadFormat, "`entries` is not an array"), meta)),
+        None => return Err((doc_error(ErrorCode::BadFormat, "`entries` is missing"), meta)),
+    };
+    if entries.len() > MAX_ENTRIES {
+        return Err((
+            doc_error(ErrorCode::LogTooLarge, format!("{} entries; at most {MAX_ENTRIES}", entries.len())),
+            meta,
+        ));
+    }
+    let claimed = match obj.remove("claimed") {
+        None | Some(Value::Null) => None,
+        Some(v) => Some(serde_json::from_value(v).map_err(|e| (located(notation_error(&e, "claimed")), meta.clone()))?),
+    };
+    Ok(Document { meta, setup, entries, claimed })
+}
+
+/// The game at the start of a parsed log.
+pub(crate) fn start(doc: &Document) -> Result<Game, LogError> {
+    let start = crate::setup::validate(&doc.setup).map_err(located)?;
+    let players = start.setup.players();
+    if let Some(c) = &doc.claimed {
+        if c.scores.len() != players {
+            return Err(doc_error(
+                ErrorCode::BadFormat,
+                format!("{} claimed scores for {players} players", c.scores.len()),
+            ));
+        }
+    }
+    Ok(Game::new(start))
+}
+
+/// Parses one entry.
+pub fn parse_entry(value: &Value) -> Result<Entry, (Option<usize>, RuleError)> {
+    let hint = value.get("player").and_then(Value::as_u64).and_then(|p| usize::try_from(p).ok());
+    Entry::deserialize(value).map_err(|e| (hint, notation_error(&e, "entry")))
+}
+
+impl Game {
+    /// Parses and applies one log entry where the game stands; on error the game may be
+    /// partly changed and should be dropped.
+    pub fn play(&mut self, value: &Value) -> Result<(), (Option<usize>, RuleError)> {
+        let entry = parse_entry(value)?;
+        rules::apply(self, &entry).map_err(|e| (entry.seat(), e))
+    }
+
+    /// The end of a log: every step that needs no entry, including seeded random outcomes,
+    /// forced deaths and automatic passes; a seeded log stops before a mass at which a buy or
+    /// a promotion is possible (LOG-FORMAT `mass`).
+    pub fn finish(&mut self) -> Result<(), RuleError> {
+        for _ in 0..100_000 {
+            rules::run_automatic(self)?;
+            if matches!(self.tasks.last(), Some(Task::Mass { .. })) && mass::has_choice(self) {
+                return Ok(());
+            }
+            if !rules::auto_resolve(self)? {
+                return Ok(());
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Replays a whole log.
+pub fn replay(input: &[u8]) -> Replay {
+    replay_until(input, None)
+}
+
+/// Replays at most the first `limit` entries (all when `None`). With a `limit` nothing of the
+/// end of the log is applied (no seeded outcome derived, no forced death or automatic pass
+/// taken): the state is exactly after entry `limit − 1` and the steps that follow it on their
+/// own, where the next entry is decided. Without one, the log is finished and scored.
+pub fn replay_until(input: &[u8], limit: Option<usize>) -> Replay {
+    let doc = match parse_document(input) {
+        Ok(d) => d,
+        Err((e, meta)) => return Replay::invalid(e, meta, None, 0),
+    };
+    let mut game = match start(&doc) {
+        Ok(g) => g,
+        Err(e) => return Replay::invalid(e, doc.meta, None, 0),
+    };
+    let claimed = doc.claimed.as_ref().map(|c| c.scores.clone());
+    let stop = limit.unwrap_or(doc.entries.len()).min(doc.entries.len());
+    for (i, value) in doc.entries.iter().take(stop).enumerate() {
+        let mut before = game.clone();
+        if let Err((player, e)) = game.play(value) {
+            // The state where the illegal entry was decided.
+            let _ = rules::run_automatic(&mut before);
+            let error = LogError { entry: Some(i), player, code: e.code, message: format!("entry {i}: {}", e.message) };
+            return Replay { claimed, ..Replay::invalid(error, doc.meta, Some(before), i) };
+        }
+    }
+    let fail_at_end = |e: RuleError, game: Game, meta: Meta, claimed: Option<Vec<i64>>| Replay {
+        claimed,
+        ..Replay::invalid(
+            LogError {
+                entry: Some(stop),
+                player: None,
+                code: e.code,
+                message: format!("after entry {}: {}", stop.wrapping_sub(1), e.message),
+            },
+            meta,
+            Some(game),
+            stop,
+        )
+    };
+    let mut result = Replay {
+        status: Status::Incomplete,
+        error: None,
+        meta: doc.meta.clone(),
+        game: None,
+        scores: None,
+        winners: Vec::new(),
+        tie_break: None,
+        solo_rank: None,
+        claimed: claimed.clone(),
+        claimed_mismatches: Vec::new(),
+        entries_applied: stop,
+    };
+    if limit.is_some() {
+        let before = game.clone();
+        if let Err(e) = rules::run_automatic(&mut game) {
+            return fail_at_end(e, before, doc.meta, claimed);
+        }
+        result.status = if game.is_over() { Status::Complete } else { Status::Incomplete };
+        result.game = Some(game);
+        return result;
+    }
+    let before = game.clone();
+    if let Err(e) = game.finish() {
+        return fail_at_end(e, before, doc.meta, claimed);
+    }
+    if game.is_over() {
+        let mut scores = Vec::with_capacity(game.player_count());
+        for p in 0..game.player_count() {
+            match scoring::score(&game, p) {
+                Ok(s) => scores.push(s),
+                Err(e) => return fail_at_end(e, game, doc.meta, claimed),
+            }
+        }
+        let totals: Vec<i64> = scores.iter().map(|s| s.total).collect();
+        let (winners, tie) = scoring::winners(&game, &totals);
+        result.solo_rank = game.is_solo().then(|| scoring::solo_rank(totals.first().copied().unwrap_or(0)));
+        result.claimed_mismatches = claimed
+            .iter()
+            .flatten()
+            .zip(&totals)
+            .enumerate()
+            .filter(|(_, (c, t))| c != t)
+            .map(|(player, (&claimed, &computed))| Mismatch { player, claimed, computed })
+            .collect();
+        result.status = Status::Complete;
+        result.scores = Some(scores);
+        result.winners = winners;
+        result.tie_break = Some(tie);
+    }
+    result.game = Some(game);
+    result
+}

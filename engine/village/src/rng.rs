@@ -1,0 +1,85 @@
+//! `village-rng/1`, the generator of seeded games (`LOG-FORMAT.md` "Seeded games"): SplitMix64
+//! with rejection sampling for `below`, and `pick` / `shuffle` over canonical orders.
+
+/// The largest seed a log may carry (2^53 − 1, exact in JSON numbers).
+pub const MAX_SEED: u64 = (1 << 53) - 1;
+
+/// SplitMix64 state.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rng {
+    s: u64,
+}
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng { s: seed }
+    }
+
+    /// The next 64-bit output.
+    pub fn next_u64(&mut self) -> u64 {
+        self.s = self.s.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.s;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A uniform number in `0..n` (`n` ≥ 1; 0 for `n` = 0), without modulo bias:
+    /// `limit = 2^64 − (2^64 mod n)`, redraw while `x ≥ limit`.
+    pub fn below(&mut self, n: u64) -> u64 {
+        if n <= 1 {
+            return 0;
+        }
+        // 2^64 mod n, computed in u128 to avoid overflow.
+        let rem = ((1u128 << 64) % u128::from(n)) as u64;
+        loop {
+            let x = self.next_u64();
+            // limit = 2^64 − rem; when rem = 0 every x is below it.
+            if rem == 0 || u128::from(x) < (1u128 << 64) - u128::from(rem) {
+                return x % n;
+            }
+        }
+    }
+
+    /// Takes one item out of a list in canonical order (`pick`).
+    pub fn pick<T>(&mut self, items: &mut Vec<T>) -> Option<T> {
+        if items.is_empty() {
+            return None;
+        }
+        let i = self.below(items.len() as u64) as usize;
+        Some(items.remove(i))
+    }
+
+    /// Fisher–Yates from the canonical order: `i` from `len−1` down to 1, `j = below(i+1)`.
+    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            let j = self.below(i as u64 + 1) as usize;
+            items.swap(i, j);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The published SplitMix64 reference outputs for seed 0 (`LOG-FORMAT.md` names SplitMix64).
+    #[test]
+    fn splitmix64_reference_values() {
+        let mut r = Rng::new(0);
+        assert_eq!(r.next_u64(), 0xE220_A839_7B1D_CDAF);
+        assert_eq!(r.next_u64(), 0x6E78_9E6A_A1B9_65F4);
+    }
+
+    #[test]
+    fn below_stays_in_range_and_shuffle_permutes() {
+        let mut r = Rng::new(7);
+        assert!((0..1000).all(|_| r.below(6) < 6));
+        assert_eq!(r.below(1), 0);
+        let mut v: Vec<u32> = (0..24).collect();
+        r.shuffle(&mut v);
+        let mut sorted = v.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, (0..24).collect::<Vec<_>>());
+    }
+}
