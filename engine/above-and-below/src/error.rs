@@ -1,0 +1,177 @@
+//! Why a log is invalid: one enum of the stable error codes of `RULES.md` G.1 and
+//! `LOG-FORMAT.md` ("Error codes"), spelled exactly as the spec spells them.
+
+use std::fmt;
+
+use serde::Serialize;
+
+macro_rules! codes {
+    ($( $(#[$doc:meta])* $variant:ident = $code:literal, )*) => {
+        /// A stable error code. The string form is the spec's code and never changes.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum ErrorCode {
+            $( $(#[$doc])* $variant, )*
+        }
+
+        impl ErrorCode {
+            /// Every code, in the order of the spec's tables.
+            pub const ALL: &'static [ErrorCode] = &[$(ErrorCode::$variant,)*];
+
+            /// The code as the spec writes it (`E_…`).
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $( ErrorCode::$variant => $code, )*
+                }
+            }
+        }
+    };
+}
+
+codes! {
+    /// Not JSON, not an object, a wrong `format`, or a field of the wrong type or shape.
+    Format = "E_FORMAT",
+    /// A field this format does not define.
+    UnknownField = "E_UNKNOWN_FIELD",
+    /// An id that is not a goods, skill, trait, effect, bonus or outcome id of `RULES.md`.
+    UnknownId = "E_UNKNOWN_ID",
+    /// `seeded` without a seed or a complete catalogue; a seed in explicit mode.
+    SetupRandom = "E_SETUP_RANDOM",
+    /// Explicit mode: a random result the entry needs is absent.
+    RandomMissing = "E_RANDOM_MISSING",
+    /// A written random result differs from the seeded one.
+    RandomMismatch = "E_RANDOM_MISMATCH",
+    /// An entry type where the game does not allow it.
+    Sequence = "E_SEQUENCE",
+    /// C.1: not 2–4 players.
+    SetupPlayers = "E_SETUP_PLAYERS",
+    /// A.8: the board profile is incomplete or fails a sanity check.
+    SetupBoard = "E_SETUP_BOARD",
+    /// B.2–B.7: the catalogue is malformed, or an id used is not declared (fully enough).
+    Catalogue = "E_CATALOGUE",
+    /// C.5–C.7: the face-up rows at setup.
+    SetupRows = "E_SETUP_ROWS",
+    /// D.2.1: not this player's turn (or not a seat of the game).
+    NotYourTurn = "E_NOT_YOUR_TURN",
+    /// D.2.3: an action without a ready villager.
+    MustPass = "E_MUST_PASS",
+    /// D.2.4: a turn or pass by a player who passed this round.
+    Passed = "E_PASSED",
+    /// D.2.5: a villager that is not own and ready.
+    VillagerNotReady = "E_VILLAGER_NOT_READY",
+    /// D.2.5: a villager twice in one action.
+    VillagerDuplicate = "E_VILLAGER_DUPLICATE",
+    /// D.4.1, D.7.1: Harvest and Labor use at least one villager.
+    ActionVillagers = "E_ACTION_VILLAGERS",
+    /// D.4.2: more goods taken than villagers.
+    HarvestCount = "E_HARVEST_COUNT",
+    /// D.4.2: a goods token taken from a card that does not hold one.
+    HarvestEmpty = "E_HARVEST_EMPTY",
+    /// D.5.1, D.6.1: builder without a hammer, trainer without a quill.
+    SkillRequired = "E_SKILL_REQUIRED",
+    /// D.5.2: the card is not face up in a row.
+    CardNotAvailable = "E_CARD_NOT_AVAILABLE",
+    /// D.5.3: a payment that does not add up, cannot be paid, or uses cider/potions without the effect.
+    Payment = "E_PAYMENT",
+    /// D.5.4: an outpost without an own free cave.
+    NoFreeCave = "E_NO_FREE_CAVE",
+    /// D.6.2: an empty slot, or a recruit that is not the slot's villager.
+    Slot = "E_SLOT",
+    /// D.8.1: an illegal offer.
+    Offer = "E_OFFER",
+    /// D.8.2: an illegal purchase.
+    Buy = "E_BUY",
+    /// D.8.3: a second refresh in a turn.
+    Refresh = "E_REFRESH",
+    /// D.9: an illegal store.
+    Store = "E_STORE",
+    /// D.10: a Cave Cat's obedience die.
+    CatRoll = "E_CAT_ROLL",
+    /// G.1.1: an illegal draw.
+    Draw = "E_DRAW",
+    /// E.1: a party of fewer than 2.
+    PartySize = "E_PARTY_SIZE",
+    /// E.1, H.24: Explore with an empty cave deck.
+    CaveDeckEmpty = "E_CAVE_DECK_EMPTY",
+    /// E.2, E.4: a die outside 1–6.
+    Die = "E_DIE",
+    /// E.2, H.33: the paragraph does not match the cave or an earlier exploration.
+    Paragraph = "E_PARAGRAPH",
+    /// E.4: not exactly one lantern die per party villager.
+    Rolls = "E_ROLLS",
+    /// E.5: rerolls beyond the allowance or of a die that is not a party lantern die.
+    Reroll = "E_REROLL",
+    /// E.6: an effort by a villager not in the cave.
+    Effort = "E_EFFORT",
+    /// E.7: a bonus whose condition does not hold.
+    Bonus = "E_BONUS",
+    /// B.4: a custom credit for a card without a `custom` effect.
+    Custom = "E_CUSTOM",
+    /// E.8: `reached` above the computed total.
+    Lanterns = "E_LANTERNS",
+    /// E.8, H.33–H.34: thresholds malformed, inconsistent, or the wrong one reached.
+    Threshold = "E_THRESHOLD",
+    /// E.9–E.10: an outcome that is malformed or cannot be applied.
+    Outcome = "E_OUTCOME",
+    /// F.5: illegal rest choices.
+    Rest = "E_REST",
+    /// B.4, F.9: an illegal declaration.
+    Declare = "E_DECLARE",
+}
+
+impl Serialize for ErrorCode {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A rule violation found while applying one entry: a code and a message for people. The
+/// replay adds where it happened.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{code}: {message}")]
+pub struct RuleError {
+    pub code: ErrorCode,
+    pub message: String,
+}
+
+impl RuleError {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> RuleError {
+        RuleError { code, message: message.into() }
+    }
+}
+
+/// Shorthand used throughout the rule modules.
+pub type RuleResult<T = ()> = Result<T, RuleError>;
+
+pub(crate) fn fail<T>(code: ErrorCode, message: impl Into<String>) -> RuleResult<T> {
+    Err(RuleError::new(code, message))
+}
+
+/// Fails with `code` unless `cond` holds.
+pub(crate) fn ensure(cond: bool, code: ErrorCode, message: impl FnOnce() -> String) -> RuleResult {
+    if cond {
+        Ok(())
+    } else {
+        Err(RuleError::new(code, message()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_unique_and_spelled_like_the_spec() {
+        let mut seen = std::collections::HashSet::new();
+        for c in ErrorCode::ALL {
+            assert!(seen.insert(c.as_str()), "duplicate {}", c.as_str());
+            assert!(c.as_str().starts_with("E_"));
+            assert!(c.as_str().chars().all(|ch| ch.is_ascii_uppercase() || ch == '_'));
+        }
+    }
+}

@@ -1,0 +1,288 @@
+//! Replaying an `above-and-below-log/1` document (`LOG-FORMAT.md` "Replay result"): parse the
+//! envelope, validate the setup, apply the entries one by one, then — for a whole log only —
+//! apply the end-of-log forced passes and score a finished game.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::error::{ErrorCode, RuleError};
+use crate::game::{Game, Warning};
+use crate::notation::{Claimed, Entry, Meta, SetupNotation};
+use crate::rules::scoring::{score, winners, ScoreBreakdown};
+use crate::rules::turn::forced_passes;
+
+/// The format this engine reads.
+pub const FORMAT: &str = "above-and-below-log/1";
+/// The engine's version, reported with every result.
+pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
+/// Largest log accepted, in bytes.
+pub const MAX_LOG_BYTES: usize = chronicle_game::envelope::MAX_LOG_BYTES;
+/// Most entries accepted in one log (a real game has a few hundred at most).
+pub const MAX_ENTRIES: usize = 100_000;
+
+pub use chronicle_game::Status;
+
+/// Where and why a log is invalid. `entry` is `None` for the envelope and the setup.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LogError {
+    pub entry: Option<usize>,
+    pub player: Option<usize>,
+    pub code: ErrorCode,
+    pub message: String,
+}
+
+/// The outcome of a replay. `game` is the state after the last legal entry, absent when the
+/// envelope or setup is invalid.
+#[derive(Clone, Debug)]
+pub struct Replay {
+    pub status: Status,
+    pub error: Option<LogError>,
+    pub meta: Meta,
+    pub game: Option<Game>,
+    /// Final scores, in seat order (complete games only).
+    pub scores: Option<Vec<ScoreBreakdown>>,
+    /// F.12: the winners after the tie-breaks (complete games only).
+    pub winners: Vec<usize>,
+    /// `claimed.scores`, when the log has them.
+    pub claimed: Option<Vec<i64>>,
+    /// G.3 warnings (`W_…`), entry-located.
+    pub warnings: Vec<Warning>,
+    /// Entries applied (the index of the first illegal entry when invalid).
+    pub entries_applied: usize,
+}
+
+impl Replay {
+    fn invalid(error: LogError, meta: Meta, game: Option<Game>, applied: usize) -> Replay {
+        Replay {
+            status: Status::Invalid,
+            error: Some(error),
+            meta,
+            game,
+            scores: None,
+            winners: vec![],
+            claimed: None,
+            warnings: vec![],
+            entries_applied: applied,
+        }
+    }
+
+    /// The round reached (0 without a valid setup).
+    pub fn round(&self) -> u8 {
+        self.game.as_ref().map_or(0, Game::round)
+    }
+}
+
+fn doc_error(code: ErrorCode, message: impl Into<String>) -> LogError {
+    LogError { entry: None, player: None, code, message: message.into() }
+}
+
+/// Classifies a serde error on a typed part of the log: an unknown field, an unknown id of a
+/// closed vocabulary, or a malformed value.
+pub(crate) fn notation_error(e: &serde_json::Error, what: &str) -> RuleError {
+    let text = e.to_string();
+    let code = if text.contains("unknown field") {
+        ErrorCode::UnknownField
+    } else if text.contains("unknown variant") {
+        ErrorCode::UnknownId
+    } else {
+        ErrorCode::Format
+    };
+    RuleError::new(code, format!("{what}: {text}"))
+}
+
+/// The parsed envelope; entries are read one at a time.
+pub(crate) struct Document {
+    pub(crate) meta: Meta,
+    pub(crate) setup: SetupNotation,
+    pub(crate) entries: Vec<Value>,
+    pub(crate) claimed: Option<Claimed>,
+}
+
+const TOP_LEVEL: [&str; 5] = ["format", "meta", "setup", "entries", "claimed"];
+
+#[allow(clippy::result_large_err)]
+pub(crate) fn parse_document(input: &[u8]) -> Result<Document, (LogError, Meta)> {
+    let none = Meta::default();
+    if input.len() > MAX_LOG_BYTES {
+        return Err((doc_error(ErrorCode::Format, format!("{} bytes; at most {MAX_LOG_BYTES}", input.len())), none));
+    }
+    let value: Value = serde_json::from_slice(input)
+        .map_err(|e| (doc_error(ErrorCode::Format, format!("not JSON: {e}")), Meta::default()))?;
+    let Value::Object(mut obj) = value else {
+        return Err((doc_error(ErrorCode::Format, "a log is a JSON object"), none));
+    };
+    match obj.get("format") {
+        Some(Value::String(f)) if f == FORMAT => {}
+        Some(other) => return Err((doc_error(ErrorCode::Format, format!("format {other} is not \"{FORMAT}\"")), none)),
+        None => {
+            return Err((doc_error(ErrorCode::Format, format!("`format` is missing; expected \"{FORMAT}\"")), none))
+        }
+    }
+    if let Some(k) = obj.keys().find(|k| !TOP_LEVEL.contains(&k.as_str())) {
+        return Err((doc_error(ErrorCode::UnknownField, format!("unknown top-level field `{k}`")), none));
+    }
+    let meta: Meta = match obj.remove("meta") {
+        None | Some(Value::Null) => Meta::default(),
+        Some(v) => serde_json::from_value(v).map_err(|e| (located(notation_error(&e, "meta")), Meta::default()))?,
+    };
+    let setup: SetupNotation = match obj.remove("setup") {
+        None => return Err((doc_error(ErrorCode::Format, "`setup` is missing"), meta)),
+        Some(v) => serde_json::from_value(v).map_err(|e| (located(notation_error(&e, "setup")), meta.clone()))?,
+    };
+    let entries = match obj.remove("entries") {
+        Some(Value::Array(a)) => a,
+        Some(_) => return Err((doc_error(ErrorCode::Format, "`entries` is not an array"), meta)),
+        None => return Err((doc_error(ErrorCode::Format, "`entries` is missing"), meta)),
+    };
+    if entries.len() > MAX_ENTRIES {
+        return Err((doc_error(ErrorCode::Format, format!("{} entries; at most {MAX_ENTRIES}", entries.len())), meta));
+    }
+    let claimed = match obj.remove("claimed") {
+        None | Some(Value::Null) => None,
+        Some(v) => Some(serde_json::from_value(v).map_err(|e| (located(notation_error(&e, "claimed")), meta.clone()))?),
+    };
+    Ok(Document { meta, setup, entries, claimed })
+}
+
+fn located(e: RuleError) -> LogError {
+    LogError { entry: None, player: None, code: e.code, message: e.message }
+}
+
+/// The game at the start of a parsed log.
+pub(crate) fn start(doc: &Document) -> Result<Game, LogError> {
+    let setup = crate::setup::validate(&doc.setup)
+        .map_err(|e| located(RuleError::new(e.code, format!("setup: {}", e.message))))?;
+    if let Some(c) = &doc.claimed {
+        if c.scores.len() != setup.players() {
+            return Err(doc_error(
+                ErrorCode::Format,
+                format!("claimed: {} scores for {} players", c.scores.len(), setup.players()),
+            ));
+        }
+    }
+    Ok(Game::new(setup))
+}
+
+/// Reads and applies one entry; the error names the entry's player when it has a valid one.
+pub(crate) fn step(game: &mut Game, value: &Value) -> Result<(), (Option<usize>, RuleError)> {
+    let player = value
+        .get("player")
+        .and_then(Value::as_u64)
+        .and_then(|p| usize::try_from(p).ok())
+        .filter(|p| *p < game.players.len());
+    let entry = Entry::deserialize_value(value).map_err(|e| (player, notation_error(&e, "entry")))?;
+    let before = game.warnings.len();
+    let result = game.apply(&entry).map_err(|e| (player, e));
+    for w in &mut game.warnings[before..] {
+        w.player = w.player.or(player);
+    }
+    result
+}
+
+impl Entry {
+    fn deserialize_value(v: &Value) -> Result<Entry, serde_json::Error> {
+        <Entry as serde::Deserialize>::deserialize(v)
+    }
+}
+
+/// Replays a whole log: forced passes at the end, scoring when the game is over.
+pub fn replay(input: &[u8]) -> Replay {
+    run(input, None)
+}
+
+/// Replays at most the first `limit` entries, without end-of-log defaults: the state exactly
+/// after entry `limit − 1` (the setup alone for 0).
+pub fn replay_until(input: &[u8], limit: usize) -> Replay {
+    run(input, Some(limit))
+}
+
+fn run(input: &[u8], limit: Option<usize>) -> Replay {
+    let doc = match parse_document(input) {
+        Ok(d) => d,
+        Err((e, meta)) => return Replay::invalid(e, meta, None, 0),
+    };
+    let mut game = match start(&doc) {
+        Ok(g) => g,
+        Err(e) => return Replay::invalid(e, doc.meta, None, 0),
+    };
+    let claimed = doc.claimed.as_ref().map(|c| c.scores.clone());
+    let stop = limit.unwrap_or(doc.entries.len()).min(doc.entries.len());
+    let mut last_good = game.clone();
+    for (i, value) in doc.entries.iter().take(stop).enumerate() {
+        let before = game.warnings.len();
+        if let Err((player, e)) = step(&mut game, value) {
+            let message = format!("entry {i}: {}", e.message);
+            let error = LogError { entry: Some(i), player, code: e.code, message };
+            let warnings = last_good.warnings.clone();
+            return Replay { claimed, warnings, ..Replay::invalid(error, doc.meta, Some(last_good), i) };
+        }
+        for w in &mut game.warnings[before..] {
+            w.entry = Some(i);
+        }
+        last_good.clone_from(&game);
+    }
+    if limit.is_none() {
+        forced_passes(&mut game, None);
+    }
+    let (scores, winners) = if game.is_over() {
+        let s = score(&game);
+        let w = winners(&game, &s);
+        (Some(s), w)
+    } else {
+        (None, vec![])
+    };
+    if let (Some(s), Some(c)) = (&scores, &claimed) {
+        for (seat, (score, claim)) in s.iter().zip(c).enumerate() {
+            if score.total != *claim {
+                game.warn(
+                    "W_SCORE_CLAIM",
+                    Some(seat),
+                    format!("player {seat}: claimed {claim}, computed {}", score.total),
+                );
+            }
+        }
+    }
+    if limit.is_none() {
+        supply_warnings(&mut game);
+    }
+    Replay {
+        status: if game.is_over() { Status::Complete } else { Status::Incomplete },
+        error: None,
+        meta: doc.meta,
+        warnings: game.warnings.clone(),
+        game: Some(game),
+        scores,
+        winners,
+        claimed,
+        entries_applied: stop,
+    }
+}
+
+/// G.3 `W_SUPPLY`: more goods of a type owned or on cards than there are tokens, or more
+/// potions (20) or cider (10) than exist (H.4). Checked once, at the end of the log.
+fn supply_warnings(game: &mut Game) {
+    use crate::ids::{Good, Item, Token};
+    for g in Good::ALL {
+        let on_cards: u64 = game
+            .players
+            .iter()
+            .flat_map(|p| p.cards())
+            .map(|c| c.tokens.iter().filter(|t| **t == g).count() as u64)
+            .sum();
+        let owned: u64 = game.players.iter().map(|p| p.owned(Item::Good(g))).sum();
+        if owned + on_cards > u64::from(g.tokens()) {
+            game.warn(
+                "W_SUPPLY",
+                None,
+                format!("{} {} tokens in play; the game has {}", owned + on_cards, g.id(), g.tokens()),
+            );
+        }
+    }
+    for (t, max) in [(Token::Potion, 20u64), (Token::Cider, 10)] {
+        let owned: u64 = game.players.iter().map(|p| p.owned(Item::Other(t))).sum::<u64>()
+            + u64::from(t == Token::Cider && game.board_cider);
+        if owned > max {
+            game.warn("W_SUPPLY", None, format!("{owned} {} tokens in play; the game has {max}", Item::Other(t).id()));
+        }
+    }
+}

@@ -1,0 +1,98 @@
+//! Above and Below behind the game-agnostic [`GameEngine`] trait.
+
+use chronicle_game::{rank, GameEngine, GameKind, LedgerLine, Legal, LogError, Meta, PlayerVerdict, StateAt, Verdict};
+use serde_json::Value;
+
+use crate::replay::{replay, replay_until, Replay, ENGINE_VERSION};
+
+/// The Above and Below engine.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AboveAndBelow;
+
+impl GameEngine for AboveAndBelow {
+    const KIND: GameKind = GameKind::AboveAndBelow;
+    const VERSION: &'static str = ENGINE_VERSION;
+    type Replay = Replay;
+
+    fn replay(log: &[u8]) -> Replay {
+        replay(log)
+    }
+
+    fn replay_until(log: &[u8], entries: usize) -> Replay {
+        replay_until(log, entries)
+    }
+
+    fn verdict(r: &Replay) -> Verdict {
+        verdict(r)
+    }
+
+    fn state_view(r: &Replay) -> Option<StateAt> {
+        let game = r.game.as_ref()?;
+        Some(StateAt {
+            round: u16::from(game.round()),
+            phase: game.phase().id().to_owned(),
+            state: crate::view::state_json(game),
+        })
+    }
+
+    fn legal_entries(r: &Replay, limit: usize) -> Legal {
+        let Some(game) = r.game.as_ref().filter(|_| r.error.is_none()) else {
+            return Legal { entries: Vec::new(), complete: true };
+        };
+        let entries = crate::legal::legal_entries(game);
+        // legal.rs leaves out free actions, most villager subsets and every Adventure Book
+        // option but one (docs/rules/above-and-below.md "Legal entries"), so the list is
+        // complete only when the game is over (no entries).
+        let complete = entries.is_empty();
+        Legal { entries: entries.into_iter().take(limit).collect(), complete }
+    }
+
+    fn ledger(log: &[u8]) -> Vec<LedgerLine> {
+        crate::ledger::ledger(log)
+    }
+
+    fn simulate(seed: u64, players: u8) -> Result<Value, String> {
+        crate::bots::simulate(seed, players)
+    }
+}
+
+/// The game-agnostic verdict of a replay.
+pub fn verdict(r: &Replay) -> Verdict {
+    let game = r.game.as_ref();
+    let totals: Option<Vec<i64>> = r.scores.as_ref().map(|s| s.iter().map(|p| p.total).collect());
+    let ranks = totals.as_deref().map(rank);
+    let players = game.map_or_else(Vec::new, |g| {
+        g.players()
+            .iter()
+            .enumerate()
+            .map(|(seat, p)| PlayerVerdict {
+                name: p.name.clone(),
+                score: r.scores.as_ref().and_then(|s| s.get(seat)).map(|s| s.score()),
+                rank: ranks.as_ref().and_then(|r| r.get(seat).copied()),
+                winner: r.winners.contains(&seat),
+                claimed: r.claimed.as_ref().and_then(|c| c.get(seat).copied()),
+            })
+            .collect()
+    });
+    Verdict {
+        game: Some(GameKind::AboveAndBelow),
+        engine_version: ENGINE_VERSION.to_owned(),
+        status: r.status,
+        error: r.error.as_ref().map(|e| LogError {
+            entry: e.entry,
+            player: e.player,
+            code: e.code.as_str().to_owned(),
+            message: e.message.clone(),
+        }),
+        meta: Meta {
+            id: r.meta.id.clone(),
+            tournament: r.meta.tournament.clone(),
+            played_at: r.meta.played_at.clone(),
+        },
+        variant: None,
+        player_count: game.map(|g| u8::try_from(g.players().len()).unwrap_or(u8::MAX)),
+        round_reached: u16::from(r.round()),
+        entries_applied: r.entries_applied,
+        players,
+    }
+}
