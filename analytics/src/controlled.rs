@@ -88,7 +88,8 @@ pub struct Effect {
 /// The scale of `advantage`: Weng-Lin's beta.
 pub const ADVANTAGE_UNIT: f64 = 25.0 / 6.0;
 
-/// The columns of the design (dense; the within transformation fills every entry).
+/// The columns of the controls (every column but `treated`; dense, as the within
+/// transformation fills every entry).
 struct Design {
     advantage: bool,
     seat_col: [Option<usize>; 8],
@@ -106,9 +107,9 @@ impl Design {
             seats[usize::from(r.seat.min(7))] = true;
             counts[usize::from(r.player_count.min(7))] = true;
         }
-        // 0 treated, 1 advantage (when there is one); then indicators for every level present
-        // except the first (the reference). No intercept: the player means absorb it.
-        let mut width = if advantage { 2 } else { 1 };
+        // 0 advantage (when there is one); then indicators for every level present except the
+        // first (the reference). No intercept: the player means absorb it.
+        let mut width = usize::from(advantage);
         let mut indicators = |present: [bool; 8]| {
             let mut cols = [None; 8];
             let first = present.iter().position(|&p| p);
@@ -127,9 +128,8 @@ impl Design {
 
     fn fill(&self, r: &Row, x: &mut [f64]) {
         x.iter_mut().for_each(|v| *v = 0.0);
-        x[0] = if r.treated { 1.0 } else { 0.0 };
         if self.advantage {
-            x[1] = r.advantage;
+            x[0] = r.advantage;
         }
         for col in [self.seat_col[usize::from(r.seat.min(7))], self.count_col[usize::from(r.player_count.min(7))]]
             .into_iter()
@@ -176,121 +176,177 @@ fn inverse(k: usize, m: &[f64]) -> Option<Vec<f64>> {
     Some(inv)
 }
 
-/// The rows' design, within-transformed: every column minus its player's mean.
-struct Within {
-    k: usize,
-    x: Vec<f64>,
-    /// Player of each row (dense 0..players).
+/// Subtracts from each value the mean of its player's values.
+fn demean(player: &[u32], counts: &[f64], values: &mut [f64]) {
+    let mut sums = vec![0.0; counts.len()];
+    for (&p, v) in player.iter().zip(values.iter()) {
+        sums[p as usize] += v;
+    }
+    for (&p, v) in player.iter().zip(values.iter_mut()) {
+        *v -= sums[p as usize] / counts[p as usize];
+    }
+}
+
+/// One outcome, within-transformed, with `Z'y`.
+struct Outcome {
+    y: Vec<f64>,
+    zy: Vec<f64>,
+}
+
+/// The controls of a set of player-games, within-transformed once, so that each strategy's
+/// fit costs a few passes over the rows (only the `treated` column changes between
+/// strategies; `Z'Z` and `Z'y` are shared).
+pub struct Model {
+    /// Position in the caller's rows of each row here (sorted by game; solo games dropped).
+    order: Vec<usize>,
+    player: Vec<u32>,
+    /// Rows per player (indexed by `Row::player`).
+    counts: Vec<f64>,
     players: usize,
+    /// Game id of each row, for clustering.
+    game: Vec<i64>,
+    games: u64,
+    /// The controls, within-transformed, row-major `n × kz`.
+    z: Vec<f64>,
+    kz: usize,
+    ztz: Vec<f64>,
+    win: Outcome,
+    margin: Outcome,
 }
 
-fn within(rows: &[Row], design: &Design) -> Within {
-    let k = design.width;
-    let mut x = vec![0.0; rows.len() * k];
-    for (i, r) in rows.iter().enumerate() {
-        design.fill(r, &mut x[i * k..(i + 1) * k]);
-    }
-    let (means, counts, players) = player_means(rows, k, |i, j| x[i * k + j]);
-    for (i, r) in rows.iter().enumerate() {
-        let p = r.player as usize;
-        for j in 0..k {
-            x[i * k + j] -= means[p * k + j] / counts[p];
+impl Model {
+    pub fn new(rows: &[Row]) -> Model {
+        let mut order: Vec<usize> = (0..rows.len()).filter(|&i| rows[i].player_count >= 2).collect();
+        order.sort_by_key(|&i| (rows[i].game_id, rows[i].seat));
+        let sorted: Vec<Row> = order.iter().map(|&i| rows[i]).collect();
+        let design = Design::of(&sorted);
+        let kz = design.width;
+        let player: Vec<u32> = sorted.iter().map(|r| r.player).collect();
+        let mut counts = vec![0.0; sorted.iter().map(|r| r.player as usize + 1).max().unwrap_or(0)];
+        for &p in &player {
+            counts[p as usize] += 1.0;
         }
-    }
-    Within { k, x, players }
-}
-
-/// Per player: the sums of `value(row, column)` over the player's rows, the row counts, and the
-/// number of players with rows.
-fn player_means(rows: &[Row], k: usize, value: impl Fn(usize, usize) -> f64) -> (Vec<f64>, Vec<f64>, usize) {
-    let n_players = rows.iter().map(|r| r.player as usize + 1).max().unwrap_or(0);
-    let mut sums = vec![0.0; n_players * k];
-    let mut counts = vec![0.0; n_players];
-    for (i, r) in rows.iter().enumerate() {
-        let p = r.player as usize;
-        counts[p] += 1.0;
-        for j in 0..k {
-            sums[p * k + j] += value(i, j);
+        let players = counts.iter().filter(|&&c| c > 0.0).count();
+        let n = sorted.len();
+        let mut z = vec![0.0; n * kz];
+        for (i, r) in sorted.iter().enumerate() {
+            design.fill(r, &mut z[i * kz..(i + 1) * kz]);
         }
-    }
-    let players = counts.iter().filter(|&&c| c > 0.0).count();
-    (sums, counts, players)
-}
-
-/// The coefficient of `treated` in the within regression of `y` on the design.
-fn fit(rows: &[Row], w: &Within, y: impl Fn(&Row) -> f64) -> Option<Estimate> {
-    let k = w.k;
-    let raw: Vec<f64> = rows.iter().map(&y).collect();
-    let (sums, counts, _) = player_means(rows, 1, |i, _| raw[i]);
-    let yd: Vec<f64> =
-        rows.iter().zip(&raw).map(|(r, v)| v - sums[r.player as usize] / counts[r.player as usize]).collect();
-    let mut xtx = vec![0.0; k * k];
-    let mut xty = vec![0.0; k];
-    for (i, &yi) in yd.iter().enumerate() {
-        let xi = &w.x[i * k..(i + 1) * k];
-        for a in 0..k {
-            xty[a] += xi[a] * yi;
-            for b in 0..k {
-                xtx[a * k + b] += xi[a] * xi[b];
+        let mut column = vec![0.0; n];
+        for j in 0..kz {
+            for i in 0..n {
+                column[i] = z[i * kz + j];
+            }
+            demean(&player, &counts, &mut column);
+            for i in 0..n {
+                z[i * kz + j] = column[i];
             }
         }
-    }
-    let bread = inverse(k, &xtx)?;
-    let beta: Vec<f64> = (0..k).map(|a| (0..k).map(|b| bread[a * k + b] * xty[b]).sum()).collect();
-    // Meat: per game (rows are sorted by game), the outer product of Σ x·e.
-    let mut meat = vec![0.0; k * k];
-    let mut games = 0u64;
-    let mut s = vec![0.0; k];
-    for (i, r) in rows.iter().enumerate() {
-        let xi = &w.x[i * k..(i + 1) * k];
-        let e = yd[i] - xi.iter().zip(&beta).map(|(a, b)| a * b).sum::<f64>();
-        s.iter_mut().zip(xi).for_each(|(acc, v)| *acc += v * e);
-        if rows.get(i + 1).is_none_or(|next| next.game_id != r.game_id) {
-            for a in 0..k {
-                for b in 0..k {
-                    meat[a * k + b] += s[a] * s[b];
+        let mut ztz = vec![0.0; kz * kz];
+        for i in 0..n {
+            let zi = &z[i * kz..(i + 1) * kz];
+            for a in 0..kz {
+                for b in 0..kz {
+                    ztz[a * kz + b] += zi[a] * zi[b];
                 }
             }
-            s.iter_mut().for_each(|v| *v = 0.0);
-            games += 1;
         }
+        let outcome = |value: fn(&Row) -> f64| {
+            let mut y: Vec<f64> = sorted.iter().map(value).collect();
+            demean(&player, &counts, &mut y);
+            let mut zy = vec![0.0; kz];
+            for (i, yi) in y.iter().enumerate() {
+                for a in 0..kz {
+                    zy[a] += z[i * kz + a] * yi;
+                }
+            }
+            Outcome { y, zy }
+        };
+        let win = outcome(|r| if r.won { 1.0 } else { 0.0 });
+        let margin = outcome(|r| r.margin);
+        let game: Vec<i64> = sorted.iter().map(|r| r.game_id).collect();
+        let games = game.windows(2).filter(|w| w[0] != w[1]).count() as u64 + u64::from(!game.is_empty());
+        Model { order, player, counts, players, game, games, z, kz, ztz, win, margin }
     }
-    // Var(β₀) = row 0 of bread · meat · bread column 0.
-    let left: Vec<f64> = (0..k).map(|j| (0..k).map(|l| bread[l] * meat[l * k + j]).sum()).collect();
-    let var0: f64 = (0..k).map(|j| left[j] * bread[j * k]).sum();
-    let (n, g) = (rows.len() as f64, games as f64);
-    let dof = n - k as f64 - w.players as f64;
-    if dof < 1.0 || g < 2.0 {
-        return None;
+
+    /// The effects of a strategy; `treated[i]` says whether the caller's row `i` used it.
+    pub fn effect(&self, treated: &[bool]) -> Effect {
+        let t: Vec<f64> = self.order.iter().map(|&i| if treated.get(i) == Some(&true) { 1.0 } else { 0.0 }).collect();
+        let used = t.iter().filter(|&&v| v > 0.0).count() as u64;
+        let mut per_player = vec![0.0; self.counts.len()];
+        for (&p, v) in self.player.iter().zip(&t) {
+            per_player[p as usize] += v;
+        }
+        let switchers =
+            per_player.iter().zip(&self.counts).filter(|(u, n)| **u > 0.0 && **u < **n).count() as u64;
+        let mut effect = Effect {
+            player_games: self.order.len() as u64,
+            games: self.games,
+            treated: used,
+            switchers,
+            win: None,
+            margin: None,
+        };
+        if switchers == 0 {
+            return effect;
+        }
+        let mut t = t;
+        demean(&self.player, &self.counts, &mut t);
+        effect.win = self.fit(&t, &self.win);
+        effect.margin = self.fit(&t, &self.margin);
+        effect
     }
-    let factor = g / (g - 1.0) * (n - 1.0) / dof;
-    Some(Estimate::new(beta[0], (var0 * factor).max(0.0).sqrt()))
+
+    /// The coefficient of `treated` (within-transformed `t`) for one outcome.
+    fn fit(&self, t: &[f64], out: &Outcome) -> Option<Estimate> {
+        let (kz, k) = (self.kz, self.kz + 1);
+        let mut tz = vec![0.0; kz];
+        let (mut tt, mut ty) = (0.0, 0.0);
+        for (i, &ti) in t.iter().enumerate() {
+            tt += ti * ti;
+            ty += ti * out.y[i];
+            for a in 0..kz {
+                tz[a] += ti * self.z[i * kz + a];
+            }
+        }
+        let mut xtx = vec![0.0; k * k];
+        xtx[0] = tt;
+        for a in 0..kz {
+            xtx[a + 1] = tz[a];
+            xtx[(a + 1) * k] = tz[a];
+            for b in 0..kz {
+                xtx[(a + 1) * k + b + 1] = self.ztz[a * kz + b];
+            }
+        }
+        let bread = inverse(k, &xtx)?;
+        let xty: Vec<f64> = std::iter::once(ty).chain(out.zy.iter().copied()).collect();
+        let beta: Vec<f64> = (0..k).map(|a| (0..k).map(|b| bread[a * k + b] * xty[b]).sum()).collect();
+        // Var(β₀) = Σ_games (Σ_rows a_i·e_i)², a_i = row 0 of the bread times x_i.
+        let (mut var, mut u) = (0.0, 0.0);
+        for (i, &ti) in t.iter().enumerate() {
+            let zi = &self.z[i * kz..(i + 1) * kz];
+            let fitted = beta[0] * ti + zi.iter().zip(&beta[1..]).map(|(a, b)| a * b).sum::<f64>();
+            let a = bread[0] * ti + zi.iter().zip(&bread[1..k]).map(|(x, b)| x * b).sum::<f64>();
+            u += a * (out.y[i] - fitted);
+            if self.game.get(i + 1) != Some(&self.game[i]) {
+                var += u * u;
+                u = 0.0;
+            }
+        }
+        let (n, g) = (t.len() as f64, self.games as f64);
+        let dof = n - k as f64 - self.players as f64;
+        if dof < 1.0 || g < 2.0 {
+            return None;
+        }
+        let factor = g / (g - 1.0) * (n - 1.0) / dof;
+        Some(Estimate::new(beta[0], (var * factor).max(0.0).sqrt()))
+    }
 }
 
 /// The controlled effects of a strategy over `rows` (any order; solo games are dropped).
 pub fn effect(rows: &[Row]) -> Effect {
-    let mut rows: Vec<Row> = rows.iter().copied().filter(|r| r.player_count >= 2).collect();
-    rows.sort_by_key(|r| (r.game_id, r.seat));
-    let treated = rows.iter().filter(|r| r.treated).count() as u64;
-    let games = {
-        let mut ids: Vec<i64> = rows.iter().map(|r| r.game_id).collect();
-        ids.dedup();
-        ids.len() as u64
-    };
-    let switchers = {
-        let (t, _, _) = player_means(&rows, 1, |i, _| if rows[i].treated { 1.0 } else { 0.0 });
-        let (n, _, _) = player_means(&rows, 1, |_, _| 1.0);
-        t.iter().zip(&n).filter(|(t, n)| **t > 0.0 && **t < **n).count() as u64
-    };
-    let mut effect = Effect { player_games: rows.len() as u64, games, treated, switchers, win: None, margin: None };
-    if switchers == 0 {
-        return effect;
-    }
-    let design = Design::of(&rows);
-    let w = within(&rows, &design);
-    effect.win = fit(&rows, &w, |r| if r.won { 1.0 } else { 0.0 });
-    effect.margin = fit(&rows, &w, |r| r.margin);
-    effect
+    let treated: Vec<bool> = rows.iter().map(|r| r.treated).collect();
+    Model::new(rows).effect(&treated)
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use chronicle_caverna::furnishing::Furnishing;
 
-use crate::controlled::{effect, Effect, Row, ADVANTAGE_UNIT};
+use crate::controlled::{Effect, Model, Row, ADVANTAGE_UNIT};
 use crate::rate::{newcombe, Difference, Rate, DEFAULT_MIN_SAMPLE};
 use crate::ratings::{RatedGame, RatedSeat, Ratings};
 
@@ -117,14 +117,15 @@ impl Skill {
                 ));
             }
         }
+        let rows: Vec<Row> = base.iter().map(|(_, r)| *r).collect();
+        let model = Model::new(&rows);
         let strategies = Furnishing::all().map(Strategy::Tile).chain(std::iter::once(Strategy::Armed));
         let effects = strategies
             .map(|strategy| {
-                let rows: Vec<Row> = base.iter().map(|(s, r)| Row { treated: strategy.used(s), ..*r }).collect();
+                let treated: Vec<bool> = base.iter().map(|(s, _)| strategy.used(s)).collect();
                 let count = |t: bool| {
-                    let sel = rows.iter().filter(|r| r.treated == t);
                     let (mut wins, mut n) = (0u64, 0u64);
-                    for r in sel {
+                    for (r, _) in rows.iter().zip(&treated).filter(|(_, &u)| u == t) {
                         n += 1;
                         wins += u64::from(r.won);
                     }
@@ -136,7 +137,7 @@ impl Skill {
                     used: Rate::new(k1, n1, DEFAULT_MIN_SAMPLE),
                     not_used: Rate::new(k0, n0, DEFAULT_MIN_SAMPLE),
                     raw: newcombe(k1, n1, k0, n0),
-                    controlled: effect(&rows),
+                    controlled: model.effect(&treated),
                 }
             })
             .collect();

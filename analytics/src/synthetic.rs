@@ -190,3 +190,61 @@ mod tests {
         assert_eq!(format_utc(951_782_400 + 3661), "2000-02-29T01:01:01");
     }
 }
+
+/// Synthetic games for the skill statistics (not real games): `players` players with a hidden
+/// skill each play `player_games` seats' worth of 2- to 5-player games; each seat builds 4–8
+/// random furnishing tiles and is armed with probability 0.4; ranks follow the skill plus
+/// logistic noise. Deterministic from `seed`; the game ids count from 1 and every game is dated
+/// in play order.
+pub fn skill_games(players: usize, player_games: usize, seed: u64) -> Vec<crate::skill::SkillGame> {
+    use crate::skill::{SkillGame, SkillSeat};
+    let mut r = SplitMix64::new(seed);
+    let skill: Vec<f64> = (0..players.max(2)).map(|_| unit(&mut r) * 3.0).collect();
+    let tiles: Vec<Furnishing> = Furnishing::all().collect();
+    let mut games = Vec::new();
+    let mut seats_so_far = 0;
+    while seats_so_far < player_games {
+        let n = 2 + r.below(4);
+        let mut who: Vec<usize> = Vec::with_capacity(n);
+        while who.len() < n.min(skill.len()) {
+            let p = r.below(skill.len());
+            if !who.contains(&p) {
+                who.push(p);
+            }
+        }
+        let perf: Vec<f64> = who
+            .iter()
+            .map(|&p| {
+                let u = unit(&mut r).clamp(1e-12, 1.0 - 1e-12);
+                skill[p] + (u / (1.0 - u)).ln()
+            })
+            .collect();
+        let seats = who
+            .iter()
+            .enumerate()
+            .map(|(i, &p)| {
+                let rank = 1 + perf.iter().filter(|&&o| o > perf[i]).count() as u8;
+                let mut built = Vec::new();
+                for _ in 0..4 + r.below(5) {
+                    let t = tiles[r.below(tiles.len())];
+                    if !built.contains(&t) {
+                        built.push(t);
+                    }
+                }
+                SkillSeat {
+                    player: format!("synthetic/{p}"),
+                    rank,
+                    winner: rank == 1,
+                    total: (40.0 + 12.0 * perf[i]).round() as i64,
+                    tiles: built,
+                    armed: chance(&mut r, 0.4),
+                }
+            })
+            .collect::<Vec<_>>();
+        seats_so_far += seats.len();
+        let id = games.len() as i64 + 1;
+        // Ten minutes apart from 2026-01-01T00:00:00Z.
+        games.push(SkillGame { game_id: id, played_at: Some(format!("{}Z", format_utc(1_767_225_600 + id * 600))), seats });
+    }
+    games
+}
