@@ -55,5 +55,9 @@ fn main() {
     let all = t.elapsed().as_secs_f64();
     println!("skill: ratings + 49 strategies' effects  {all:8.2} s   {:.2}× baseline", all / baseline);
     let armed = skill.effects.last().expect("armed");
-    println!("  (armed: {} switchers, controlled win {:?})", armed.controlled.switchers, armed.controlled.win.map(|e| e.estimate));
+    println!(
+        "  (armed: {} switchers, controlled win {:?})",
+        armed.controlled.switchers,
+        armed.controlled.win.map(|e| e.estimate)
+    );
 }

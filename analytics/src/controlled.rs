@@ -277,8 +277,7 @@ impl Model {
         for (&p, v) in self.player.iter().zip(&t) {
             per_player[p as usize] += v;
         }
-        let switchers =
-            per_player.iter().zip(&self.counts).filter(|(u, n)| **u > 0.0 && **u < **n).count() as u64;
+        let switchers = per_player.iter().zip(&self.counts).filter(|(u, n)| **u > 0.0 && **u < **n).count() as u64;
         let mut effect = Effect {
             player_games: self.order.len() as u64,
             games: self.games,
@@ -305,8 +304,8 @@ impl Model {
         for (i, &ti) in t.iter().enumerate() {
             tt += ti * ti;
             ty += ti * out.y[i];
-            for a in 0..kz {
-                tz[a] += ti * self.z[i * kz + a];
+            for (acc, z) in tz.iter_mut().zip(&self.z[i * kz..(i + 1) * kz]) {
+                *acc += ti * z;
             }
         }
         let mut xtx = vec![0.0; k * k];

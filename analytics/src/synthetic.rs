@@ -180,17 +180,6 @@ pub fn corpus(opts: Options) -> Corpus {
     c
 }
 
-#[cfg(test)]
-mod tests {
-    use super::format_utc;
-
-    #[test]
-    fn formats_utc() {
-        assert_eq!(format_utc(0), "1970-01-01T00:00:00");
-        assert_eq!(format_utc(951_782_400 + 3661), "2000-02-29T01:01:01");
-    }
-}
-
 /// Synthetic games for the skill statistics (not real games): `players` players with a hidden
 /// skill each play `player_games` seats' worth of 2- to 5-player games; each seat builds 4–8
 /// random furnishing tiles and is armed with probability 0.4; ranks follow the skill plus
@@ -244,7 +233,22 @@ pub fn skill_games(players: usize, player_games: usize, seed: u64) -> Vec<crate:
         seats_so_far += seats.len();
         let id = games.len() as i64 + 1;
         // Ten minutes apart from 2026-01-01T00:00:00Z.
-        games.push(SkillGame { game_id: id, played_at: Some(format!("{}Z", format_utc(1_767_225_600 + id * 600))), seats });
+        games.push(SkillGame {
+            game_id: id,
+            played_at: Some(format!("{}Z", format_utc(1_767_225_600 + id * 600))),
+            seats,
+        });
     }
     games
+}
+
+#[cfg(test)]
+mod tests {
+    use super::format_utc;
+
+    #[test]
+    fn formats_utc() {
+        assert_eq!(format_utc(0), "1970-01-01T00:00:00");
+        assert_eq!(format_utc(951_782_400 + 3661), "2000-02-29T01:01:01");
+    }
 }
