@@ -8,6 +8,7 @@
 mod board;
 mod games;
 mod recorder;
+mod skill;
 mod stats;
 mod tournaments;
 
@@ -32,6 +33,9 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/games/{id}/board", web::get().to(games::board_fragment))
         .route("/record", web::get().to(recorder::page_))
         .route("/record/next", web::post().to(recorder::next))
+        .route("/stats/strategies", web::get().to(skill::strategies))
+        .route("/players", web::get().to(skill::players))
+        .route("/players/{name}", web::get().to(skill::player))
         .route("/stats", web::get().to(stats::index))
         .route("/stats/{family}", web::get().to(stats::family))
         .route("/tournaments", web::get().to(tournaments::list))

@@ -87,7 +87,7 @@ fn rate_cell(r: &Rate) -> Markup {
 
 fn caveat() -> Markup {
     html! {
-        p.caveat { "Observational figures over stored complete games: they compare the players who did something with those who did not, in the same games. They do not control for the players' skill or for bots: a strategy chosen mostly by strong players looks better than it is. Rates carry their sample size and a 95% Wilson score interval; definitions: docs/api.md, \"Strategy statistics\"." }
+        p.caveat { "Observational figures over stored complete games: they compare the players who did something with those who did not, in the same games. They do not control for the players' skill or for bots: a strategy chosen mostly by strong players looks better than it is (see \"Strategy vs skill\" for effects controlled for who plays). Rates carry their sample size and a 95% Wilson score interval; definitions: docs/api.md, \"Strategy statistics\"." }
     }
 }
 
@@ -117,7 +117,11 @@ pub async fn family(state: web::Data<AppState>, req: HttpRequest, family: web::P
     page(
         title,
         html! {
-            nav.tabs { @for (f, t) in FAMILIES { a href={ "/stats/" (f) } class=[(f == id).then_some("current")] { (t) } } }
+            nav.tabs {
+                @for (f, t) in FAMILIES { a href={ "/stats/" (f) } class=[(f == id).then_some("current")] { (t) } }
+                a href="/stats/strategies" { "Strategy vs skill" }
+                a href="/players" { "Ratings" }
+            }
             h1 { (title) " · Caverna" }
             (filter_form(id, &q))
             (caveat())

@@ -73,6 +73,20 @@ fn pages_answer_without_javascript() {
     assert_eq!(status, 200);
     assert!(css.contains(".home-board"));
     assert_eq!(server.get("/tournaments").0, 200);
+
+    // Strategy vs skill, the ratings table and a player's page (docs/statistics.md).
+    let (status, effects) = server.get("/stats/strategies");
+    assert_eq!(status, 200);
+    assert!(effects.contains("id=\"strategy-effects\"") && effects.contains("data-strategy=\"armed\""));
+    assert!(effects.contains("Raw difference") && effects.contains("Controlled: win rate"));
+    let (status, ratings) = server.get("/players");
+    assert_eq!(status, 200);
+    let first = expect["players"][0]["name"].as_str().unwrap().to_lowercase();
+    assert!(ratings.contains(&format!("href=\"/players/{first}\"")), "every rated player is linked");
+    let (status, player) = server.get(&format!("/players/{first}"));
+    assert_eq!(status, 200);
+    assert!(player.contains("id=\"rating-history\"") && player.contains(&format!("href=\"/games/{id}\"")));
+    assert_eq!(server.get("/players/nobody-at-all").0, 404);
 }
 
 #[test]

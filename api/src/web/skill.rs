@@ -1,0 +1,188 @@
+//! The statistics that separate strategy from skill: each strategy's raw win-rate difference
+//! beside its effect controlled for who plays it (both with their intervals), the ratings
+//! table, and a player's page (rating history and games). Numbers from the analytics crate
+//! (`skill.rs`; method and limits: docs/statistics.md).
+
+use actix_web::{web, HttpRequest, HttpResponse};
+use maud::{html, Markup};
+
+use chronicle_analytics::controlled::Estimate;
+use chronicle_analytics::rate::Difference;
+use chronicle_analytics::ratings::player_key;
+use chronicle_analytics::skill::Skill;
+
+use super::{page, refused, service_problem};
+use crate::http::AppState;
+
+fn signed(x: f64, scale: f64, unit: &str) -> String {
+    format!("{:+.1}{unit}", x * scale)
+}
+
+/// An estimate or difference with its 95% interval; `scale` 100 shows fractions as points.
+fn interval_cell(value: Option<(f64, f64, f64)>, scale: f64, unit: &str) -> Markup {
+    match value {
+        None => html! { td.estimate data-sort="" { "—" } },
+        Some((v, lo, hi)) => {
+            let clear = lo > 0.0 || hi < 0.0;
+            html! {
+                td.estimate class=[clear.then_some("clear")] data-sort=(format!("{v:.6}"))
+                    title={ "95% interval " (signed(lo, scale, unit)) " to " (signed(hi, scale, unit)) } {
+                    span.value { (signed(v, scale, unit)) }
+                    span.n { " (" (signed(lo, scale, unit)) " to " (signed(hi, scale, unit)) ")" }
+                }
+            }
+        }
+    }
+}
+
+fn est(e: Option<Estimate>) -> Option<(f64, f64, f64)> {
+    e.map(|e| (e.estimate, e.ci_low, e.ci_high))
+}
+
+fn diff(d: Option<Difference>) -> Option<(f64, f64, f64)> {
+    d.map(|d| (d.difference, d.ci_low, d.ci_high))
+}
+
+fn tabs(current: &str) -> Markup {
+    html! {
+        nav.tabs {
+            a href="/stats/furnishings" { "Furnishing tiles" }
+            a href="/stats/strategies" class=[(current == "strategies").then_some("current")] { "Strategy vs skill" }
+            a href="/players" class=[(current == "players").then_some("current")] { "Ratings" }
+        }
+    }
+}
+
+pub async fn strategies(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse {
+    if let Some(r) = refused(&state, &req) {
+        return r;
+    }
+    let skill = match state.service.skill().await {
+        Ok(s) => s,
+        Err(e) => return service_problem(&e),
+    };
+    page(
+        "Strategy vs skill",
+        html! {
+            (tabs("strategies"))
+            h1 { "Strategy vs skill · Caverna" }
+            p.caveat { "The raw difference compares the players who used a strategy with those who did not: it mostly measures who uses it. The controlled effect compares each player with themselves (player fixed effects), holding the rating gap to the opponents, the seat and the player count fixed; its interval comes from standard errors clustered by game. Only players who used the strategy in some games and not in others (switchers) inform it. Points are percentage points of the win rate, or points of score margin. Method and limits: docs/statistics.md." }
+            p { "Over " (skill.games) " stored complete games. Click a column to sort." }
+            (effects_table(&skill))
+        },
+    )
+}
+
+fn effects_table(skill: &Skill) -> Markup {
+    html! {
+        div.scroll { table.sortable #strategy-effects {
+            thead { tr {
+                th data-type="text" { "Strategy" }
+                th data-type="num" { "Used (n)" } th data-type="num" { "Win rate used" } th data-type="num" { "Win rate not used" }
+                th data-type="num" { "Raw difference" } th data-type="num" { "Controlled: win rate" }
+                th data-type="num" { "Controlled: margin" } th data-type="num" { "Switchers" }
+            } }
+            tbody { @for e in &skill.effects {
+                tr data-strategy=(e.strategy.id()) {
+                    td { (e.strategy.id().replace('_', " ")) }
+                    td data-sort=(e.used.n) { (e.used.n) }
+                    td data-sort=(format!("{:.6}", e.used.rate)) { (super::percent((e.used.n > 0).then_some(e.used.rate))) }
+                    td data-sort=(format!("{:.6}", e.not_used.rate)) { (super::percent((e.not_used.n > 0).then_some(e.not_used.rate))) }
+                    (interval_cell(diff(e.raw), 100.0, " pts"))
+                    (interval_cell(est(e.controlled.win), 100.0, " pts"))
+                    (interval_cell(est(e.controlled.margin), 1.0, ""))
+                    td data-sort=(e.controlled.switchers) { (e.controlled.switchers) }
+                }
+            } }
+        } }
+    }
+}
+
+/// The name part of a player key.
+fn shown(key: &str) -> &str {
+    key.split_once('/').map_or(key, |(_, name)| name)
+}
+
+pub async fn players(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse {
+    if let Some(r) = refused(&state, &req) {
+        return r;
+    }
+    let skill = match state.service.skill().await {
+        Ok(s) => s,
+        Err(e) => return service_problem(&e),
+    };
+    let table = skill.ratings.table();
+    page(
+        "Ratings",
+        html! {
+            (tabs("players"))
+            h1 { "Ratings · Caverna" }
+            p { "Weng-Lin ratings (mu ± sigma; a new player is 25 ± 8.3) from every stored complete multiplayer game in the order played, sorted by mu − 3·sigma. A player is a name (case and spacing ignored). Method: docs/statistics.md." }
+            div.scroll { table.sortable #ratings {
+                thead { tr { th data-type="num" { "#" } th data-type="text" { "Player" } th data-type="num" { "Rating (mu − 3σ)" } th data-type="num" { "mu" } th data-type="num" { "sigma" } th data-type="num" { "Games" } } }
+                tbody { @for (i, (key, r)) in table.iter().take(500).enumerate() {
+                    tr {
+                        td { (i + 1) }
+                        td { a href={ "/players/" (urlencode(shown(key))) } { (shown(key)) } }
+                        td data-sort=(format!("{:.4}", r.rating.conservative())) { (format!("{:.1}", r.rating.conservative())) }
+                        td { (format!("{:.2}", r.rating.mu)) } td { (format!("{:.2}", r.rating.sigma)) } td { (r.games) }
+                    }
+                } }
+            } }
+            @if table.len() > 500 { p { "The first 500 of " (table.len()) " players." } }
+        },
+    )
+}
+
+/// Percent-encodes a path segment.
+fn urlencode(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+pub async fn player(state: web::Data<AppState>, req: HttpRequest, name: web::Path<String>) -> HttpResponse {
+    if let Some(r) = refused(&state, &req) {
+        return r;
+    }
+    let key = player_key(chronicle_service::stats_corpus::PLAYER_SCOPE, &name);
+    let skill = match state.service.skill().await {
+        Ok(s) => s,
+        Err(e) => return service_problem(&e),
+    };
+    let Some(rating) = skill.ratings.player(&key) else {
+        return super::not_found("rated player of that name");
+    };
+    let history = skill.ratings.history(&key);
+    // The player's rated games, latest first.
+    let ids: Vec<i64> = history.iter().rev().take(200).map(|h| h.game_id).collect();
+    let games = match state.service.games(&ids).await {
+        Ok(g) => g,
+        Err(e) => return service_problem(&e),
+    };
+    page(
+        &format!("{} · rating", shown(&key)),
+        html! {
+            (tabs("players"))
+            h1 { (shown(&key)) }
+            p #player-rating { "Rating " strong { (format!("{:.1}", rating.rating.conservative())) } " (mu " (format!("{:.2}", rating.rating.mu)) ", sigma " (format!("{:.2}", rating.rating.sigma)) ") after " (rating.games) " rated games." }
+            h2 { "Rated games, latest first" }
+            div.scroll { table #rating-history {
+                thead { tr { th { "Game" } th { "Played" } th { "Seat" } th { "Rank" } th { "Score" } th { "mu before" } th { "mu after" } th { "sigma after" } } }
+                tbody { @for h in history.iter().rev().take(200) {
+                    @let head = games.iter().find(|g| g.id == h.game_id);
+                    @let seat = head.and_then(|g| g.record.players.get(usize::from(h.seat)));
+                    tr { td { a href={ "/games/" (h.game_id) } { (h.game_id) } }
+                         td { (head.and_then(|g| g.record.meta.played_at.clone()).unwrap_or_default()) }
+                         td { (h.seat + 1) }
+                         td { (seat.and_then(|p| p.rank).map(|r| r.to_string()).unwrap_or_default()) }
+                         td { (seat.and_then(|p| p.score.as_ref()).map(|s| s.total.to_string()).unwrap_or_default()) }
+                         td { (format!("{:.2}", h.before.mu)) } td { (format!("{:.2}", h.after.mu)) } td { (format!("{:.2}", h.after.sigma)) } }
+                } }
+            } }
+        },
+    )
+}
