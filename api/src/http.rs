@@ -70,6 +70,7 @@ async fn caller(state: &AppState, req: &HttpRequest) -> Result<Caller, HttpRespo
         Ok(None) => {
             let key = client_address(req).map_or_else(|| "unknown".to_owned(), |ip| ip.to_string());
             if !state.anonymous_limit.allow(&key) {
+                crate::metrics::get().rate_limited("anonymous");
                 let message = "too many requests from this address; retry later, or use a token";
                 return Err(refuse(StatusCode::TOO_MANY_REQUESTS, errors::RATE_LIMITED, message));
             }
@@ -87,11 +88,10 @@ async fn caller(state: &AppState, req: &HttpRequest) -> Result<Caller, HttpRespo
     let unauthenticated = |m: &str| refuse(StatusCode::UNAUTHORIZED, errors::UNAUTHENTICATED, m);
     match state.service.bearer(token).await {
         Ok(TokenLookup::Valid(bearer)) if state.rate_limit.allow(&auth::token_hash(token)) => Ok(Caller(Some(bearer))),
-        Ok(TokenLookup::Valid(_)) => Err(refuse(
-            StatusCode::TOO_MANY_REQUESTS,
-            errors::RATE_LIMITED,
-            "too many requests for this token; retry later",
-        )),
+        Ok(TokenLookup::Valid(_)) => Err({
+            crate::metrics::get().rate_limited("token");
+            refuse(StatusCode::TOO_MANY_REQUESTS, errors::RATE_LIMITED, "too many requests for this token; retry later")
+        }),
         Ok(TokenLookup::Revoked) => Err(unauthenticated("this token was revoked")),
         Ok(TokenLookup::Expired) => Err(unauthenticated("this token has expired")),
         Ok(TokenLookup::Unknown) => Err(unauthenticated("unknown token")),
@@ -171,12 +171,17 @@ async fn answer(schema: ChronicleSchema, limits: Limits, caller: Caller, body: w
         }
     };
     drop(body);
+    let operation = request.operation_name.clone();
     let response = match crate::graphql::run(&schema, &limits, caller, request).await {
         Ok(response) => response,
         // Like the executor's own validation errors: a well-formed request whose document is
         // refused is answered 200 with the error (GraphQL over HTTP, `application/json`).
-        Err(refusal) => return Answer::Refused(StatusCode::OK, refusal.code, refusal.message),
+        Err(refusal) => {
+            crate::metrics::get().operation(operation.as_deref(), false);
+            return Answer::Refused(StatusCode::OK, refusal.code, refusal.message);
+        }
     };
+    crate::metrics::get().operation(operation.as_deref(), response.errors.is_empty());
     let busy = crate::graphql::refused_busy(&response);
     match serde_json::to_vec(&response) {
         Ok(bytes) if busy => Answer::Busy(bytes),

@@ -8,6 +8,7 @@ pub mod config;
 pub mod graphql;
 pub mod http;
 pub mod import;
+pub mod metrics;
 pub mod offload;
 pub mod report;
 pub mod simulate;

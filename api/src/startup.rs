@@ -58,6 +58,8 @@ pub fn serve(args: ServeArgs, out: &mut dyn Write) -> Result<crate::cli::Done, S
                     let call = srv.call(req);
                     async move {
                         let res = call.await?;
+                        let route = res.request().match_pattern().unwrap_or_else(|| "unmatched".to_owned());
+                        crate::metrics::get().request(&route, &method, res.status().as_u16(), start.elapsed());
                         tracing::info!(
                             method,
                             path,

@@ -18,6 +18,7 @@ impl Mutation {
         let log = log_bytes(log);
         charge(ctx, &[&log])?;
         let mut results = service(ctx)?.submit(vec![log], by).await.map_err(errors::service)?;
+        count_submitted(&results);
         let r = results.pop().ok_or_else(|| errors::coded("INTERNAL_SERVER_ERROR", "no result"))?;
         Ok(SubmitResult { game: Game::from(&r.game), duplicate: r.duplicate })
     }
@@ -30,6 +31,7 @@ impl Mutation {
         let logs: Vec<Vec<u8>> = logs.into_iter().map(log_bytes).collect();
         charge(ctx, &logs.iter().map(Vec::as_slice).collect::<Vec<_>>())?;
         let results = service(ctx)?.submit(logs, by).await.map_err(errors::service)?;
+        count_submitted(&results);
         Ok(results.iter().map(|r| SubmitResult { game: Game::from(&r.game), duplicate: r.duplicate }).collect())
     }
 
@@ -100,4 +102,11 @@ async fn change(ctx: &Context<'_>, tournament: i64, change: TournamentChange) ->
     let service = service(ctx)?;
     let row = service.change_tournament(tournament, change, by).await.map_err(errors::service)?;
     Ok(Tournament::from(&row))
+}
+
+/// Replays and newly stored games of a submission, for `/metrics`.
+fn count_submitted(results: &[chronicle_service::Submitted]) {
+    let m = crate::metrics::get();
+    m.replays("submit", results.len() as u64);
+    m.stored(results.iter().filter(|r| !r.duplicate).count() as u64);
 }

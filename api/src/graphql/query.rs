@@ -161,6 +161,7 @@ impl GameQuery {
         }
         let log = log_bytes(log);
         charge(ctx, &[&log])?;
+        crate::metrics::get().replays("legal", 1);
         let Some((kind, legal)) =
             service(ctx)?.legal_entries(log, usize::try_from(limit).unwrap_or(200)).await.map_err(errors::service)?
         else {
@@ -187,6 +188,7 @@ impl GameQuery {
         let log = log_bytes(log);
         let draft_bytes = serde_json::to_vec(&draft.0).unwrap_or_default();
         charge(ctx, &[&log, &draft_bytes])?;
+        crate::metrics::get().replays("steps", 1);
         let Some((kind, steps)) = service(ctx)?.entry_steps(log, draft.0).await.map_err(errors::service)? else {
             return Err(errors::bad_input("this server cannot verify logs of this format (see gameKinds)"));
         };
@@ -215,6 +217,7 @@ impl GameQuery {
         let log = log_bytes(log);
         charge(ctx, &[&log])?;
         let log_copy = log.clone();
+        crate::metrics::get().replays("verify", 1);
         let record = service(ctx)?.verify(log).await.map_err(errors::service)?;
         Ok(Verification::with_source(&record, LogSource::Sent(Arc::new(log_copy))))
     }

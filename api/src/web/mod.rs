@@ -31,6 +31,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/games", web::get().to(games::list))
         .route("/games/{id}", web::get().to(games::show))
         .route("/games/{id}/board", web::get().to(games::board_fragment))
+        .route("/metrics", web::get().to(crate::metrics::endpoint))
         .route("/record", web::get().to(recorder::page_))
         .route("/record/next", web::post().to(recorder::next))
         .route("/stats/strategies", web::get().to(skill::strategies))
@@ -147,6 +148,7 @@ fn not_found(what: &str) -> HttpResponse {
 /// server's (logged, as the API does).
 fn service_problem(e: &ServiceError) -> HttpResponse {
     if e.is_server_side() {
+        crate::metrics::get().service_error(e.code());
         tracing::error!(code = e.code(), error = e.message(), "web page failed");
     }
     let status = match e {
@@ -163,6 +165,7 @@ fn service_problem(e: &ServiceError) -> HttpResponse {
 fn refused(state: &AppState, req: &HttpRequest) -> Option<HttpResponse> {
     let key = req.peer_addr().map(|a| a.ip().to_string()).unwrap_or_default();
     (!state.anonymous_limit.allow(&key)).then(|| {
+        crate::metrics::get().rate_limited("anonymous");
         let text = "Too many requests from this address; retry in a minute.";
         problem(StatusCode::TOO_MANY_REQUESTS, "Too many requests", text)
     })

@@ -145,6 +145,7 @@ fn error(status: StatusCode, code: &str, message: &str) -> HttpResponse {
 
 fn service_error(e: &ServiceError) -> HttpResponse {
     if e.is_server_side() {
+        crate::metrics::get().service_error(e.code());
         tracing::error!(code = e.code(), error = e.message(), "recorder request failed");
     }
     let status = match e {
@@ -169,6 +170,7 @@ async fn body(payload: web::Payload) -> Result<web::Bytes, HttpResponse> {
 
 pub async fn next(state: web::Data<AppState>, req: HttpRequest, payload: web::Payload) -> HttpResponse {
     if refused(&state, &req).is_some() {
+        // (counted as rate-limited by `refused`)
         return error(StatusCode::TOO_MANY_REQUESTS, "RATE_LIMITED", "too many requests; retry in a minute");
     }
     let bytes = match body(payload).await {
@@ -188,6 +190,7 @@ pub async fn next(state: web::Data<AppState>, req: HttpRequest, payload: web::Pa
 /// Everything the page shows after a log (see the module docs).
 async fn view(state: &AppState, request: NextRequest) -> Result<Value, ServiceError> {
     let log = serde_json::to_vec(&request.log).unwrap_or_default();
+    crate::metrics::get().replays("recorder", 1);
     let service = &state.service;
     let record = service.verify(log.clone()).await?;
     let game_state = service.open_state(log.clone()).await?;

@@ -245,6 +245,41 @@ fn ratings_and_strategy_effects_over_the_api() {
     assert_eq!(code, "BAD_USER_INPUT");
 }
 
+/// `GET /metrics`: the OpenMetrics text Prometheus scrapes, with requests by route and status,
+/// their latency, GraphQL operations by name, replays, stored games and rate-limit refusals.
+/// (The counters are the process's: other tests' servers add to them, so only lower bounds are
+/// checked.)
+#[test]
+fn metrics_count_requests_operations_replays_and_refusals() {
+    let db = Database::sqlite();
+    let server = Server::start(&db, &["--anonymous-rate-limit", "3"]);
+    let token = create_token(&db, "metrics");
+    let q = "mutation Store($log: JSON!) { submitGame(log: $log) { duplicate } }";
+    let body = json!({ "query": q, "variables": { "log": log("complete_2p.json") }, "operationName": "Store" });
+    let (status, _) = server.post_raw(Some(&token), body.to_string().into_bytes());
+    assert_eq!(status, 200);
+    for _ in 0..5 {
+        server.get("/games");
+    }
+    let (status, text) = server.get("/metrics");
+    assert_eq!(status, 200);
+    let value = |line_start: &str| -> f64 {
+        text.lines()
+            .find(|l| l.starts_with(line_start))
+            .and_then(|l| l.rsplit(' ').next())
+            .and_then(|v| v.parse().ok())
+            .unwrap_or_else(|| panic!("no `{line_start}` in\n{text}"))
+    };
+    assert!(value("chronicle_http_requests_total{route=\"/games\",method=\"GET\",status=\"200\"}") >= 3.0);
+    assert!(value("chronicle_http_requests_total{route=\"/games\",method=\"GET\",status=\"429\"}") >= 1.0);
+    assert!(value("chronicle_rate_limited_total{caller=\"anonymous\"}") >= 1.0);
+    assert!(value("chronicle_graphql_operations_total{operation=\"Store\",outcome=\"ok\"}") >= 1.0);
+    assert!(value("chronicle_replays_total{kind=\"submit\"}") >= 1.0);
+    assert!(value("chronicle_games_stored_total") >= 1.0);
+    assert!(text.contains("chronicle_http_request_seconds_bucket{le="), "latency histogram");
+    assert!(text.ends_with("# EOF\n"));
+}
+
 fn list_games_with_cursor_pagination_and_filters(db: Database) {
     let server = Server::start(&db, &[]);
     let token = create_token(&db, "lister");
