@@ -53,6 +53,8 @@ enum Command {
     Import(crate::import::ImportArgs),
     /// Replay every stored game with the current engine and report changed outcomes.
     Reverify(crate::import::ReverifyArgs),
+    /// Write stored games as a table (CSV, Parquet or NDJSON) for notebooks and spreadsheets.
+    Export(crate::export::ExportArgs),
     /// Write complete logs of games played by bots (the same arguments give the same bytes).
     Simulate(crate::simulate::SimulateArgs),
     /// Run the GraphQL API server (POST /graphql, a query console at /graphiql).
@@ -155,6 +157,7 @@ fn run_with(
         Command::Import(args) => crate::import::import_command(args, stdin, out, err, progress),
         Command::Reverify(args) => crate::import::reverify_command(args, out, err, progress),
         Command::Simulate(args) => crate::simulate::simulate_command(args, out, err, progress),
+        Command::Export(args) => crate::export::export_command(args, out, err),
         Command::Serve(args) => crate::startup::serve(args, out),
         Command::Token(TokenCommand::Create { name, expires_in, db }) => {
             crate::tokens::create(&name, expires_in, db.database_url, out)

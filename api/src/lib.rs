@@ -5,6 +5,7 @@
 
 pub mod cli;
 pub mod config;
+pub mod export;
 pub mod graphql;
 pub mod http;
 pub mod import;

@@ -5,6 +5,7 @@
 
 #[macro_use]
 mod common;
+mod export;
 mod graphql_fuzz;
 mod hardening;
 mod migration;
