@@ -75,8 +75,19 @@ pub struct StrategyEffect {
 #[derive(Clone, Debug)]
 pub struct Skill {
     pub ratings: Ratings,
+    /// Over every multiplayer game.
     pub effects: Vec<StrategyEffect>,
     pub games: usize,
+    /// One row per multiplayer player-game, with the strategies it used (bit `k` for the
+    /// `k`-th of [`strategies`]) and the lowest rating before the game at its table.
+    rows: Vec<Row>,
+    used: Vec<u64>,
+    table_floor: Vec<f64>,
+}
+
+/// Every strategy, in the order of [`Skill::effects`]: each furnishing tile, then armed.
+pub fn strategies() -> impl Iterator<Item = Strategy> {
+    Furnishing::all().map(Strategy::Tile).chain(std::iter::once(Strategy::Armed))
 }
 
 impl Skill {
@@ -91,10 +102,14 @@ impl Skill {
             .collect();
         let ratings = Ratings::compute(rated);
         let mut index: HashMap<&str, u32> = HashMap::new();
-        let mut base = Vec::new();
+        let (mut rows, mut used, mut table_floor) = (Vec::new(), Vec::new(), Vec::new());
+        let all: Vec<Strategy> = strategies().collect();
         for g in games.iter().filter(|g| g.seats.len() >= 2) {
-            let mu: Vec<f64> =
-                (0..g.seats.len()).map(|i| ratings.before(g.game_id, i as u8).map_or(25.0, |r| r.mu)).collect();
+            let before: Vec<_> = (0..g.seats.len())
+                .map(|i| ratings.before(g.game_id, i as u8).unwrap_or(crate::ratings::Rating::NEW))
+                .collect();
+            let mu: Vec<f64> = before.iter().map(|r| r.mu).collect();
+            let floor = before.iter().map(|r| r.conservative()).fold(f64::INFINITY, f64::min);
             let mean_total = g.seats.iter().map(|s| s.total as f64).sum::<f64>();
             let n = g.seats.len() as f64;
             for (i, s) in g.seats.iter().enumerate() {
@@ -102,27 +117,36 @@ impl Skill {
                 let player = *index.entry(s.player.as_str()).or_insert(next);
                 let others = (mu.iter().sum::<f64>() - mu[i]) / (n - 1.0);
                 let margin = s.total as f64 - (mean_total - s.total as f64) / (n - 1.0);
-                base.push((
-                    s,
-                    Row {
-                        game_id: g.game_id,
-                        player,
-                        player_count: g.seats.len() as u8,
-                        seat: i as u8,
-                        treated: false,
-                        advantage: (mu[i] - others) / ADVANTAGE_UNIT,
-                        won: s.winner,
-                        margin,
-                    },
-                ));
+                rows.push(Row {
+                    game_id: g.game_id,
+                    player,
+                    player_count: g.seats.len() as u8,
+                    seat: i as u8,
+                    treated: false,
+                    advantage: (mu[i] - others) / ADVANTAGE_UNIT,
+                    won: s.winner,
+                    margin,
+                });
+                used.push(all.iter().enumerate().filter(|(_, st)| st.used(s)).fold(0u64, |m, (k, _)| m | 1 << k));
+                table_floor.push(floor);
             }
         }
-        let rows: Vec<Row> = base.iter().map(|(_, r)| *r).collect();
+        let mut skill = Skill { ratings, effects: Vec::new(), games: games.len(), rows, used, table_floor };
+        skill.effects = skill.effects_where(f64::NEG_INFINITY);
+        skill
+    }
+
+    /// The strategies' effects over the games whose every player's rating before the game
+    /// (`mu − 3·sigma`) is at least `min_rating` (a table of established, strong players, as
+    /// rating-floor statistics elsewhere; new players are at 0).
+    pub fn effects_where(&self, min_rating: f64) -> Vec<StrategyEffect> {
+        let keep: Vec<usize> = (0..self.rows.len()).filter(|&i| self.table_floor[i] >= min_rating).collect();
+        let rows: Vec<Row> = keep.iter().map(|&i| self.rows[i]).collect();
         let model = Model::new(&rows);
-        let strategies = Furnishing::all().map(Strategy::Tile).chain(std::iter::once(Strategy::Armed));
-        let effects = strategies
-            .map(|strategy| {
-                let treated: Vec<bool> = base.iter().map(|(s, _)| strategy.used(s)).collect();
+        strategies()
+            .enumerate()
+            .map(|(k, strategy)| {
+                let treated: Vec<bool> = keep.iter().map(|&i| self.used[i] & (1 << k) != 0).collect();
                 let count = |t: bool| {
                     let (mut wins, mut n) = (0u64, 0u64);
                     for (r, _) in rows.iter().zip(&treated).filter(|(_, &u)| u == t) {
@@ -140,8 +164,7 @@ impl Skill {
                     controlled: model.effect(&treated),
                 }
             })
-            .collect();
-        Skill { ratings, effects, games: games.len() }
+            .collect()
     }
 }
 
@@ -180,5 +203,11 @@ mod tests {
         assert!(carpenter.raw.is_some());
         assert_eq!(carpenter.controlled.player_games, 80);
         assert_eq!(skill.ratings.table().len(), 2);
+        // A rating floor above everybody's leaves no game; at the floor of new players (0 and
+        // below), the first game's table stays.
+        let none = skill.effects_where(100.0);
+        assert!(none.iter().all(|e| e.used.n + e.not_used.n == 0));
+        let some = skill.effects_where(-1.0);
+        assert!(some[0].used.n + some[0].not_used.n >= 2);
     }
 }

@@ -294,6 +294,16 @@ impl Service {
         .await?
     }
 
+    /// The strategies' effects over the games whose every player's rating before the game is at
+    /// least `min_rating` (computed on each call: a few seconds over a million player-games).
+    pub async fn skill_effects(
+        &self,
+        min_rating: f64,
+    ) -> Result<Vec<chronicle_analytics::skill::StrategyEffect>, ServiceError> {
+        let skill = self.skill().await?;
+        blocking(move || Ok(skill.effects_where(min_rating))).await?
+    }
+
     /// Adds newly stored games to the statistics (only complete ones count).
     async fn add_to_stats(&self, games: Vec<(i64, GameRecord)>) -> Result<(), ServiceError> {
         let mut corpus = Corpus::new();

@@ -387,12 +387,17 @@ impl StatsQuery {
 
 #[Object]
 impl CavernaStats {
-    /// Every strategy's raw and controlled effect on winning, over all stored complete games
-    /// (no filter: the models need every game of every player).
-    async fn strategy_effects(&self, ctx: &Context<'_>) -> Result<Vec<StrategyEffectStat>> {
-        let skill = crate::graphql::service(ctx)?.skill().await.map_err(crate::graphql::errors::service)?;
-        Ok(skill
-            .effects
+    /// Every strategy's raw and controlled effect on winning, over all stored complete
+    /// multiplayer games, or — with `minRating` — over the games whose every player's rating
+    /// before the game (`mu − 3·sigma`; a new player is at 0) is at least that.
+    async fn strategy_effects(&self, ctx: &Context<'_>, min_rating: Option<f64>) -> Result<Vec<StrategyEffectStat>> {
+        let service = crate::graphql::service(ctx)?;
+        let effects = match min_rating {
+            Some(r) if !r.is_finite() => return Err(crate::graphql::errors::bad_input("minRating is a number")),
+            Some(r) => service.skill_effects(r).await.map_err(crate::graphql::errors::service)?,
+            None => service.skill().await.map_err(crate::graphql::errors::service)?.effects.clone(),
+        };
+        Ok(effects
             .iter()
             .map(|e| StrategyEffectStat {
                 strategy: e.strategy.id(),

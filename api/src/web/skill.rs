@@ -9,7 +9,7 @@ use maud::{html, Markup};
 use chronicle_analytics::controlled::Estimate;
 use chronicle_analytics::rate::Difference;
 use chronicle_analytics::ratings::player_key;
-use chronicle_analytics::skill::Skill;
+use chronicle_analytics::skill::StrategyEffect;
 
 use super::{page, refused, service_problem};
 use crate::http::AppState;
@@ -57,9 +57,25 @@ pub async fn strategies(state: web::Data<AppState>, req: HttpRequest) -> HttpRes
     if let Some(r) = refused(&state, &req) {
         return r;
     }
+    let q = super::query_map(&req);
+    let min_rating = match super::param(&q, "min_rating").map(str::parse::<f64>) {
+        None => None,
+        Some(Ok(r)) if r.is_finite() => Some(r),
+        Some(_) => {
+            let status = actix_web::http::StatusCode::BAD_REQUEST;
+            return super::problem(status, "Bad filter", "min_rating is a number");
+        }
+    };
     let skill = match state.service.skill().await {
         Ok(s) => s,
         Err(e) => return service_problem(&e),
+    };
+    let effects = match min_rating {
+        Some(r) => match state.service.skill_effects(r).await {
+            Ok(e) => e,
+            Err(e) => return service_problem(&e),
+        },
+        None => skill.effects.clone(),
     };
     page(
         "Strategy vs skill",
@@ -67,13 +83,20 @@ pub async fn strategies(state: web::Data<AppState>, req: HttpRequest) -> HttpRes
             (tabs("strategies"))
             h1 { "Strategy vs skill · Caverna" }
             p.caveat { "The raw difference compares the players who used a strategy with those who did not: it mostly measures who uses it. The controlled effect compares each player with themselves (player fixed effects), holding the rating gap to the opponents, the seat and the player count fixed; its interval comes from standard errors clustered by game. Only players who used the strategy in some games and not in others (switchers) inform it. Points are percentage points of the win rate, or points of score margin. Method and limits: docs/statistics.md." }
-            p { "Over " (skill.games) " stored complete games. Click a column to sort." }
-            (effects_table(&skill))
+            form.filters method="get" action="/stats/strategies" {
+                label { "Every player rated at least " input name="min_rating" type="number" step="any" value=[super::param(&q, "min_rating")] placeholder="any"; }
+                button type="submit" { "Apply" }
+                span.hint { " (the rating is mu − 3·sigma before the game; a new player is at 0)" }
+            }
+            p { "Over " (skill.games) " stored complete games"
+                @if let Some(r) = min_rating { ", those whose every player was rated at least " (r) " before the game" }
+                ". Click a column to sort." }
+            (effects_table(&effects))
         },
     )
 }
 
-fn effects_table(skill: &Skill) -> Markup {
+fn effects_table(effects: &[StrategyEffect]) -> Markup {
     html! {
         div.scroll { table.sortable #strategy-effects {
             thead { tr {
@@ -82,7 +105,7 @@ fn effects_table(skill: &Skill) -> Markup {
                 th data-type="num" { "Raw difference" } th data-type="num" { "Controlled: win rate" }
                 th data-type="num" { "Controlled: margin" } th data-type="num" { "Switchers" }
             } }
-            tbody { @for e in &skill.effects {
+            tbody { @for e in effects {
                 tr data-strategy=(e.strategy.id()) {
                     td { (e.strategy.id().replace('_', " ")) }
                     td data-sort=(e.used.n) { (e.used.n) }

@@ -243,6 +243,15 @@ fn ratings_and_strategy_effects_over_the_api() {
     }
     let (_, code) = server.error_code(None, "{ caverna { ratings(first: 0) { player } } }", json!({}));
     assert_eq!(code, "BAD_USER_INPUT");
+    // A rating floor: every player of the game rated at least X before it (new players are at 0).
+    let q = "query($r: Float) { caverna { strategyEffects(minRating: $r) { strategy used { n } notUsed { n } } } }";
+    let counted = |r: f64| -> i64 {
+        let v = server.data(None, q, json!({ "r": r }));
+        let first = &v["caverna"]["strategyEffects"][0];
+        first["used"]["n"].as_i64().unwrap() + first["notUsed"]["n"].as_i64().unwrap()
+    };
+    assert_eq!(counted(100.0), 0, "nobody is rated 100");
+    assert_eq!(counted(-100.0), 5, "everybody is rated above -100");
 }
 
 /// `GET /metrics`: the OpenMetrics text Prometheus scrapes, with requests by route and status,

@@ -79,6 +79,8 @@ fn pages_answer_without_javascript() {
     assert_eq!(status, 200);
     assert!(effects.contains("id=\"strategy-effects\"") && effects.contains("data-strategy=\"armed\""));
     assert!(effects.contains("Raw difference") && effects.contains("Controlled: win rate"));
+    assert_eq!(server.get("/stats/strategies?min_rating=-5").0, 200);
+    assert_eq!(server.get("/stats/strategies?min_rating=high").0, 400);
     let (status, ratings) = server.get("/players");
     assert_eq!(status, 200);
     let first = expect["players"][0]["name"].as_str().unwrap().to_lowercase();
