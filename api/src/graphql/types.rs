@@ -227,8 +227,35 @@ impl From<&Arc<GameHead>> for Game {
     }
 }
 
+/// A seat's Weng-Lin rating before a game.
+#[derive(SimpleObject, Clone, Debug)]
+pub struct SeatRating {
+    pub seat: i32,
+    pub mu: f64,
+    pub sigma: f64,
+    /// `mu − 3·sigma`.
+    pub conservative: f64,
+}
+
 #[ComplexObject]
 impl Game {
+    /// Each seat's Weng-Lin rating before this game (docs/statistics.md): what the game's
+    /// players were rated when they sat down. Empty for games that are not rated (not complete,
+    /// solo, or not Caverna).
+    async fn ratings_before(&self, ctx: &Context<'_>) -> Result<Vec<SeatRating>> {
+        let skill = service(ctx)?.skill().await.map_err(errors::service)?;
+        Ok((0..8u8)
+            .filter_map(|seat| {
+                skill.ratings.before(self.db_id, seat).map(|r| SeatRating {
+                    seat: i32::from(seat),
+                    mu: r.mu,
+                    sigma: r.sigma,
+                    conservative: r.conservative(),
+                })
+            })
+            .collect())
+    }
+
     /// The log as uploaded.
     async fn log(&self, ctx: &Context<'_>) -> Result<Json<serde_json::Value>> {
         let bytes = service(ctx)?.log(self.db_id).await.map_err(errors::service)?;

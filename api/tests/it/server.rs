@@ -227,6 +227,11 @@ fn ratings_and_strategy_effects_over_the_api() {
     assert!((table[0]["mu"].as_f64().unwrap() - 27.635_231_383_473_65).abs() < 1e-9, "{ratings}");
     assert!((table[0]["sigma"].as_f64().unwrap() - 8.065_506_316_323_548).abs() < 1e-9);
     assert_eq!(table[1]["games"], 1);
+    let before =
+        server.data(None, "{ games(first: 1) { edges { node { ratingsBefore { seat mu sigma } } } } }", json!({}));
+    let seats = before["games"]["edges"][0]["node"]["ratingsBefore"].as_array().unwrap().clone();
+    assert_eq!(seats.len(), 2, "both seats were new players: {before}");
+    assert!(seats.iter().all(|s| s["mu"] == 25.0), "a new player is 25 before the game");
     server.data(Some(&token), q, json!({ "log": log("complete_3p.json") }));
     let effects = server.data(
         None,
