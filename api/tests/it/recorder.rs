@@ -155,7 +155,8 @@ fn percentile(times: &mut [f64], q: f64) -> f64 {
 
 /// A whole solo game recorded by clicking (RULES.md B, solo rules): with a free action once the
 /// player has something to convert, an undo, and a reload half way (nothing lost); the claimed
-/// score entered at the end; downloaded; `chronicle replay` says complete with that score.
+/// score entered at the end; downloaded; `chronicle replay` says complete with that score; then
+/// stored through the page with a token.
 #[test]
 fn browser_records_a_complete_solo_game_by_clicking() {
     if !browser_available() {
@@ -217,6 +218,15 @@ fn browser_records_a_complete_solo_game_by_clicking() {
     assert_eq!(replayed["status"], "complete", "{replayed}");
     assert_eq!(replayed["players"][0]["score"]["total"].to_string(), score);
     assert_eq!(replayed["claimed_mismatches"], json!([]));
+
+    // Stored with a token: the page links the stored game, complete.
+    let token = create_token(&db, "recorder");
+    b.type_into(&b.find("#token"), &token);
+    b.click(&b.find("#submit-log"));
+    let link = b.find("#stored-game");
+    assert!(b.text(&link).contains("complete"), "{}", b.text(&link));
+    let href = b.attribute(&link, "href").expect("a link to the stored game");
+    assert_eq!(server.get(&href).0, 200);
     report_clicks(&b, "solo");
 }
 
