@@ -15,6 +15,11 @@
 //!   weighted by the number of built player-games at `p`. This removes the effect of player
 //!   count (a 2-player game is won half the time, a 5-player game a fifth) from the
 //!   comparison. `None` when no player count has both groups.
+//! - `win_rate_difference_ci`: the 95% interval of `win_rate_difference`, by the method of
+//!   variance estimates recovery (MOVER, Zou & Donner 2008) for a weighted sum of differences:
+//!   with `w_p` the weights, `(l_p, u_p)` each player count's Newcombe interval of `d_p`,
+//!   `d ± sqrt(Σ (w_p·(d_p − l_p))²)` below and `sqrt(Σ (w_p·(u_p − d_p))²)` above (exactly
+//!   Newcombe's interval when one player count has both groups).
 //! - `mean_round_built`: mean printed round of the (first) build.
 //! - `by_round`: for each round in which `t` was built, the win rate of the player-games that
 //!   built it that round.
@@ -59,6 +64,9 @@ pub struct TileStats {
     pub win_rate_not_built: Rate,
     /// Within-player-count difference of win rates, weighted by builders (see the module).
     pub win_rate_difference: Option<f64>,
+    /// Its 95% interval: each player count's Newcombe interval, combined by MOVER (see the
+    /// module).
+    pub win_rate_difference_ci: Option<(f64, f64)>,
     pub mean_score_built: Option<f64>,
     pub mean_score_not_built: Option<f64>,
     /// Within-player-count difference of mean scores, weighted by builders.
@@ -130,6 +138,8 @@ pub(crate) fn compute(tallies: &Gathered<'_>, min_sample: u64) -> FurnishingStat
             let mut all_e = Sums::default();
             let mut round_sum = 0i64;
             let (mut win_d, mut score_d, mut weight) = (0.0, 0.0, 0u64);
+            // Per player count: (weight, difference, Newcombe's low and high).
+            let mut strata: Vec<(f64, f64, f64, f64)> = Vec::new();
             for (pc, e) in &eligible {
                 all_e.add(e);
                 let Some((b, r)) = built.get(pc) else { continue };
@@ -140,6 +150,9 @@ pub(crate) fn compute(tallies: &Gathered<'_>, min_sample: u64) -> FurnishingStat
                     let not_wins = e.wins.saturating_sub(b.wins) as f64;
                     let not_score = (e.score - b.score) as f64;
                     win_d += b.n as f64 * (b.wins as f64 / b.n as f64 - not_wins / not_n as f64);
+                    if let Some(d) = crate::rate::newcombe(b.wins, b.n, e.wins.saturating_sub(b.wins), not_n) {
+                        strata.push((b.n as f64, d.difference, d.ci_low, d.ci_high));
+                    }
                     score_d += b.n as f64 * (b.score as f64 / b.n as f64 - not_score / not_n as f64);
                     weight += b.n;
                 }
@@ -161,6 +174,7 @@ pub(crate) fn compute(tallies: &Gathered<'_>, min_sample: u64) -> FurnishingStat
                 win_rate_built: Rate::new(all_b.wins, all_b.n, min_sample),
                 win_rate_not_built: Rate::new(all_e.wins.saturating_sub(all_b.wins), not_n, min_sample),
                 win_rate_difference: mean(win_d, weight),
+                win_rate_difference_ci: mover(&strata),
                 mean_score_built: mean(all_b.score as f64, all_b.n),
                 mean_score_not_built: mean((all_e.score - all_b.score) as f64, not_n),
                 mean_score_difference: mean(score_d, weight),
@@ -170,4 +184,15 @@ pub(crate) fn compute(tallies: &Gathered<'_>, min_sample: u64) -> FurnishingStat
         })
         .collect();
     FurnishingStats { player_games, tiles }
+}
+/// The MOVER interval of the weighted mean of differences (see the module docs).
+fn mover(strata: &[(f64, f64, f64, f64)]) -> Option<(f64, f64)> {
+    let total: f64 = strata.iter().map(|s| s.0).sum();
+    if total <= 0.0 {
+        return None;
+    }
+    let d: f64 = strata.iter().map(|&(w, d, _, _)| w / total * d).sum();
+    let below: f64 = strata.iter().map(|&(w, d, l, _)| (w / total * (d - l)).powi(2)).sum();
+    let above: f64 = strata.iter().map(|&(w, d, _, u)| (w / total * (u - d)).powi(2)).sum();
+    Some(((d - below.sqrt()).max(-1.0), (d + above.sqrt()).min(1.0)))
 }

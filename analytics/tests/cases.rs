@@ -134,6 +134,14 @@ fn tiny_corpus_tiles() {
     assert!(approx(c.mean_score_not_built.unwrap(), 31.25));
     // 2 players: 1/2 vs 1/2 (weight 2); 3 players: 1/1 vs 1/2 (weight 1).
     assert!(approx(c.win_rate_difference.unwrap(), 0.5 / 3.0));
+    // Its interval combines the two player counts' Newcombe intervals (MOVER): it holds the
+    // difference, and with one player count it would be that count's Newcombe interval.
+    let (lo, hi) = c.win_rate_difference_ci.unwrap();
+    assert!(lo < 0.5 / 3.0 && 0.5 / 3.0 < hi && lo >= -1.0 && hi <= 1.0, "({lo}, {hi})");
+    let two = chronicle_analytics::rate::newcombe(1, 2, 1, 2).unwrap();
+    let three = chronicle_analytics::rate::newcombe(1, 1, 1, 2).unwrap();
+    let below = ((2.0 / 3.0) * (two.difference - two.ci_low)).hypot((1.0 / 3.0) * (three.difference - three.ci_low));
+    assert!(approx(lo, 0.5 / 3.0 - below), "({lo}, {hi})");
     // 2 players: 35 vs 35; 3 players: 60 vs 27.5.
     assert!(approx(c.mean_score_difference.unwrap(), 32.5 / 3.0));
     assert!(approx(c.mean_round_built.unwrap(), 3.0));

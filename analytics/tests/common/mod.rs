@@ -93,6 +93,8 @@ pub fn furnishings(c: &Corpus, f: &StatsFilter) -> FurnishingStats {
                 win_rate_built: Rate::new(bw, bn, ms),
                 win_rate_not_built: Rate::new(ew - bw, en - bn, ms),
                 win_rate_difference: mean(wd, weight),
+                // Checked on its own (tests/cases.rs), not against this reference.
+                win_rate_difference_ci: None,
                 mean_score_built: mean(bs as f64, bn),
                 mean_score_not_built: mean((es - bs) as f64, en - bn),
                 mean_score_difference: mean(sd, weight),

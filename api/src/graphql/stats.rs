@@ -124,6 +124,10 @@ pub struct FurnishingStat {
     pub mean_score_difference: Option<f64>,
     /// Builders' win rate minus others', within player counts, weighted by builders.
     pub win_rate_difference: Option<f64>,
+    /// The 95% interval of `winRateDifference`: each player count's Newcombe interval,
+    /// combined (MOVER; docs/statistics.md).
+    pub win_rate_difference_ci_low: Option<f64>,
+    pub win_rate_difference_ci_high: Option<f64>,
     pub avg_round_built: Option<f64>,
     pub build_rate: RateView,
     pub not_built: RateView,
@@ -468,6 +472,8 @@ impl CavernaStats {
                 mean_score_not_built: t.mean_score_not_built,
                 mean_score_difference: t.mean_score_difference,
                 win_rate_difference: t.win_rate_difference,
+                win_rate_difference_ci_low: t.win_rate_difference_ci.map(|c| c.0),
+                win_rate_difference_ci_high: t.win_rate_difference_ci.map(|c| c.1),
                 avg_round_built: t.mean_round_built,
                 build_rate: RateView::from(&t.build_rate),
                 not_built: RateView::from(&t.win_rate_not_built),

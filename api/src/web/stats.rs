@@ -137,6 +137,7 @@ fn furnishings(f: &analytics::FurnishingStats) -> Markup {
             thead { tr {
                 th data-type="text" { "Tile" } th data-type="num" { "Player-games" } th data-type="num" { "Built" }
                 th data-type="num" { "Win rate built" } th data-type="num" { "Win rate not built" }
+                th data-type="num" { "Win rate difference (95%)" }
                 th data-type="num" { "Mean score difference" } th data-type="num" { "Mean round built" }
             } }
             tbody { @for t in &f.tiles {
@@ -146,6 +147,13 @@ fn furnishings(f: &analytics::FurnishingStats) -> Markup {
                     td.num data-sort=(t.built) { (t.built) }
                     (rate_cell(&t.win_rate_built))
                     (rate_cell(&t.win_rate_not_built))
+                    td.num data-sort=(t.win_rate_difference.unwrap_or(f64::NEG_INFINITY)) {
+                        @match (t.win_rate_difference, t.win_rate_difference_ci) {
+                            (Some(d), Some((lo, hi))) => { (format!("{:+.1}", d * 100.0)) span.n { " (" (format!("{:+.1}", lo * 100.0)) " to " (format!("{:+.1}", hi * 100.0)) ")" } }
+                            (Some(d), None) => { (format!("{:+.1}", d * 100.0)) }
+                            _ => { "—" }
+                        }
+                    }
                     td.num data-sort=(t.mean_score_difference.unwrap_or(f64::NEG_INFINITY)) { (number(t.mean_score_difference, 1)) }
                     td.num data-sort=(t.mean_round_built.unwrap_or(f64::INFINITY)) { (number(t.mean_round_built, 1)) }
                 }

@@ -643,7 +643,8 @@ fn statistics_match_plain_counts_and_follow_new_games(db: Database) {
     let rows = plain_rows(&logs);
 
     // Furnishings (full set: every tile is eligible in every player-game).
-    let q = "{ furnishingStats { tile playerGames built winRateBuilt winRateNotBuilt ciLow ciHigh meanScoreBuilt belowMinSample } }";
+    let q = "{ furnishingStats { tile playerGames built winRateBuilt winRateNotBuilt ciLow ciHigh meanScoreBuilt belowMinSample \
+             winRateDifference winRateDifferenceCiLow winRateDifferenceCiHigh } }";
     let tiles = server.data(None, q, json!({}))["furnishingStats"].as_array().unwrap().clone();
     assert_eq!(tiles.len(), 48);
     for t in &tiles {
@@ -660,6 +661,15 @@ fn statistics_match_plain_counts_and_follow_new_games(db: Database) {
         assert!(close(&t["winRateNotBuilt"], other), "{id}: {t}");
         assert!(t["ciLow"].as_f64().unwrap() <= rate + 1e-12 && rate <= t["ciHigh"].as_f64().unwrap() + 1e-12);
         assert_eq!(t["belowMinSample"], built.len() < 30);
+        // The difference has an interval exactly when it exists, and lies inside it.
+        assert_eq!(t["winRateDifference"].is_null(), t["winRateDifferenceCiLow"].is_null(), "{id}: {t}");
+        if let (Some(d), Some(lo), Some(hi)) = (
+            t["winRateDifference"].as_f64(),
+            t["winRateDifferenceCiLow"].as_f64(),
+            t["winRateDifferenceCiHigh"].as_f64(),
+        ) {
+            assert!(lo <= d + 1e-12 && d <= hi + 1e-12, "{id}: {t}");
+        }
         if !built.is_empty() {
             let mean = built.iter().map(|r| r.total as f64).sum::<f64>() / built.len() as f64;
             assert!(close(&t["meanScoreBuilt"], mean), "{id}");
