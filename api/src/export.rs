@@ -30,6 +30,24 @@ pub enum Format {
     Ndjson,
 }
 
+impl Format {
+    pub fn content_type(self) -> &'static str {
+        match self {
+            Format::Csv => "text/csv; charset=utf-8",
+            Format::Parquet => "application/vnd.apache.parquet",
+            Format::Ndjson => "application/x-ndjson",
+        }
+    }
+
+    pub fn extension(self) -> &'static str {
+        match self {
+            Format::Csv => "csv",
+            Format::Parquet => "parquet",
+            Format::Ndjson => "ndjson",
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Table {
     Games,
@@ -325,7 +343,18 @@ fn header(table: Table) -> &'static [(&'static str, bool)] {
     }
 }
 
-fn write(frame: &mut DataFrame, format: Format, out: &mut dyn Write) -> Result<(), String> {
+/// The table of `games` (their rows in order) and its row count.
+pub fn frame<'a>(table: Table, games: impl IntoIterator<Item = &'a StoredGame>) -> Result<(DataFrame, usize), String> {
+    let mut columns = Columns::default();
+    for g in games {
+        rows(table, g, &mut columns);
+    }
+    let count = columns.row;
+    Ok((columns.frame(header(table))?, count))
+}
+
+/// Writes a table in `format`.
+pub fn write(frame: &mut DataFrame, format: Format, out: &mut dyn Write) -> Result<(), String> {
     match format {
         Format::Csv => CsvWriter::new(out).include_header(true).finish(frame),
         Format::Ndjson => JsonWriter::new(out).with_json_format(JsonFormat::JsonLines).finish(frame),

@@ -294,6 +294,16 @@ impl Service {
         .await?
     }
 
+    /// Stored games whole (log, verdict, players and facts), in the order asked; absent ids are
+    /// left out. For exports: one query per game, so callers bound `ids`.
+    pub async fn stored_games(&self, ids: &[i64]) -> Result<Vec<chronicle_store::StoredGame>, ServiceError> {
+        let mut out = Vec::with_capacity(ids.len());
+        for &id in ids {
+            out.extend(self.store.game(id).await?);
+        }
+        Ok(out)
+    }
+
     /// The strategies' effects over the games whose every player's rating before the game is at
     /// least `min_rating` (computed on each call: a few seconds over a million player-games).
     pub async fn skill_effects(

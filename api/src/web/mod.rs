@@ -29,6 +29,7 @@ const RECORDER_JS: &str = include_str!("assets/recorder.js");
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.route("/", web::get().to(games::home))
         .route("/games", web::get().to(games::list))
+        .route("/games/export", web::get().to(games::download))
         .route("/games/{id}", web::get().to(games::show))
         .route("/games/{id}/board", web::get().to(games::board_fragment))
         .route("/metrics", web::get().to(crate::metrics::endpoint))

@@ -119,3 +119,46 @@ fn exports_round_trip_in_csv_parquet_and_ndjson() {
         .unwrap();
     assert!(!bad.status.success() && String::from_utf8_lossy(&bad.stderr).contains("no status `nope`"));
 }
+
+/// The same tables as downloads from the games list (`GET /games/export`, the list's filters):
+/// CSV and Parquet read back with polars; a bad table or format is a 400 page.
+#[test]
+fn games_list_downloads_the_filtered_games_as_a_table() {
+    let db = Database::sqlite();
+    let server = Server::start(&db, &[]);
+    let token = create_token(&db, "downloads");
+    let q = "mutation($l: [JSON!]!) { submitGames(logs: $l) { duplicate } }";
+    let logs: Vec<Value> = ["complete_2p.json", "complete_3p.json"].iter().map(|n| log(n)).collect();
+    server.data(Some(&token), q, serde_json::json!({ "l": logs }));
+    let (status, list) = server.get("/games");
+    assert_eq!(status, 200);
+    assert!(list.contains("action=\"/games/export\""), "the list offers the download");
+    let (status, csv) = server.get("/games/export?table=player-games&format=csv&players=3");
+    assert_eq!(status, 200);
+    let df = CsvReadOptions::default()
+        .with_has_header(true)
+        .into_reader_with_file_handle(std::io::Cursor::new(csv.into_bytes()))
+        .finish()
+        .unwrap();
+    assert_eq!(df.height(), 3, "the 3-player game's seats only");
+    let mut resp = ureq::get(&format!("{}/games/export?table=score-rows&format=parquet", server.base)).call().unwrap();
+    assert!(resp
+        .headers()
+        .get("content-disposition")
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .contains("chronicle-score-rows.parquet"));
+    let bytes = resp.body_mut().read_to_vec().unwrap();
+    let rows = ParquetReader::new(std::io::Cursor::new(bytes)).finish().unwrap();
+    let totals: i64 = ["complete_2p.expect.json", "complete_3p.expect.json"]
+        .iter()
+        .map(|n| serde_json::from_slice::<Value>(&std::fs::read(fixtures_dir().join(n)).unwrap()).unwrap())
+        .flat_map(|e| {
+            e["players"].as_array().unwrap().iter().map(|p| p["score"]["total"].as_i64().unwrap()).collect::<Vec<_>>()
+        })
+        .sum();
+    assert_eq!(sum(&rows, "points"), totals, "the score rows add up to both games' totals");
+    assert_eq!(server.get("/games/export?table=nope").0, 400);
+    assert_eq!(server.get("/games/export?format=xlsx").0, 400);
+}
