@@ -1,7 +1,7 @@
 //! Caverna behind the game-agnostic [`GameEngine`] trait: the verdict of a replay in shared
 //! terms, the state view, legal entries and simulation.
 
-use chronicle_game::{rank, GameEngine, GameKind, LedgerLine, Legal, LogError, Meta, PlayerVerdict, StateAt, Verdict};
+use chronicle_game::{player_verdicts, GameEngine, GameKind, LedgerLine, Legal, LogError, Meta, StateAt, Verdict};
 
 use crate::game::Phase;
 use serde_json::Value;
@@ -109,20 +109,10 @@ impl GameEngine for Caverna {
 /// The game-agnostic verdict of a Caverna replay.
 pub fn verdict(r: &Replay) -> Verdict {
     let game = r.game.as_ref();
-    let totals: Option<Vec<i64>> = r.scores.as_ref().map(|s| s.iter().map(|p| p.score.total).collect());
-    let ranks = totals.as_deref().map(rank);
     let players = game.map_or_else(Vec::new, |g| {
-        g.players()
-            .iter()
-            .enumerate()
-            .map(|(seat, p)| PlayerVerdict {
-                name: p.name.to_string(),
-                score: r.scores.as_ref().and_then(|s| s.get(seat)).map(|s| s.score.score()),
-                rank: ranks.as_ref().and_then(|r| r.get(seat).copied()),
-                winner: r.winners.contains(&seat),
-                claimed: r.claimed.as_ref().and_then(|c| c.get(seat).copied()),
-            })
-            .collect()
+        let names = g.players().iter().map(|p| p.name.to_string());
+        let scores = r.scores.as_ref().map(|s| s.iter().map(|p| p.score.score()).collect());
+        player_verdicts(names, scores, &r.winners, r.claimed.as_deref())
     });
     Verdict {
         game: Some(GameKind::Caverna),

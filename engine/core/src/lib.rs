@@ -19,4 +19,4 @@ pub mod verdict;
 
 pub use engine::{GameEngine, LedgerChange, LedgerLine, Legal, StateAt, StepChoice, StepGroup, Steps};
 pub use kind::{GameKind, GameSpec, ScoreRowSpec};
-pub use verdict::{rank, LogError, Meta, PlayerVerdict, Score, ScoreRow, Status, Verdict};
+pub use verdict::{player_verdicts, rank, LogError, Meta, PlayerVerdict, Score, ScoreRow, Status, Verdict};

@@ -119,6 +119,29 @@ impl serde::Serialize for GameKind {
 }
 
 /// Ranks of totals: 1 + the number of strictly higher totals (ties share a rank).
+/// The players of a verdict from what every engine knows, seat by seat: the names, the final
+/// scores (`None` until the game is over), the winners' seats and the claimed totals; ranks come
+/// from the scores' totals ([`rank`]).
+pub fn player_verdicts(
+    names: impl IntoIterator<Item = String>,
+    scores: Option<Vec<Score>>,
+    winners: &[usize],
+    claimed: Option<&[i64]>,
+) -> Vec<PlayerVerdict> {
+    let ranks = scores.as_ref().map(|s| rank(&s.iter().map(|s| s.total).collect::<Vec<_>>()));
+    names
+        .into_iter()
+        .enumerate()
+        .map(|(seat, name)| PlayerVerdict {
+            name,
+            score: scores.as_ref().and_then(|s| s.get(seat)).cloned(),
+            rank: ranks.as_ref().and_then(|r| r.get(seat).copied()),
+            winner: winners.contains(&seat),
+            claimed: claimed.and_then(|c| c.get(seat).copied()),
+        })
+        .collect()
+}
+
 pub fn rank(totals: &[i64]) -> Vec<u16> {
     totals.iter().map(|t| 1 + u16::try_from(totals.iter().filter(|o| *o > t).count()).unwrap_or(u16::MAX - 1)).collect()
 }

@@ -1,7 +1,7 @@
 //! Village behind the game-agnostic [`GameEngine`] trait: the verdict of a replay in shared
 //! terms, the state view, legal entries, the ledger and simulation.
 
-use chronicle_game::{rank, GameEngine, GameKind, LedgerLine, Legal, LogError, Meta, PlayerVerdict, StateAt, Verdict};
+use chronicle_game::{player_verdicts, GameEngine, GameKind, LedgerLine, Legal, LogError, Meta, StateAt, Verdict};
 use serde_json::Value;
 
 use crate::replay::{replay, replay_until, Replay, ENGINE_VERSION};
@@ -56,20 +56,10 @@ impl GameEngine for Village {
 /// The game-agnostic verdict of a Village replay.
 pub fn verdict(r: &Replay) -> Verdict {
     let game = r.game.as_ref();
-    let totals: Option<Vec<i64>> = r.scores.as_ref().map(|s| s.iter().map(|p| p.total).collect());
-    let ranks = totals.as_deref().map(rank);
     let players = game.map_or_else(Vec::new, |g| {
-        g.players
-            .iter()
-            .enumerate()
-            .map(|(seat, p)| PlayerVerdict {
-                name: p.name.clone(),
-                score: r.scores.as_ref().and_then(|s| s.get(seat)).map(|s| s.score()),
-                rank: ranks.as_ref().and_then(|r| r.get(seat).copied()),
-                winner: r.winners.contains(&seat),
-                claimed: r.claimed.as_ref().and_then(|c| c.get(seat).copied()),
-            })
-            .collect()
+        let names = g.players.iter().map(|p| p.name.clone());
+        let scores = r.scores.as_ref().map(|s| s.iter().map(|p| p.score()).collect());
+        player_verdicts(names, scores, &r.winners, r.claimed.as_deref())
     });
     Verdict {
         game: Some(GameKind::Village),
