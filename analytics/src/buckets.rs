@@ -1,7 +1,7 @@
 //! Buckets of games with their tallies, and which tallies a filter adds up.
 //!
-//! Every filter condition is on the game: its player count, furnishing set and tournament (its
-//! [`Class`]) and when it was played. Games are therefore grouped in **buckets** of one class
+//! Every filter condition is on the game: its player count, furnishing set, tournament, source
+//! and uploader (its [`Class`]) and when it was played. Games are therefore grouped in **buckets** of one class
 //! and one calendar month (UTC) of `played_at` (or no readable date), and each bucket keeps the
 //! [`Tally`] of its games, updated when games are added. Each class also keeps the tally of
 //! all its games, dated or not.
@@ -9,7 +9,7 @@
 //! A query adds tallies:
 //!
 //! - without a time bound, those of the classes the filter matches (a few dozen at most for
-//!   the player counts × sets × tournaments that occur);
+//!   the player counts × sets × labels that occur);
 //! - with a time bound, those of the matching buckets of every month wholly inside the bounds;
 //!   a month a bound cuts (a bound that is not the first instant of a month) is counted from
 //!   rows, gathered and tallied with the same polars group-bys as a new batch: the rows of its
@@ -34,8 +34,18 @@ use crate::tally::{self, Part, Tally};
 pub(crate) struct Class {
     pub(crate) pc: u8,
     pub(crate) full: bool,
-    /// Tournament code (see [`Catalog`]).
+    /// Label codes (see [`Catalog::label`]) of the tournament, `meta.source` and uploader.
     pub(crate) tournament: Option<u32>,
+    pub(crate) source: Option<u32>,
+    pub(crate) uploader: Option<u32>,
+}
+
+/// Which of a game's texts a label code stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Label {
+    Tournament,
+    Source,
+    Uploader,
 }
 
 /// Tallies to add up, each with the class of its games.
@@ -55,8 +65,8 @@ struct Bucket {
 /// A batch translated but not yet added: the names and buckets it introduces and its games.
 #[derive(Debug, Default)]
 pub(crate) struct NewGames {
-    /// Tournament names new to the catalog, coded from the catalog's count on.
-    pub(crate) tournaments: Vec<String>,
+    /// Labels new to the catalog, coded from the catalog's count on.
+    pub(crate) labels: Vec<(Label, String)>,
     /// Buckets new to the catalog, numbered from the catalog's count on.
     pub(crate) buckets: Vec<BucketKey>,
     /// Per game, in row order: id, bucket, `played_at` (seconds), where its rows start.
@@ -66,7 +76,7 @@ pub(crate) struct NewGames {
 /// Everything about the stored games that is not in the frames.
 #[derive(Debug, Default)]
 pub(crate) struct Catalog {
-    tournaments: HashMap<String, u32>,
+    labels: HashMap<(Label, String), u32>,
     game_ids: HashSet<i64>,
     /// Per game number: `played_at` in seconds and where its rows start.
     played: Vec<Option<i64>>,
@@ -88,12 +98,17 @@ impl Catalog {
         self.game_ids.contains(&id)
     }
 
-    pub(crate) fn tournament(&self, name: &str) -> Option<u32> {
-        self.tournaments.get(name).copied()
+    pub(crate) fn label(&self, kind: Label, text: &str) -> Option<u32> {
+        self.labels.get(&(kind, text.to_owned())).copied()
     }
 
-    pub(crate) fn tournament_count(&self) -> usize {
-        self.tournaments.len()
+    /// The codes of the labels of `kind` whose text satisfies `keep`.
+    pub(crate) fn labels_where(&self, kind: Label, keep: impl Fn(&str) -> bool) -> HashSet<u32> {
+        self.labels.iter().filter(|((k, text), _)| *k == kind && keep(text)).map(|(_, &code)| code).collect()
+    }
+
+    pub(crate) fn label_count(&self) -> usize {
+        self.labels.len()
     }
 
     pub(crate) fn bucket(&self, key: &BucketKey) -> Option<u32> {
@@ -116,9 +131,9 @@ impl Catalog {
 
     /// Records a batch whose rows were just appended, with its tallies.
     pub(crate) fn commit(&mut self, new: NewGames, tallies: Vec<(u32, Tally)>) {
-        for name in new.tournaments {
-            let code = self.tournaments.len() as u32;
-            self.tournaments.insert(name, code);
+        for label in new.labels {
+            let code = self.labels.len() as u32;
+            self.labels.insert(label, code);
         }
         for key in new.buckets {
             let id = self.buckets.len() as u32;
@@ -153,17 +168,29 @@ impl Catalog {
         parts: &[Part],
     ) -> Result<Vec<(Class, Cow<'a, Tally>)>, AnalyticsError> {
         let (from, until) = filter.played_bounds()?;
-        let tournament = match &filter.tournament {
-            None => None,
-            Some(name) => match self.tournament(name) {
-                Some(code) => Some(code),
-                None => return Ok(Vec::new()),
-            },
+        // A wanted label no game carries matches nothing; an excluded one excludes nothing.
+        let wanted = |kind: Label, text: &Option<String>| match text {
+            None => Ok(None),
+            Some(text) => self.label(kind, text).map(Some).ok_or(()),
         };
+        let (Ok(tournament), Ok(uploader)) =
+            (wanted(Label::Tournament, &filter.tournament), wanted(Label::Uploader, &filter.uploader))
+        else {
+            return Ok(Vec::new());
+        };
+        // Sources match by prefix (`simulate` selects every `simulate:…`).
+        let sources = |prefix: &Option<String>| {
+            prefix.as_deref().map(|p| self.labels_where(Label::Source, |text| text.starts_with(p)))
+        };
+        let (source, excluded) = (sources(&filter.source), sources(&filter.exclude_source));
+        let has = |codes: &HashSet<u32>, code: Option<u32>| code.is_some_and(|c| codes.contains(&c));
         let matches = |c: &Class| {
             filter.player_count.is_none_or(|p| c.pc == p)
                 && filter.furnishing_set.is_none_or(|s| c.full == (s == FurnishingSet::Full))
                 && tournament.is_none_or(|t| c.tournament == Some(t))
+                && uploader.is_none_or(|t| c.uploader == Some(t))
+                && source.as_ref().is_none_or(|codes| has(codes, c.source))
+                && excluded.as_ref().is_none_or(|codes| !has(codes, c.source))
         };
         if from.is_none() && until.is_none() {
             return Ok(self.classes.iter().filter(|(c, _)| matches(c)).map(|(c, t)| (*c, Cow::Borrowed(t))).collect());

@@ -14,6 +14,13 @@ pub struct StatsFilter {
     pub furnishing_set: Option<FurnishingSet>,
     /// Exact tournament name; games without a tournament never match a named one.
     pub tournament: Option<String>,
+    /// Games whose `meta.source` starts with this (`simulate` selects every simulated game,
+    /// `simulate:random` those of the random bot); games without one never match.
+    pub source: Option<String>,
+    /// Leave out games whose `meta.source` starts with this (e.g. `simulate`).
+    pub exclude_source: Option<String>,
+    /// Games stored by the token of this name.
+    pub uploader: Option<String>,
     /// Games played at or after this instant (RFC 3339 or a bare date, see
     /// [`parse_played_at`]). Games without a readable `played_at` are excluded when either bound
     /// is set.
@@ -30,6 +37,9 @@ impl Default for StatsFilter {
             player_count: None,
             furnishing_set: None,
             tournament: None,
+            source: None,
+            exclude_source: None,
+            uploader: None,
             played_from: None,
             played_until: None,
             min_sample: DEFAULT_MIN_SAMPLE,
@@ -58,6 +68,21 @@ impl StatsFilter {
         self
     }
 
+    pub fn source(mut self, source: impl Into<String>) -> Self {
+        self.source = Some(source.into());
+        self
+    }
+
+    pub fn exclude_source(mut self, source: impl Into<String>) -> Self {
+        self.exclude_source = Some(source.into());
+        self
+    }
+
+    pub fn uploader(mut self, name: impl Into<String>) -> Self {
+        self.uploader = Some(name.into());
+        self
+    }
+
     pub fn played_from(mut self, at: impl Into<String>) -> Self {
         self.played_from = Some(at.into());
         self
@@ -78,6 +103,9 @@ impl StatsFilter {
         self.player_count.is_none()
             && self.furnishing_set.is_none()
             && self.tournament.is_none()
+            && self.source.is_none()
+            && self.exclude_source.is_none()
+            && self.uploader.is_none()
             && self.played_from.is_none()
             && self.played_until.is_none()
     }

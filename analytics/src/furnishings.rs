@@ -20,6 +20,11 @@
 //!   with `w_p` the weights, `(l_p, u_p)` each player count's Newcombe interval of `d_p`,
 //!   `d ± sqrt(Σ (w_p·(d_p − l_p))²)` below and `sqrt(Σ (w_p·(u_p − d_p))²)` above (exactly
 //!   Newcombe's interval when one player count has both groups).
+//! - `mean_score_difference_ci`: the 95% interval of `mean_score_difference`, from Welch's
+//!   variance of each player count's difference of means (`s_b²/n_b + s_n²/n_n`, sample
+//!   variances of the scores), combined as the variance of the weighted mean
+//!   `Σ (w_p/W)²·var_p`, with the normal quantile 1.96. `None` when a player count that enters
+//!   the difference has fewer than two player-games in either group (no variance).
 //! - `mean_round_built`: mean printed round of the (first) build.
 //! - `by_round`: for each round in which `t` was built, the win rate of the player-games that
 //!   built it that round.
@@ -71,6 +76,8 @@ pub struct TileStats {
     pub mean_score_not_built: Option<f64>,
     /// Within-player-count difference of mean scores, weighted by builders.
     pub mean_score_difference: Option<f64>,
+    /// Its 95% interval (Welch's variances, see the module).
+    pub mean_score_difference_ci: Option<(f64, f64)>,
     pub mean_round_built: Option<f64>,
     /// Rounds in ascending order; only rounds in which the tile was built.
     pub by_round: Vec<RoundWinRate>,
@@ -140,6 +147,8 @@ pub(crate) fn compute(tallies: &Gathered<'_>, min_sample: u64) -> FurnishingStat
             let (mut win_d, mut score_d, mut weight) = (0.0, 0.0, 0u64);
             // Per player count: (weight, difference, Newcombe's low and high).
             let mut strata: Vec<(f64, f64, f64, f64)> = Vec::new();
+            // Per player count: (weight, variance of the difference of mean scores).
+            let mut score_var: Vec<(f64, Option<f64>)> = Vec::new();
             for (pc, e) in &eligible {
                 all_e.add(e);
                 let Some((b, r)) = built.get(pc) else { continue };
@@ -154,6 +163,11 @@ pub(crate) fn compute(tallies: &Gathered<'_>, min_sample: u64) -> FurnishingStat
                         strata.push((b.n as f64, d.difference, d.ci_low, d.ci_high));
                     }
                     score_d += b.n as f64 * (b.score as f64 / b.n as f64 - not_score / not_n as f64);
+                    let not = Sums { n: not_n, wins: 0, score: e.score - b.score, score_sq: e.score_sq - b.score_sq };
+                    let var = sample_variance(b)
+                        .zip(sample_variance(&not))
+                        .map(|(vb, vn)| vb / b.n as f64 + vn / not_n as f64);
+                    score_var.push((b.n as f64, var));
                     weight += b.n;
                 }
             }
@@ -178,6 +192,7 @@ pub(crate) fn compute(tallies: &Gathered<'_>, min_sample: u64) -> FurnishingStat
                 mean_score_built: mean(all_b.score as f64, all_b.n),
                 mean_score_not_built: mean((all_e.score - all_b.score) as f64, not_n),
                 mean_score_difference: mean(score_d, weight),
+                mean_score_difference_ci: mean(score_d, weight).and_then(|d| weighted_interval(d, &score_var)),
                 mean_round_built: mean(round_sum as f64, all_b.n),
                 by_round,
             }
@@ -185,6 +200,27 @@ pub(crate) fn compute(tallies: &Gathered<'_>, min_sample: u64) -> FurnishingStat
         .collect();
     FurnishingStats { player_games, tiles }
 }
+/// The sample variance of the scores summed in `s` (`None` under two player-games).
+fn sample_variance(s: &Sums) -> Option<f64> {
+    (s.n >= 2).then(|| {
+        let n = s.n as f64;
+        let mean = s.score as f64 / n;
+        ((s.score_sq as f64 - n * mean * mean) / (n - 1.0)).max(0.0)
+    })
+}
+
+/// The normal 95% interval of `d`, the weighted mean of independent differences with these
+/// weights and variances (see the module docs).
+fn weighted_interval(d: f64, strata: &[(f64, Option<f64>)]) -> Option<(f64, f64)> {
+    let total: f64 = strata.iter().map(|s| s.0).sum();
+    if total <= 0.0 {
+        return None;
+    }
+    let var = strata.iter().try_fold(0.0, |acc, &(w, v)| Some(acc + (w / total).powi(2) * v?))?;
+    let half = 1.96 * var.sqrt();
+    Some((d - half, d + half))
+}
+
 /// The MOVER interval of the weighted mean of differences (see the module docs).
 fn mover(strata: &[(f64, f64, f64, f64)]) -> Option<(f64, f64)> {
     let total: f64 = strata.iter().map(|s| s.0).sum();

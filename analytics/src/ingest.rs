@@ -16,7 +16,7 @@ use std::collections::HashMap;
 
 use polars::prelude::IdxSize;
 
-use crate::buckets::{BucketKey, Catalog, Class, NewGames};
+use crate::buckets::{BucketKey, Catalog, Class, Label, NewGames};
 use crate::calendar::month_of;
 use crate::error::AnalyticsError;
 use crate::filter::parse_played_at;
@@ -86,7 +86,7 @@ fn per_row(rows: usize, facts: &[(usize, u16)], same: impl Fn(u16, u16) -> bool)
 }
 
 /// Translates a batch for a catalog whose frames end at `at`.
-pub(crate) fn translate(corpus: &Corpus, catalog: &Catalog, at: Starts) -> Result<Batch, AnalyticsError> {
+pub(crate) fn translate<'a>(corpus: &'a Corpus, catalog: &Catalog, at: Starts) -> Result<Batch, AnalyticsError> {
     // Validated in one pass with the translation: the player-games here, each fact where it is
     // translated (tiles, then loot, then spaces, as `Corpus::check` does); a repeated game is
     // reported only once the whole batch is known to be valid, as `Corpus::check` would.
@@ -94,7 +94,7 @@ pub(crate) fn translate(corpus: &Corpus, catalog: &Catalog, at: Starts) -> Resul
     let order = index.game_order();
     let dup = order.iter().find(|g| catalog.has_game(**g)).copied();
     let mut new = NewGames::default();
-    let mut new_names: HashMap<&str, u32> = HashMap::new();
+    let mut new_names: HashMap<(Label, &str), u32> = HashMap::new();
     let mut new_ids: HashMap<BucketKey, u32> = HashMap::new();
     // Batch player-game row of each input row.
     let mut pos = vec![0usize; corpus.player_games.len()];
@@ -107,20 +107,24 @@ pub(crate) fn translate(corpus: &Corpus, catalog: &Catalog, at: Starts) -> Resul
             return Err(AnalyticsError::InvalidInput(format!("game {id} without player-games")));
         };
         let played = first.played_at.as_deref().and_then(parse_played_at);
-        let tournament = match first.tournament.as_deref() {
-            None => None,
-            Some(name) => Some(match catalog.tournament(name) {
-                Some(code) => code,
-                None => {
-                    let next = u32::try_from(catalog.tournament_count() + new_names.len()).map_err(|_| too_many())?;
-                    *new_names.entry(name).or_insert_with(|| {
-                        new.tournaments.push(name.to_owned());
-                        next
-                    })
-                }
-            }),
+        let mut code = |kind: Label, text: Option<&'a str>| -> Result<Option<u32>, AnalyticsError> {
+            let Some(text) = text else { return Ok(None) };
+            if let Some(code) = catalog.label(kind, text) {
+                return Ok(Some(code));
+            }
+            let next = u32::try_from(catalog.label_count() + new_names.len()).map_err(|_| too_many())?;
+            Ok(Some(*new_names.entry((kind, text)).or_insert_with(|| {
+                new.labels.push((kind, text.to_owned()));
+                next
+            })))
         };
-        let class = Class { pc: first.player_count, full: first.furnishing_set == FurnishingSet::Full, tournament };
+        let class = Class {
+            pc: first.player_count,
+            full: first.furnishing_set == FurnishingSet::Full,
+            tournament: code(Label::Tournament, first.tournament.as_deref())?,
+            source: code(Label::Source, first.source.as_deref())?,
+            uploader: code(Label::Uploader, first.uploader.as_deref())?,
+        };
         let key = (played.map(month_of), class);
         let bucket = match catalog.bucket(&key) {
             Some(b) => b,

@@ -62,14 +62,19 @@ impl FurnishingSet {
 
 /// One seat of one complete game: its outcome and its weapon summary.
 ///
-/// The game-level fields (`player_count`, `furnishing_set`, `tournament`, `played_at`) must be
-/// the same on every seat of a game.
+/// The game-level fields (`player_count`, `furnishing_set`, `tournament`, `source`, `uploader`,
+/// `played_at`) must be the same on every seat of a game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlayerGame {
     pub game_id: i64,
     pub player_count: u8,
     pub furnishing_set: FurnishingSet,
     pub tournament: Option<String>,
+    /// The log's `meta.source` (who or what recorded the game; the simulator writes
+    /// `simulate:` and its bots), so simulated corpora can be selected or left out.
+    pub source: Option<String>,
+    /// The name of the token that stored the game.
+    pub uploader: Option<String>,
     /// As written in the log (RFC 3339 by the format's documentation); see
     /// [`crate::filter::parse_played_at`] for how it is compared.
     pub played_at: Option<String>,
@@ -278,9 +283,10 @@ impl Corpus {
             if let Some(first) = first {
                 if (first.player_count, first.furnishing_set, &first.tournament, &first.played_at)
                     != (p.player_count, p.furnishing_set, &p.tournament, &p.played_at)
+                    || (&first.source, &first.uploader) != (&p.source, &p.uploader)
                 {
                     return bad(format!(
-                        "game {}: seats disagree on player count, set, tournament or played_at",
+                        "game {}: seats disagree on player count, set, tournament, source, uploader or played_at",
                         p.game_id
                     ));
                 }

@@ -193,11 +193,20 @@ impl Ratings {
     }
 }
 
-/// A player's identity within a scope: the name trimmed, inner runs of white space made one
-/// space and lower-cased, so that "Ana ", "ana" and "ANA" are one player of that scope.
-pub fn player_key(scope: &str, name: &str) -> String {
-    let name: Vec<String> = name.split_whitespace().map(str::to_lowercase).collect();
-    format!("{scope}/{}", name.join(" "))
+/// A player's identity key: `id:<id>` when the log gives the player an id
+/// (`setup.players[].id`), else `name:<name>` with the name trimmed, inner runs of white space
+/// made one space and lower-cased, so that "Ana ", "ana" and "ANA" are one player. Merged
+/// identities (`chronicle players merge`) map keys onto one another before rating.
+pub fn player_key(id: Option<&str>, name: &str) -> String {
+    match id.map(str::trim).filter(|id| !id.is_empty()) {
+        Some(id) => format!("id:{id}"),
+        None => format!("name:{}", normalised_name(name)),
+    }
+}
+
+/// A name as identity keys compare it (see [`player_key`]).
+pub fn normalised_name(name: &str) -> String {
+    name.split_whitespace().map(str::to_lowercase).collect::<Vec<_>>().join(" ")
 }
 
 #[cfg(test)]
@@ -290,9 +299,12 @@ mod tests {
     }
 
     #[test]
-    fn player_keys_normalise_names_within_a_scope() {
-        assert_eq!(player_key("club", "  Ana  Maria "), "club/ana maria");
-        assert_eq!(player_key("club", "ANA MARIA"), player_key("club", "ana maria"));
-        assert_ne!(player_key("a", "Ana"), player_key("b", "Ana"));
+    fn player_keys_are_the_logs_id_or_else_the_normalised_name() {
+        assert_eq!(player_key(None, "  Ana  Maria "), "name:ana maria");
+        assert_eq!(player_key(None, "ANA MARIA"), player_key(None, "ana maria"));
+        assert_eq!(player_key(Some("bgg:anam"), "Ana"), "id:bgg:anam");
+        assert_eq!(player_key(Some("bgg:anam"), "Ana"), player_key(Some("bgg:anam"), "Someone else"));
+        assert_ne!(player_key(Some("x"), "Ana"), player_key(None, "Ana"));
+        assert_eq!(player_key(Some("  "), "Ana"), player_key(None, "ana"), "a blank id is no id");
     }
 }

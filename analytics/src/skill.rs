@@ -17,6 +17,8 @@ use crate::ratings::{RatedGame, RatedSeat, Ratings};
 pub struct SkillSeat {
     /// The player's identity key ([`crate::ratings::player_key`]).
     pub player: String,
+    /// The name written in this game's log.
+    pub name: String,
     pub rank: u8,
     pub winner: bool,
     pub total: i64,
@@ -31,6 +33,8 @@ pub struct SkillSeat {
 pub struct SkillGame {
     pub game_id: i64,
     pub played_at: Option<String>,
+    /// The log's `meta.source` (the simulator writes `simulate:` and its bots).
+    pub source: Option<String>,
     pub seats: Vec<SkillSeat>,
 }
 
@@ -78,11 +82,29 @@ pub struct Skill {
     /// Over every multiplayer game.
     pub effects: Vec<StrategyEffect>,
     pub games: usize,
+    /// Each player key's name as written in its latest game (by the order games were given).
+    pub names: HashMap<String, String>,
     /// One row per multiplayer player-game, with the strategies it used (bit `k` for the
     /// `k`-th of [`strategies`]) and the lowest rating before the game at its table.
     rows: Vec<Row>,
     used: Vec<u64>,
     table_floor: Vec<f64>,
+    /// Per row, the game's `meta.source` as an index into `sources`.
+    source: Vec<Option<u32>>,
+    sources: Vec<String>,
+}
+
+/// Which multiplayer games the effects are estimated over.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct EffectsFilter {
+    /// Only tables whose every player's rating before the game (`mu − 3·sigma`) is at least
+    /// this (a table of established, strong players, as rating-floor statistics elsewhere;
+    /// new players are at 0).
+    pub min_rating: Option<f64>,
+    /// Only games whose `meta.source` starts with this (`simulate`: every simulated game).
+    pub source: Option<String>,
+    /// Leave out games whose `meta.source` starts with this (e.g. `simulate`).
+    pub exclude_source: Option<String>,
 }
 
 /// Every strategy, in the order of [`Skill::effects`]: each furnishing tile, then armed.
@@ -91,20 +113,39 @@ pub fn strategies() -> impl Iterator<Item = Strategy> {
 }
 
 impl Skill {
+    /// Over every game of `games`.
     pub fn compute(games: &[SkillGame]) -> Skill {
+        Skill::compute_merged(games, &HashMap::new())
+    }
+
+    /// Over every game of `games` (given in any order, e.g. batch after batch), with the player
+    /// keys that `aliases` names taken as the key they map to (merged identities).
+    pub fn compute_merged<'a, I>(games: I, aliases: &HashMap<String, String>) -> Skill
+    where
+        I: IntoIterator<Item = &'a SkillGame>,
+        I::IntoIter: Clone,
+    {
+        let games = games.into_iter();
+        let canonical = |player: &'a str| -> &str { aliases.get(player).map_or(player, String::as_str) };
         let rated: Vec<RatedGame> = games
-            .iter()
+            .clone()
             .map(|g| RatedGame {
                 game_id: g.game_id,
                 played_at: g.played_at.clone(),
-                seats: g.seats.iter().map(|s| RatedSeat { player: s.player.clone(), rank: s.rank }).collect(),
+                seats: g
+                    .seats
+                    .iter()
+                    .map(|s| RatedSeat { player: canonical(&s.player).to_owned(), rank: s.rank })
+                    .collect(),
             })
             .collect();
         let ratings = Ratings::compute(rated);
         let mut index: HashMap<&str, u32> = HashMap::new();
-        let (mut rows, mut used, mut table_floor) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut rows, mut used, mut table_floor, mut source) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let mut sources: Vec<String> = Vec::new();
         let all: Vec<Strategy> = strategies().collect();
-        for g in games.iter().filter(|g| g.seats.len() >= 2) {
+        let mut count = 0;
+        for g in games.clone().inspect(|_| count += 1).filter(|g| g.seats.len() >= 2) {
             let before: Vec<_> = (0..g.seats.len())
                 .map(|i| ratings.before(g.game_id, i as u8).unwrap_or(crate::ratings::Rating::NEW))
                 .collect();
@@ -112,9 +153,16 @@ impl Skill {
             let floor = before.iter().map(|r| r.conservative()).fold(f64::INFINITY, f64::min);
             let mean_total = g.seats.iter().map(|s| s.total as f64).sum::<f64>();
             let n = g.seats.len() as f64;
+            let code = g.source.as_ref().map(|text| match sources.iter().position(|s| s == text) {
+                Some(k) => k as u32,
+                None => {
+                    sources.push(text.clone());
+                    (sources.len() - 1) as u32
+                }
+            });
             for (i, s) in g.seats.iter().enumerate() {
                 let next = index.len() as u32;
-                let player = *index.entry(s.player.as_str()).or_insert(next);
+                let player = *index.entry(canonical(&s.player)).or_insert(next);
                 let others = (mu.iter().sum::<f64>() - mu[i]) / (n - 1.0);
                 let margin = s.total as f64 - (mean_total - s.total as f64) / (n - 1.0);
                 rows.push(Row {
@@ -129,18 +177,29 @@ impl Skill {
                 });
                 used.push(all.iter().enumerate().filter(|(_, st)| st.used(s)).fold(0u64, |m, (k, _)| m | 1 << k));
                 table_floor.push(floor);
+                source.push(code);
             }
         }
-        let mut skill = Skill { ratings, effects: Vec::new(), games: games.len(), rows, used, table_floor };
-        skill.effects = skill.effects_where(f64::NEG_INFINITY);
+        let names = games.flat_map(|g| &g.seats).map(|s| (canonical(&s.player).to_owned(), s.name.clone())).collect();
+        let mut skill =
+            Skill { ratings, effects: Vec::new(), games: count, names, rows, used, table_floor, source, sources };
+        skill.effects = skill.effects_where(&EffectsFilter::default());
         skill
     }
 
-    /// The strategies' effects over the games whose every player's rating before the game
-    /// (`mu − 3·sigma`) is at least `min_rating` (a table of established, strong players, as
-    /// rating-floor statistics elsewhere; new players are at 0).
-    pub fn effects_where(&self, min_rating: f64) -> Vec<StrategyEffect> {
-        let keep: Vec<usize> = (0..self.rows.len()).filter(|&i| self.table_floor[i] >= min_rating).collect();
+    /// The strategies' effects over the multiplayer games `filter` selects.
+    pub fn effects_where(&self, filter: &EffectsFilter) -> Vec<StrategyEffect> {
+        // Per source code, whether its text starts with the prefix (`None`: no condition).
+        let starts = |prefix: &Option<String>| {
+            prefix.as_deref().map(|p| self.sources.iter().map(|s| s.starts_with(p)).collect::<Vec<bool>>())
+        };
+        let (wanted, excluded) = (starts(&filter.source), starts(&filter.exclude_source));
+        let has = |codes: &[bool], i: usize| self.source[i].is_some_and(|c| codes.get(c as usize) == Some(&true));
+        let keep: Vec<usize> = (0..self.rows.len())
+            .filter(|&i| filter.min_rating.is_none_or(|floor| self.table_floor[i] >= floor))
+            .filter(|&i| wanted.as_deref().is_none_or(|w| has(w, i)))
+            .filter(|&i| excluded.as_deref().is_none_or(|x| !has(x, i)))
+            .collect();
         let rows: Vec<Row> = keep.iter().map(|&i| self.rows[i]).collect();
         let model = Model::new(&rows);
         strategies()
@@ -173,7 +232,15 @@ mod tests {
     use super::*;
 
     fn seat(player: &str, rank: u8, total: i64, tiles: &[Furnishing]) -> SkillSeat {
-        SkillSeat { player: player.into(), rank, winner: rank == 1, total, tiles: tiles.to_vec(), armed: false }
+        SkillSeat {
+            player: player.into(),
+            name: player.into(),
+            rank,
+            winner: rank == 1,
+            total,
+            tiles: tiles.to_vec(),
+            armed: false,
+        }
     }
 
     /// Every tile and "armed" get an entry; counts and the raw difference come from the seats.
@@ -183,6 +250,7 @@ mod tests {
             .map(|g| SkillGame {
                 game_id: g,
                 played_at: None,
+                source: None,
                 seats: vec![
                     seat(
                         "a",
@@ -205,9 +273,57 @@ mod tests {
         assert_eq!(skill.ratings.table().len(), 2);
         // A rating floor above everybody's leaves no game; at the floor of new players (0 and
         // below), the first game's table stays.
-        let none = skill.effects_where(100.0);
+        let none = skill.effects_where(&EffectsFilter { min_rating: Some(100.0), ..EffectsFilter::default() });
         assert!(none.iter().all(|e| e.used.n + e.not_used.n == 0));
-        let some = skill.effects_where(-1.0);
+        let some = skill.effects_where(&EffectsFilter { min_rating: Some(-1.0), ..EffectsFilter::default() });
         assert!(some[0].used.n + some[0].not_used.n >= 2);
+    }
+
+    /// Merged identities are rated as one player, named by their latest game's name.
+    #[test]
+    fn merged_identities_are_one_rated_player() {
+        let game = |id: i64, a: &str| SkillGame {
+            game_id: id,
+            played_at: None,
+            source: None,
+            seats: vec![seat(a, 1, 50, &[]), seat("name:b", 2, 40, &[])],
+        };
+        let games = [game(1, "name:ana"), game(2, "id:ana-7")];
+        let apart = Skill::compute(&games);
+        assert_eq!(apart.ratings.table().len(), 3);
+        let aliases: HashMap<String, String> = [("name:ana".to_owned(), "id:ana-7".to_owned())].into();
+        let merged = Skill::compute_merged(&games, &aliases);
+        assert_eq!(merged.ratings.table().len(), 2);
+        assert_eq!(merged.ratings.player("id:ana-7").map(|p| p.games), Some(2));
+        assert_eq!(merged.ratings.player("name:ana"), None);
+        assert_eq!(merged.names.get("id:ana-7").map(String::as_str), Some("id:ana-7"), "the latest game's name");
+        assert_eq!(merged.games, 2);
+    }
+
+    /// `meta.source` selects or leaves out games by prefix (one game in four is labelled
+    /// simulated here); a source no game has selects nothing and leaves out nothing.
+    #[test]
+    fn effects_select_or_leave_out_games_by_their_source() {
+        let games: Vec<SkillGame> = (0..40)
+            .map(|g| SkillGame {
+                game_id: g,
+                played_at: None,
+                source: (g % 4 == 0).then(|| "simulate:random".to_owned()),
+                seats: vec![seat("a", 1, 50, &[]), seat("b", 2, 40, &[])],
+            })
+            .collect();
+        let skill = Skill::compute(&games);
+        let n = |filter: EffectsFilter| {
+            let e = &skill.effects_where(&filter)[0];
+            e.used.n + e.not_used.n
+        };
+        let text = |s: &str| Some(s.to_owned());
+        assert_eq!(n(EffectsFilter::default()), 80);
+        assert_eq!(n(EffectsFilter { source: text("simulate:random"), ..EffectsFilter::default() }), 20);
+        assert_eq!(n(EffectsFilter { exclude_source: text("simulate:random"), ..EffectsFilter::default() }), 60);
+        assert_eq!(n(EffectsFilter { source: text("simulate"), ..EffectsFilter::default() }), 20, "a prefix");
+        assert_eq!(n(EffectsFilter { exclude_source: text("simulate"), ..EffectsFilter::default() }), 60);
+        assert_eq!(n(EffectsFilter { source: text("club"), ..EffectsFilter::default() }), 0);
+        assert_eq!(n(EffectsFilter { exclude_source: text("club"), ..EffectsFilter::default() }), 80);
     }
 }

@@ -67,6 +67,15 @@ fn format_utc(secs: i64) -> String {
 const START: i64 = 1_609_459_200;
 
 /// A synthetic corpus.
+/// Uploaders of the synthetic games, by game id (no random draw, so the other rows do not
+/// depend on them).
+const UPLOADERS: [&str; 3] = ["club-a", "club-b", "club-c"];
+
+/// One game in four is labelled as simulated (`meta.source`), by game id.
+fn synthetic_source(game_id: i64) -> Option<String> {
+    (game_id.rem_euclid(4) == 0).then(|| "simulate:random".to_owned())
+}
+
 pub fn corpus(opts: Options) -> Corpus {
     let mut r = SplitMix64::new(opts.seed);
     let mut c = Corpus::new();
@@ -136,6 +145,8 @@ pub fn corpus(opts: Options) -> Corpus {
                 player_count: pc_u8,
                 furnishing_set: set,
                 tournament: tournament.clone(),
+                source: synthetic_source(game_id),
+                uploader: Some(UPLOADERS[game_id.rem_euclid(UPLOADERS.len() as i64) as usize].to_owned()),
                 played_at: played_at.clone(),
                 seat: *seat,
                 total: *total,
@@ -221,7 +232,8 @@ pub fn skill_games(players: usize, player_games: usize, seed: u64) -> Vec<crate:
                     }
                 }
                 SkillSeat {
-                    player: format!("synthetic/{p}"),
+                    player: format!("name:synthetic {p}"),
+                    name: format!("synthetic {p}"),
                     rank,
                     winner: rank == 1,
                     total: (40.0 + 12.0 * perf[i]).round() as i64,
@@ -236,6 +248,7 @@ pub fn skill_games(players: usize, player_games: usize, seed: u64) -> Vec<crate:
         games.push(SkillGame {
             game_id: id,
             played_at: Some(format!("{}Z", format_utc(1_767_225_600 + id * 600))),
+            source: None,
             seats,
         });
     }

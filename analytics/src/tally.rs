@@ -32,12 +32,14 @@ use polars::prelude::*;
 use crate::columns::{count, i64s};
 use crate::frames::{round_column, Rows, LOOT_KEYS, ROUNDS, RS, SPACE_KEYS, TILE_KEYS};
 
-/// Player-games (or placements) of one cell: how many, how many of them won, their total score.
+/// Player-games (or placements) of one cell: how many, how many of them won, their total score
+/// and the sum of the squares of their scores (for the variance of a mean score).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Sums {
     pub(crate) n: u64,
     pub(crate) wins: u64,
     pub(crate) score: i64,
+    pub(crate) score_sq: i64,
 }
 
 impl Sums {
@@ -45,6 +47,7 @@ impl Sums {
         self.n += other.n;
         self.wins += other.wins;
         self.score += other.score;
+        self.score_sq += other.score_sq;
     }
 
     /// Removes a subset's counts.
@@ -52,6 +55,7 @@ impl Sums {
         self.n = self.n.saturating_sub(part.n);
         self.wins = self.wins.saturating_sub(part.wins);
         self.score -= part.score;
+        self.score_sq -= part.score_sq;
     }
 }
 
@@ -183,12 +187,17 @@ fn read(df: &DataFrame, per: i64, shift: i64) -> PolarsResult<Vec<(u32, i64, Sum
             Ok(vec![Some(0); key.len()])
         }
     };
-    let (wins, score) = (opt("wins")?, opt("score")?);
+    let (wins, score, score_sq) = (opt("wins")?, opt("score")?, opt("score_sq")?);
     let mut out = Vec::with_capacity(key.len());
     for i in 0..key.len() {
         let Some(k) = key[i] else { continue };
         let Ok(bucket) = u32::try_from(k.div_euclid(per)) else { continue };
-        let sums = Sums { n: count(n[i]), wins: count(wins[i]), score: score[i].unwrap_or(0) };
+        let sums = Sums {
+            n: count(n[i]),
+            wins: count(wins[i]),
+            score: score[i].unwrap_or(0),
+            score_sq: score_sq[i].unwrap_or(0),
+        };
         out.push((bucket, k.rem_euclid(per) + shift, sums));
     }
     Ok(out)
@@ -207,7 +216,12 @@ fn grouped(frame: &DataFrame, key: Expr, aggs: Vec<Expr>) -> PolarsResult<DataFr
 }
 
 fn outcome() -> Vec<Expr> {
-    vec![len().alias("n"), col("winner").sum().alias("wins"), col("total").sum().alias("score")]
+    vec![
+        len().alias("n"),
+        col("winner").sum().alias("wins"),
+        col("total").sum().alias("score"),
+        (col("total") * col("total")).sum().alias("score_sq"),
+    ]
 }
 
 fn bucket_times(per: i64) -> Expr {
@@ -257,7 +271,7 @@ fn cells(rows: &Rows, part: Part) -> PolarsResult<Vec<(u32, i64, Sums)>> {
                 .into_iter()
                 .zip(total)
                 .zip(n)
-                .filter_map(|((b, t), n)| Some((u32::try_from(b?).ok()?, t?, Sums { n: count(n), wins: 0, score: 0 })))
+                .filter_map(|((b, t), n)| Some((u32::try_from(b?).ok()?, t?, Sums { n: count(n), ..Sums::default() })))
                 .collect())
         }
         Part::Spaces => {
@@ -332,12 +346,13 @@ impl Dense {
             s.n += 1;
             s.wins += u64::from(winner);
             s.score += score;
+            s.score_sq += score * score;
         }
     }
 
     /// Counts one row of `bucket` without switching the current bucket (for rare rows).
     pub(crate) fn add_one(&mut self, bucket: u32, cell: i64) {
-        self.out.push((bucket, cell, Sums { n: 1, wins: 0, score: 0 }));
+        self.out.push((bucket, cell, Sums { n: 1, ..Sums::default() }));
     }
 
     fn flush(&mut self) {
@@ -398,7 +413,7 @@ mod tests {
     use super::*;
 
     fn cells(v: &[(i64, u64)]) -> Cells {
-        Cells(v.iter().map(|&(k, n)| (k, Sums { n, wins: n / 2, score: k * n as i64 })).collect())
+        Cells(v.iter().map(|&(k, n)| (k, Sums { n, wins: n / 2, score: k * n as i64, ..Sums::default() })).collect())
     }
 
     #[test]
@@ -414,11 +429,11 @@ mod tests {
         let keys: Vec<(i64, u64)> = a.iter().map(|c| (c.0, c.1.n)).collect();
         assert_eq!(keys, vec![(-1, 1), (3, 2), (9, 1), (10, 1)]);
         let mut u = Cells(vec![
-            (4, Sums { n: 1, wins: 1, score: 2 }),
+            (4, Sums { n: 1, wins: 1, score: 2, ..Sums::default() }),
             (1, Sums::default()),
-            (4, Sums { n: 2, wins: 0, score: 3 }),
+            (4, Sums { n: 2, wins: 0, score: 3, ..Sums::default() }),
         ]);
         u.normalize();
-        assert_eq!(u.0, vec![(1, Sums::default()), (4, Sums { n: 3, wins: 1, score: 5 })]);
+        assert_eq!(u.0, vec![(1, Sums::default()), (4, Sums { n: 3, wins: 1, score: 5, ..Sums::default() })]);
     }
 }

@@ -33,6 +33,17 @@ fn filters() -> Vec<(&'static str, StatsFilter)> {
         ("since mid 2023, offset bound", StatsFilter::all().played_from("2023-06-15T12:00:00+02:00")),
         ("before 2021-06", StatsFilter::all().played_until("2021-06-01")),
         ("league 2p 2024", StatsFilter::all().tournament("League").player_count(2).played_from("2024-01-01")),
+        ("simulated", StatsFilter::all().source("simulate:random")),
+        ("not simulated", StatsFilter::all().exclude_source("simulate:random")),
+        ("unknown source left out", StatsFilter::all().exclude_source("no such source")),
+        ("every simulated (prefix)", StatsFilter::all().source("simulate")),
+        ("no simulated (prefix), 4p", StatsFilter::all().exclude_source("simulate").player_count(4)),
+        ("uploader, 3p", StatsFilter::all().uploader("club-b").player_count(3)),
+        ("unknown uploader", StatsFilter::all().uploader("nobody")),
+        (
+            "uploader, not simulated, 2023",
+            StatsFilter::all().uploader("club-a").exclude_source("simulate:random").played_from("2023-01-01"),
+        ),
         ("min sample 500", StatsFilter::all().min_sample(500)),
         ("min sample 0, 5p", StatsFilter::all().player_count(5).min_sample(0)),
     ]

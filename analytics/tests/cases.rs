@@ -36,6 +36,8 @@ fn pg(
         player_count: pc,
         furnishing_set: set,
         tournament: t.map(str::to_owned),
+        source: None,
+        uploader: None,
         played_at: at.map(str::to_owned),
         seat,
         total,
@@ -119,6 +121,20 @@ fn wilson_interval_known_values() {
     assert_eq!(wilson(3, 0, 1.96), (0.0, 1.0));
 }
 
+/// Welch's interval on the difference of mean scores, worked by hand: 2-player games only,
+/// carpenter built by scores 50 and 20 (mean 35, variance 450), not built by 30 and 40 (mean
+/// 35, variance 50): difference 0, variance 450/2 + 50/2 = 250, interval ±1.96·√250.
+#[test]
+fn mean_score_difference_interval_is_welchs_by_hand() {
+    let s = Stats::from_corpus(&tiny()).unwrap();
+    let f = s.furnishings(&StatsFilter::all().player_count(2)).unwrap();
+    let c = f.tile(Furnishing::Carpenter).unwrap();
+    assert!(approx(c.mean_score_difference.unwrap(), 0.0));
+    let (lo, hi) = c.mean_score_difference_ci.unwrap();
+    let half = 1.96 * 250f64.sqrt();
+    assert!(approx(lo, -half) && approx(hi, half), "({lo}, {hi})");
+}
+
 #[test]
 fn tiny_corpus_tiles() {
     let s = Stats::from_corpus(&tiny()).unwrap();
@@ -144,6 +160,8 @@ fn tiny_corpus_tiles() {
     assert!(approx(lo, 0.5 / 3.0 - below), "({lo}, {hi})");
     // 2 players: 35 vs 35; 3 players: 60 vs 27.5.
     assert!(approx(c.mean_score_difference.unwrap(), 32.5 / 3.0));
+    // One 3-player builder: that count's scores have no variance, so no interval.
+    assert_eq!(c.mean_score_difference_ci, None);
     assert!(approx(c.mean_round_built.unwrap(), 3.0));
     let rounds: Vec<(u8, u64, u64)> =
         c.by_round.iter().map(|r| (r.round, r.win_rate.successes, r.win_rate.n)).collect();

@@ -62,6 +62,9 @@ enum Command {
     /// Manage API tokens (needed for mutations).
     #[command(subcommand)]
     Token(TokenCommand),
+    /// Merge player identities (ratings and player pages count them as one player).
+    #[command(subcommand)]
+    Players(PlayersCommand),
     /// Print the GraphQL schema (SDL).
     Schema,
     /// Print the rules reference for players (docs/rules/caverna.md), from the engine's tables.
@@ -94,6 +97,33 @@ enum TokenCommand {
     Revoke {
         /// The token's id (`chronicle token list`).
         id: i64,
+        #[command(flatten)]
+        db: crate::tokens::DatabaseArg,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+enum PlayersCommand {
+    /// Make each ALIAS the player INTO. An identity is a key as the ratings table shows it
+    /// (`id:…` for a log's player id, `name:…`) or a player's name.
+    Merge {
+        into: String,
+        #[arg(required = true)]
+        aliases: Vec<String>,
+        #[command(flatten)]
+        db: crate::tokens::DatabaseArg,
+    },
+    /// Undo the merge of ALIAS: it is its own player again.
+    Unmerge {
+        alias: String,
+        #[command(flatten)]
+        db: crate::tokens::DatabaseArg,
+    },
+    /// List every merged identity and the player it is.
+    Aliases {
+        /// One JSON object per alias.
+        #[arg(long)]
+        json: bool,
         #[command(flatten)]
         db: crate::tokens::DatabaseArg,
     },
@@ -164,6 +194,13 @@ fn run_with(
         }
         Command::Token(TokenCommand::List { json, db }) => crate::tokens::list(json, db.database_url, out),
         Command::Token(TokenCommand::Revoke { id, db }) => crate::tokens::revoke(id, db.database_url, out),
+        Command::Players(PlayersCommand::Merge { into, aliases, db }) => {
+            crate::players::merge(&into, &aliases, db.database_url, out)
+        }
+        Command::Players(PlayersCommand::Unmerge { alias, db }) => {
+            crate::players::unmerge(&alias, db.database_url, out)
+        }
+        Command::Players(PlayersCommand::Aliases { json, db }) => crate::players::aliases(json, db.database_url, out),
         Command::Rules => write!(out, "{}", chronicle_caverna::reference::markdown())
             .map(|()| Done::Success)
             .map_err(|e| e.to_string()),

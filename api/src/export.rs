@@ -3,8 +3,8 @@
 //!
 //! | table | one row per | columns |
 //! |---|---|---|
-//! | `games` | stored game | `game_id`, `game`, `variant`, `status`, `player_count`, `round`, `entries`, `tournament`, `played_at`, `uploader`, `uploaded_at`, `error_code` |
-//! | `player-games` | seat of a game | `game_id`, `seat`, `name`, `total`, `rank`, `winner`, `claimed` |
+//! | `games` | stored game | `game_id`, `game`, `variant`, `status`, `player_count`, `round`, `entries`, `tournament`, `played_at`, `source`, `uploader`, `uploaded_at`, `error_code` |
+//! | `player-games` | seat of a game | `game_id`, `seat`, `name`, `player_id`, `total`, `rank`, `winner`, `claimed` |
 //! | `score-rows` | seat × score-pad row | `game_id`, `seat`, `row`, `points` |
 //! | `furnishings` | tile built (Caverna) | `game_id`, `seat`, `round`, `tile`, `row`, `col`, `via` |
 //! | `weapons` | dwarf that held a weapon (Caverna) | `game_id`, `seat`, `dwarf`, `round_forged`, `strength_forged`, `final_strength`, `expeditions` |
@@ -92,6 +92,15 @@ pub struct ExportArgs {
     /// `meta.played_at` at or before this; a date alone includes that day.
     #[arg(long)]
     pub to: Option<String>,
+    /// Games stored with the API token of this name.
+    #[arg(long)]
+    pub uploader: Option<String>,
+    /// Games whose `meta.source` starts with this (`simulate`: every simulated game).
+    #[arg(long)]
+    pub source: Option<String>,
+    /// Leaves out games whose `meta.source` starts with this (e.g. `simulate`).
+    #[arg(long)]
+    pub exclude_source: Option<String>,
 }
 
 /// Games read per page.
@@ -116,6 +125,9 @@ fn filter_of(a: &ExportArgs) -> Result<GameFilter, String> {
         meta_tournament: a.tournament.clone(),
         played_from: a.from.clone(),
         played_to: a.to.clone(),
+        uploader: a.uploader.clone(),
+        source: a.source.clone(),
+        exclude_source: a.exclude_source.clone(),
         ..GameFilter::default()
     })
 }
@@ -217,6 +229,7 @@ fn rows(table: Table, g: &StoredGame, out: &mut Columns) {
             ("entries", i(r.entries_applied)),
             ("tournament", V::T(r.meta.tournament.clone())),
             ("played_at", V::T(r.meta.played_at.clone())),
+            ("source", V::T(r.meta.source.clone())),
             ("uploader", V::T(g.uploader.clone())),
             ("uploaded_at", t(g.uploaded_at.clone())),
             ("error_code", V::T(r.error.as_ref().map(|e| e.code.clone()))),
@@ -227,6 +240,7 @@ fn rows(table: Table, g: &StoredGame, out: &mut Columns) {
                     ("game_id", i(id)),
                     ("seat", i(p.seat)),
                     ("name", t(p.name.clone())),
+                    ("player_id", V::T(p.id.clone())),
                     ("total", V::I(p.score.as_ref().map(|s| s.total))),
                     ("rank", V::I(p.rank.map(i64::from))),
                     ("winner", i(i64::from(p.winner))),
@@ -300,6 +314,7 @@ fn header(table: Table) -> &'static [(&'static str, bool)] {
             ("entries", false),
             ("tournament", true),
             ("played_at", true),
+            ("source", true),
             ("uploader", true),
             ("uploaded_at", true),
             ("error_code", true),
@@ -308,6 +323,7 @@ fn header(table: Table) -> &'static [(&'static str, bool)] {
             ("game_id", false),
             ("seat", false),
             ("name", true),
+            ("player_id", true),
             ("total", false),
             ("rank", false),
             ("winner", false),
@@ -355,8 +371,15 @@ pub fn frame<'a>(table: Table, games: impl IntoIterator<Item = &'a StoredGame>) 
 
 /// Writes a table in `format`.
 pub fn write(frame: &mut DataFrame, format: Format, out: &mut dyn Write) -> Result<(), String> {
+    write_part(frame, format, true, out)
+}
+
+/// Writes a part of a table in `format`: the first part of a CSV table has its header, later
+/// parts continue it (a CSV or NDJSON table is its parts one after the other; Parquet is
+/// written whole).
+pub fn write_part(frame: &mut DataFrame, format: Format, first: bool, out: &mut dyn Write) -> Result<(), String> {
     match format {
-        Format::Csv => CsvWriter::new(out).include_header(true).finish(frame),
+        Format::Csv => CsvWriter::new(out).include_header(first).finish(frame),
         Format::Ndjson => JsonWriter::new(out).with_json_format(JsonFormat::JsonLines).finish(frame),
         Format::Parquet => ParquetWriter::new(out).finish(frame).map(|_| ()),
     }

@@ -11,6 +11,7 @@ pub mod http;
 pub mod import;
 pub mod metrics;
 pub mod offload;
+pub mod players;
 pub mod report;
 pub mod simulate;
 pub mod startup;

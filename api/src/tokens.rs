@@ -41,7 +41,7 @@ pub fn parse_duration(text: &str) -> Result<i64, String> {
 }
 
 /// Runs `f` on the store `database_url` names, then closes it.
-fn with_store<T>(
+pub(crate) fn with_store<T>(
     database_url: Option<String>,
     f: impl AsyncFnOnce(&store::Backend) -> Result<T, store::StoreError>,
 ) -> Result<T, String> {

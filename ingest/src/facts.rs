@@ -41,6 +41,7 @@ pub fn record(v: &Verdict, facts: Facts) -> GameRecord {
             id: v.meta.id.as_deref().map(clean),
             tournament: v.meta.tournament.as_deref().map(clean),
             played_at: v.meta.played_at.as_deref().map(clean),
+            source: v.meta.source.as_deref().map(clean),
         },
         players: v
             .players
@@ -49,6 +50,7 @@ pub fn record(v: &Verdict, facts: Facts) -> GameRecord {
             .map(|(seat, p)| PlayerRow {
                 seat: small(seat),
                 name: clean(&p.name),
+                id: p.id.as_deref().map(clean),
                 score: p.score.clone(),
                 rank: p.rank.map(|r| i16::try_from(r).unwrap_or(i16::MAX)),
                 winner: p.winner,

@@ -14,6 +14,7 @@
 
 pub mod admission;
 pub mod auth;
+pub mod skill_cache;
 pub mod stats_corpus;
 pub mod tournament;
 
@@ -141,10 +142,8 @@ pub struct Service {
     games: Cache<i64, Arc<GameHead>>,
     /// The statistics of every stored complete game (`load_stats`, then each new game).
     stats: Arc<RwLock<Stats>>,
-    /// The complete games the skill statistics are computed from, and the statistics once
-    /// computed (`None` after games were added: computed again when next asked).
-    skill_games: Arc<Mutex<Vec<chronicle_analytics::skill::SkillGame>>>,
-    skill: Arc<RwLock<Option<Arc<chronicle_analytics::skill::Skill>>>>,
+    /// The skill statistics (ratings, strategy effects), kept current (see [`skill_cache`]).
+    skill: Arc<skill_cache::SkillCache>,
     admission: Admission,
     /// Set when a write failed because the disk is full; cleared by the next successful write.
     cannot_write: Mutex<Option<String>>,
@@ -175,8 +174,7 @@ impl Service {
             store,
             games: Cache::new(cached_games.max(1)),
             stats: Arc::new(RwLock::new(Stats::new().map_err(stats_error)?)),
-            skill_games: Arc::new(Mutex::new(Vec::new())),
-            skill: Arc::new(RwLock::new(None)),
+            skill: Arc::default(),
             admission: Admission::new(limits),
             cannot_write: Mutex::new(None),
         })
@@ -239,16 +237,14 @@ impl Service {
         let mut after = 0;
         loop {
             let batch = self.store.complete_records(after, STATS_BATCH).await?;
-            let Some(&(last, _)) = batch.last() else { break };
-            let mut skill = Vec::new();
-            for (id, record) in &batch {
-                stats_corpus::add_game(&mut corpus, *id, record).map_err(internal)?;
-                skill.extend(stats_corpus::skill_game(*id, record).map_err(internal)?);
+            let Some(last) = batch.last().map(|g| g.id) else { break };
+            for g in &batch {
+                stats_corpus::add_game(&mut corpus, g.id, g.uploader.as_deref(), &g.record).map_err(internal)?;
+                skill_games.extend(stats_corpus::skill_game(g.id, &g.record).map_err(internal)?);
             }
-            skill_games.extend(skill);
             after = last;
         }
-        self.set_skill_games(skill_games)?;
+        self.skill.set(skill_games)?;
         let stats = Arc::clone(&self.stats);
         blocking(move || {
             let fresh = Stats::from_corpus(&corpus).map_err(stats_error)?;
@@ -272,26 +268,16 @@ impl Service {
         .await?
     }
 
-    fn set_skill_games(&self, games: Vec<chronicle_analytics::skill::SkillGame>) -> Result<(), ServiceError> {
-        *self.skill_games.lock().map_err(|_| internal("skill lock poisoned"))? = games;
-        *self.skill.write().map_err(|_| internal("skill lock poisoned"))? = None;
-        Ok(())
+    /// Ratings and the strategies' raw and controlled effects over every stored complete
+    /// Caverna game, with the merged player identities as stored now (see [`skill_cache`]).
+    pub async fn skill(&self) -> Result<Arc<chronicle_analytics::skill::Skill>, ServiceError> {
+        let aliases = self.store.player_aliases().await?.into_iter().collect();
+        self.skill.get(aliases).await
     }
 
-    /// Ratings and the strategies' raw and controlled effects over every stored complete
-    /// Caverna game (computed when first asked after games were added, then kept).
-    pub async fn skill(&self) -> Result<Arc<chronicle_analytics::skill::Skill>, ServiceError> {
-        if let Some(skill) = self.skill.read().map_err(|_| internal("skill lock poisoned"))?.as_ref() {
-            return Ok(Arc::clone(skill));
-        }
-        let (games, cache) = (Arc::clone(&self.skill_games), Arc::clone(&self.skill));
-        blocking(move || {
-            let games = games.lock().map_err(|_| internal("skill lock poisoned"))?;
-            let skill = Arc::new(chronicle_analytics::skill::Skill::compute(&games));
-            *cache.write().map_err(|_| internal("skill lock poisoned"))? = Some(Arc::clone(&skill));
-            Ok(skill)
-        })
-        .await?
+    /// Every merged player identity as (alias, canonical) keys.
+    pub async fn player_aliases(&self) -> Result<Vec<(String, String)>, ServiceError> {
+        Ok(self.store.player_aliases().await?)
     }
 
     /// Stored games whole (log, verdict, players and facts), in the order asked; absent ids are
@@ -304,27 +290,30 @@ impl Service {
         Ok(out)
     }
 
-    /// The strategies' effects over the games whose every player's rating before the game is at
-    /// least `min_rating` (computed on each call: a few seconds over a million player-games).
+    /// The strategies' effects over the multiplayer games `filter` selects (the kept result
+    /// for every game; others computed on each call: a few seconds over a million
+    /// player-games).
     pub async fn skill_effects(
         &self,
-        min_rating: f64,
+        filter: chronicle_analytics::skill::EffectsFilter,
     ) -> Result<Vec<chronicle_analytics::skill::StrategyEffect>, ServiceError> {
         let skill = self.skill().await?;
-        blocking(move || Ok(skill.effects_where(min_rating))).await?
+        if filter == chronicle_analytics::skill::EffectsFilter::default() {
+            return Ok(skill.effects.clone());
+        }
+        blocking(move || Ok(skill.effects_where(&filter))).await?
     }
 
     /// Adds newly stored games to the statistics (only complete ones count).
-    async fn add_to_stats(&self, games: Vec<(i64, GameRecord)>) -> Result<(), ServiceError> {
+    async fn add_to_stats(&self, games: Vec<(i64, GameRecord)>, uploader: Option<&str>) -> Result<(), ServiceError> {
         let mut corpus = Corpus::new();
         let mut skill = Vec::new();
         for (id, record) in &games {
-            stats_corpus::add_game(&mut corpus, *id, record).map_err(internal)?;
+            stats_corpus::add_game(&mut corpus, *id, uploader, record).map_err(internal)?;
             skill.extend(stats_corpus::skill_game(*id, record).map_err(internal)?);
         }
-        if !skill.is_empty() {
-            self.skill_games.lock().map_err(|_| internal("skill lock poisoned"))?.extend(skill);
-            *self.skill.write().map_err(|_| internal("skill lock poisoned"))? = None;
+        if self.skill.extend(skill)? {
+            self.skill.refresh_in_background();
         }
         if corpus.player_games.is_empty() {
             return Ok(());
@@ -378,7 +367,7 @@ impl Service {
     /// Only API tokens may submit: an organizer token changes its own tournament and nothing
     /// else. The token's name is recorded as the games' uploader.
     pub async fn submit(&self, logs: Vec<Vec<u8>>, by: &Bearer) -> Result<Vec<Submitted>, ServiceError> {
-        let uploader = match by {
+        let uploader_name = match by {
             Bearer::Api { name, .. } => Some(name.clone()),
             Bearer::Organizer { tournament } => {
                 return Err(ServiceError::Forbidden(format!(
@@ -408,6 +397,7 @@ impl Service {
             .collect();
         let new_games: Vec<NewGame> = {
             let logs = Arc::clone(&logs);
+            let uploader = uploader_name.clone();
             blocking(move || {
                 inputs::par_map_on(threads, &todo, |(i, key)| {
                     pipeline::prepare_identified(&logs[*i], key.clone(), uploader.as_deref())
@@ -428,7 +418,7 @@ impl Service {
         }
         // The games are stored whatever happens to the statistics; a failure here is logged
         // (the statistics catch up at the next start).
-        if let Err(e) = self.add_to_stats(fresh).await {
+        if let Err(e) = self.add_to_stats(fresh, uploader_name.as_deref()).await {
             tracing::error!(error = e.message(), "adding games to the statistics");
         }
         let mut ids = Vec::with_capacity(shas.len());

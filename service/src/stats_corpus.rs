@@ -4,6 +4,8 @@
 //! ids (`from_id`), so a row the engine would not recognise is an error rather than silently
 //! dropped.
 
+use std::collections::HashMap;
+
 use chronicle_analytics::ratings::player_key;
 use chronicle_analytics::skill::{SkillGame, SkillSeat};
 use chronicle_analytics::{Corpus, FurnishingSet, LootTaken, PlayerGame, SpaceUse, TileBuilt};
@@ -22,11 +24,18 @@ fn small<T: TryFrom<i64>>(n: impl Into<i64>, what: &str) -> Result<T, String> {
     T::try_from(n).map_err(|_| format!("{what} {n} out of range"))
 }
 
-/// The scope of player names: one for the whole store (a name is one player wherever it
-/// appears, after [`player_key`]'s normalisation).
-pub const PLAYER_SCOPE: &str = "all";
+/// Merged player identities: alias key → canonical key (`chronicle players merge`).
+pub type Aliases = HashMap<String, String>;
 
-/// A stored complete Caverna game as the skill statistics read it (`None` for other games).
+/// The identity key of a seat: the log's player id or else its normalised name
+/// ([`player_key`]), then its canonical key when it was merged into another.
+pub fn seat_key(aliases: &Aliases, id: Option<&str>, name: &str) -> String {
+    let key = player_key(id, name);
+    aliases.get(&key).cloned().unwrap_or(key)
+}
+
+/// A stored complete Caverna game as the skill statistics read it (`None` for other games);
+/// merged identities are resolved when the statistics are computed.
 pub fn skill_game(game_id: i64, r: &GameRecord) -> Result<Option<SkillGame>, String> {
     if r.status != Status::Complete || r.game != Some(GameKind::Caverna) {
         return Ok(None);
@@ -44,7 +53,8 @@ pub fn skill_game(game_id: i64, r: &GameRecord) -> Result<Option<SkillGame>, Str
         }
         let armed = facts.weapons.iter().any(|w| w.player == p.seat && w.final_strength.is_some());
         seats.push(SkillSeat {
-            player: player_key(PLAYER_SCOPE, &p.name),
+            player: player_key(p.id.as_deref(), &p.name),
+            name: p.name.clone(),
             rank: small(p.rank.unwrap_or(1), "rank")?,
             winner: p.winner,
             total: score.total,
@@ -52,11 +62,12 @@ pub fn skill_game(game_id: i64, r: &GameRecord) -> Result<Option<SkillGame>, Str
             armed,
         });
     }
-    Ok(Some(SkillGame { game_id, played_at: r.meta.played_at.clone(), seats }))
+    Ok(Some(SkillGame { game_id, played_at: r.meta.played_at.clone(), source: r.meta.source.clone(), seats }))
 }
 
-/// Adds one stored game to `corpus`; games that are not complete add nothing.
-pub fn add_game(corpus: &mut Corpus, game_id: i64, r: &GameRecord) -> Result<(), String> {
+/// Adds one stored game (stored by `uploader`) to `corpus`; games that are not complete add
+/// nothing.
+pub fn add_game(corpus: &mut Corpus, game_id: i64, uploader: Option<&str>, r: &GameRecord) -> Result<(), String> {
     if r.status != Status::Complete || r.game != Some(GameKind::Caverna) {
         return Ok(());
     }
@@ -80,6 +91,8 @@ pub fn add_game(corpus: &mut Corpus, game_id: i64, r: &GameRecord) -> Result<(),
             player_count,
             furnishing_set: set,
             tournament: r.meta.tournament.clone(),
+            source: r.meta.source.clone(),
+            uploader: uploader.map(str::to_owned),
             played_at: r.meta.played_at.clone(),
             seat,
             total: score.total,

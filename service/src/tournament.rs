@@ -134,6 +134,7 @@ mod tests {
                     .map(|(seat, &(name, total, claimed))| PlayerRow {
                         seat: seat as i16,
                         name: name.into(),
+                        id: None,
                         score: complete.then(|| score(total)),
                         rank: None,
                         winner: complete && total == best,

@@ -24,7 +24,7 @@ type Conn = <Db as sqlx::Database>::Connection;
 type DbRow = <Db as sqlx::Database>::Row;
 
 /// The verdict columns of `games`: everything `chronicle reverify` rewrites.
-const VERDICT_COLUMNS: [&str; 14] = [
+const VERDICT_COLUMNS: [&str; 15] = [
     "game",
     "engine_version",
     "player_count",
@@ -39,6 +39,7 @@ const VERDICT_COLUMNS: [&str; 14] = [
     "meta_id",
     "tournament",
     "played_at",
+    "source",
 ];
 
 /// The tables holding one game's players, score rows and facts, children first.
@@ -68,7 +69,8 @@ fn push_verdict<'a>(b: &mut Separated<'_, 'a, Db, &'static str>, r: &'a GameReco
         .push_bind(error.map(|e| e.message.as_str()))
         .push_bind(r.meta.id.as_deref())
         .push_bind(r.meta.tournament.as_deref())
-        .push_bind(r.meta.played_at.as_deref());
+        .push_bind(r.meta.played_at.as_deref())
+        .push_bind(r.meta.source.as_deref());
 }
 
 /// Inserts rows with multi-row `INSERT … VALUES`, as few statements as the bind limit allows.
@@ -146,6 +148,7 @@ async fn insert_children(conn: &mut Conn, games: &[(i64, &GameRecord)]) -> Resul
         ("game_id", i64s(&players, |x| Some(x.0))),
         ("seat", i16s(&players, |x| Some(x.1.seat))),
         ("name", texts(&players, |x| Some(x.1.name.as_str()))),
+        ("player_id", texts(&players, |x| x.1.id.as_deref())),
         ("total", i64s(&players, |x| x.1.score.as_ref().map(|s| s.total))),
         ("rank", i16s(&players, |x| x.1.rank)),
         ("winner", Column::Bool(players.iter().map(|x| x.1.winner).collect())),
@@ -492,6 +495,7 @@ async fn replace_records_on(conn: &mut Conn, records: &[(i64, GameRecord)]) -> R
             .bind(r.meta.id.as_deref())
             .bind(r.meta.tournament.as_deref())
             .bind(r.meta.played_at.as_deref())
+            .bind(r.meta.source.as_deref())
             .bind(*id)
             .execute(&mut *tx)
             .await
@@ -528,7 +532,7 @@ async fn fetch_rows(pool: &Pool<Db>, sql: &str, id: i64) -> Result<Vec<DbRow>, s
 
 /// The columns `player_from` reads.
 fn player_columns() -> &'static str {
-    "seat, name, total, rank, winner, claimed_total"
+    "seat, name, player_id, total, rank, winner, claimed_total"
 }
 
 /// A player from its `game_players` row; its score has the total and no rows yet
@@ -538,6 +542,7 @@ fn player_from(r: &DbRow) -> Result<PlayerRow, sqlx::Error> {
     Ok(PlayerRow {
         seat: r.try_get("seat")?,
         name: r.try_get("name")?,
+        id: r.try_get("player_id")?,
         score: total.map(|total| Score { rows: Vec::new(), total }),
         rank: r.try_get("rank")?,
         winner: r.try_get("winner")?,
@@ -579,6 +584,7 @@ fn verdict_from(row: &DbRow, id: i64) -> Result<GameRecord, StoreError> {
             id: row.try_get("meta_id").map_err(fail)?,
             tournament: row.try_get("tournament").map_err(fail)?,
             played_at: row.try_get("played_at").map_err(fail)?,
+            source: row.try_get("source").map_err(fail)?,
         },
         players: Vec::new(),
         // Filled by `fill_facts` for games with fact tables.
@@ -894,8 +900,20 @@ impl Store for Backend {
         self.refine(tournament_games(&self.pool, tournament).await)
     }
 
-    async fn complete_records(&self, after: i64, limit: i64) -> Result<Vec<(i64, GameRecord)>, StoreError> {
+    async fn complete_records(&self, after: i64, limit: i64) -> Result<Vec<GameHead>, StoreError> {
         self.refine(complete_records(&self.pool, after, limit).await)
+    }
+
+    async fn player_aliases(&self) -> Result<Vec<(String, String)>, StoreError> {
+        self.refine(player_aliases(&self.pool).await)
+    }
+
+    async fn merge_players(&self, into: &str, aliases: &[String]) -> Result<String, StoreError> {
+        self.refine(merge_players(&self.pool, into, aliases).await)
+    }
+
+    async fn unmerge_player(&self, alias: &str) -> Result<bool, StoreError> {
+        self.refine(unmerge_player(&self.pool, alias).await)
     }
 
     async fn probe_write(&self) -> Result<(), StoreError> {

@@ -182,6 +182,12 @@ pub struct GameFilter {
     pub tournament: Option<i64>,
     /// Games with a player of exactly this name.
     pub player_name: Option<String>,
+    /// Games stored by the token of this name.
+    pub uploader: Option<String>,
+    /// Games whose log's `meta.source` starts with this text (`simulate`: every simulated game).
+    pub source: Option<String>,
+    /// Leaves out games whose log's `meta.source` starts with this text (e.g. `simulate`).
+    pub exclude_source: Option<String>,
     /// Games whose log's `meta.tournament` is exactly this text.
     pub meta_tournament: Option<String>,
     /// `meta.played_at` at or after this text (ISO 8601 compares as text).
@@ -373,12 +379,24 @@ pub trait Store: Sync {
     fn tournament_games(&self, tournament: i64) -> impl Future<Output = Result<Vec<i64>, StoreError>> + Send;
 
     /// Up to `limit` complete games with an id greater than `after`, by id, with their players
-    /// and facts (the statistics' input).
+    /// and facts (the statistics' input; unlike [`Store::game_heads`], the facts are filled).
     fn complete_records(
         &self,
         after: i64,
         limit: i64,
-    ) -> impl Future<Output = Result<Vec<(i64, GameRecord)>, StoreError>> + Send;
+    ) -> impl Future<Output = Result<Vec<GameHead>, StoreError>> + Send;
+
+    /// Every merged player identity as (alias, canonical) keys, by alias.
+    fn player_aliases(&self) -> impl Future<Output = Result<Vec<(String, String)>, StoreError>> + Send;
+
+    /// Makes each of `aliases` the player `into` (identity keys), in one transaction: `into`
+    /// is first resolved to its own canonical key, and identities merged into an alias move
+    /// with it, so every alias points at a canonical key in one step. Returns the canonical
+    /// key; an alias equal to it is refused.
+    fn merge_players(&self, into: &str, aliases: &[String]) -> impl Future<Output = Result<String, StoreError>> + Send;
+
+    /// Undoes the merge of `alias`; whether it was merged.
+    fn unmerge_player(&self, alias: &str) -> impl Future<Output = Result<bool, StoreError>> + Send;
 
     /// Whether the database answers (`/readyz`).
     fn ping(&self) -> impl Future<Output = Result<(), StoreError>> + Send;
@@ -496,8 +514,20 @@ impl Store for Backend {
         delegate!(self, s => s.tournament_games(tournament).await)
     }
 
-    async fn complete_records(&self, after: i64, limit: i64) -> Result<Vec<(i64, GameRecord)>, StoreError> {
+    async fn complete_records(&self, after: i64, limit: i64) -> Result<Vec<GameHead>, StoreError> {
         delegate!(self, s => s.complete_records(after, limit).await)
+    }
+
+    async fn player_aliases(&self) -> Result<Vec<(String, String)>, StoreError> {
+        delegate!(self, s => s.player_aliases().await)
+    }
+
+    async fn merge_players(&self, into: &str, aliases: &[String]) -> Result<String, StoreError> {
+        delegate!(self, s => s.merge_players(into, aliases).await)
+    }
+
+    async fn unmerge_player(&self, alias: &str) -> Result<bool, StoreError> {
+        delegate!(self, s => s.unmerge_player(alias).await)
     }
 
     async fn ping(&self) -> Result<(), StoreError> {

@@ -92,6 +92,20 @@ async fn list_games(pool: &Pool<Db>, filter: &GameFilter, after: i64, limit: i64
             .push_bind(name.clone())
             .push(")");
     }
+    if let Some(uploader) = &filter.uploader {
+        qb.push(" AND g.uploader = ").push_bind(uploader.clone());
+    }
+    // Sources match by prefix, compared byte for byte (no LIKE patterns to escape).
+    if let Some(source) = &filter.source {
+        qb.push(" AND substr(g.source, 1, length(").push_bind(source.clone()).push(")) = ").push_bind(source.clone());
+    }
+    if let Some(source) = &filter.exclude_source {
+        qb.push(" AND (g.source IS NULL OR substr(g.source, 1, length(")
+            .push_bind(source.clone())
+            .push(")) <> ")
+            .push_bind(source.clone())
+            .push(")");
+    }
     if let Some(from) = &filter.played_from {
         qb.push(format!(" AND g.played_at{BYTE_ORDER} >= ")).push_bind(from.clone());
     }
@@ -351,7 +365,7 @@ async fn tournament_games(pool: &Pool<Db>, tournament: i64) -> Result<Vec<i64>, 
 }
 
 /// Up to `limit` complete games with an id greater than `after`, by id, with players and facts.
-async fn complete_records(pool: &Pool<Db>, after: i64, limit: i64) -> Result<Vec<(i64, GameRecord)>, StoreError> {
+async fn complete_records(pool: &Pool<Db>, after: i64, limit: i64) -> Result<Vec<GameHead>, StoreError> {
     let fail = |e| db_error("reading game facts", e);
     let ids: Vec<i64> =
         sqlx::query_scalar("SELECT id FROM games WHERE id > $1 AND status = 'complete' ORDER BY id LIMIT $2")
@@ -366,7 +380,61 @@ async fn complete_records(pool: &Pool<Db>, after: i64, limit: i64) -> Result<Vec
         .into_iter()
         .map(|mut h| {
             fill_facts(&mut h.record, facts.remove(&h.id));
-            (h.id, h.record)
+            h
         })
         .collect())
+}
+
+async fn player_aliases(pool: &Pool<Db>) -> Result<Vec<(String, String)>, StoreError> {
+    sqlx::query_as("SELECT alias, canonical FROM player_aliases ORDER BY alias")
+        .fetch_all(pool)
+        .await
+        .map_err(|e| db_error("reading player aliases", e))
+}
+
+async fn merge_players(pool: &Pool<Db>, into: &str, aliases: &[String]) -> Result<String, StoreError> {
+    let run = async { write_tx!(pool, |conn| merge_players_on(conn, into, aliases)) };
+    match run.await.map_err(|e| db_error("merging players", e))? {
+        Ok(canonical) => Ok(canonical),
+        Err(alias) => Err(StoreError::other(format!("`{alias}` is the player merged into; nothing changed"))),
+    }
+}
+
+/// `Ok(Err(alias))` when an alias is the canonical key itself (the transaction is rolled back).
+async fn merge_players_on(conn: &mut Conn, into: &str, aliases: &[String]) -> Result<Result<String, String>, sqlx::Error> {
+    let mut tx = sqlx::Connection::begin_with(conn, BEGIN).await?;
+    let canonical: String = sqlx::query_scalar("SELECT canonical FROM player_aliases WHERE alias = $1")
+        .bind(into)
+        .fetch_optional(&mut *tx)
+        .await?
+        .unwrap_or_else(|| into.to_owned());
+    for alias in aliases {
+        if *alias == canonical {
+            tx.rollback().await?;
+            return Ok(Err(alias.clone()));
+        }
+        sqlx::query("DELETE FROM player_aliases WHERE alias = $1").bind(alias).execute(&mut *tx).await?;
+        sqlx::query("UPDATE player_aliases SET canonical = $1 WHERE canonical = $2")
+            .bind(&canonical)
+            .bind(alias)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("INSERT INTO player_aliases (alias, canonical) VALUES ($1, $2)")
+            .bind(alias)
+            .bind(&canonical)
+            .execute(&mut *tx)
+            .await?;
+    }
+    tx.commit().await?;
+    Ok(Ok(canonical))
+}
+
+async fn unmerge_player(pool: &Pool<Db>, alias: &str) -> Result<bool, StoreError> {
+    let run = async {
+        write_tx!(pool, |conn| async move {
+            sqlx::query("DELETE FROM player_aliases WHERE alias = $1").bind(alias).execute(&mut *conn).await
+        })
+    };
+    let done = run.await.map_err(|e| db_error("undoing a player merge", e))?;
+    Ok(done.rows_affected() > 0)
 }

@@ -74,12 +74,17 @@ pub struct MetaRow {
     pub tournament: Option<String>,
     /// As written in the log (RFC 3339 by the format's documentation, not checked).
     pub played_at: Option<String>,
+    /// Who or what recorded the game (`meta.source`; the simulator writes `simulate:` and
+    /// its bots).
+    pub source: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlayerRow {
     pub seat: i16,
     pub name: String,
+    /// The player's own identifier across games (`setup.players[].id`), when the log gives one.
+    pub id: Option<String>,
     /// The game's score rows and the total; complete games only.
     pub score: Option<Score>,
     /// 1 + the number of players with a higher total; complete games only.

@@ -19,6 +19,11 @@ pub fn selected<'a>(c: &'a Corpus, f: &StatsFilter) -> Vec<&'a PlayerGame> {
         .filter(|p| f.player_count.is_none_or(|n| p.player_count == n))
         .filter(|p| f.furnishing_set.is_none_or(|s| p.furnishing_set == s))
         .filter(|p| f.tournament.is_none() || p.tournament == f.tournament)
+        .filter(|p| f.source.as_deref().is_none_or(|pre| p.source.as_deref().is_some_and(|s| s.starts_with(pre))))
+        .filter(|p| {
+            f.exclude_source.as_deref().is_none_or(|pre| !p.source.as_deref().is_some_and(|s| s.starts_with(pre)))
+        })
+        .filter(|p| f.uploader.is_none() || p.uploader == f.uploader)
         .filter(|p| {
             if from.is_none() && until.is_none() {
                 return true;
@@ -51,6 +56,8 @@ pub fn furnishings(c: &Corpus, f: &StatsFilter) -> FurnishingStats {
             let mut built: BTreeMap<u8, (u64, u64, i64)> = BTreeMap::new();
             let mut round_sum = 0u64;
             let mut by_round: BTreeMap<u8, (u64, u64)> = BTreeMap::new();
+            // Per player count: the scores of the built and of the not built player-games.
+            let mut scores: BTreeMap<u8, (Vec<f64>, Vec<f64>)> = BTreeMap::new();
             for p in &sel {
                 if !p.furnishing_set.contains(tile) {
                     continue;
@@ -59,6 +66,9 @@ pub fn furnishings(c: &Corpus, f: &StatsFilter) -> FurnishingStats {
                 e.0 += 1;
                 e.1 += u64::from(p.winner);
                 e.2 += p.total;
+                let group = scores.entry(p.player_count).or_default();
+                if first.contains_key(&(p.game_id, p.seat, tile)) { &mut group.0 } else { &mut group.1 }
+                    .push(p.total as f64);
                 if let Some(&r) = first.get(&(p.game_id, p.seat, tile)) {
                     let b = built.entry(p.player_count).or_default();
                     b.0 += 1;
@@ -85,6 +95,25 @@ pub fn furnishings(c: &Corpus, f: &StatsFilter) -> FurnishingStats {
                     weight += b_n;
                 }
             }
+            // Welch's variance per player count, two-pass sample variances.
+            let variance = |v: &[f64]| {
+                let m = v.iter().sum::<f64>() / v.len() as f64;
+                v.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (v.len() as f64 - 1.0)
+            };
+            let strata: Vec<(f64, Option<f64>)> = scores
+                .values()
+                .filter(|(b, n)| !b.is_empty() && !n.is_empty())
+                .map(|(b, n)| {
+                    let var = (b.len() >= 2 && n.len() >= 2)
+                        .then(|| variance(b) / b.len() as f64 + variance(n) / n.len() as f64);
+                    (b.len() as f64, var)
+                })
+                .collect();
+            let score_ci = mean(sd, weight).and_then(|d| {
+                let w: f64 = strata.iter().map(|s| s.0).sum();
+                let var = strata.iter().try_fold(0.0, |acc, &(k, v)| Some(acc + (k / w).powi(2) * v?))?;
+                Some((d - 1.96 * var.sqrt(), d + 1.96 * var.sqrt()))
+            });
             TileStats {
                 tile,
                 player_games: en,
@@ -98,6 +127,7 @@ pub fn furnishings(c: &Corpus, f: &StatsFilter) -> FurnishingStats {
                 mean_score_built: mean(bs as f64, bn),
                 mean_score_not_built: mean((es - bs) as f64, en - bn),
                 mean_score_difference: mean(sd, weight),
+                mean_score_difference_ci: score_ci,
                 mean_round_built: mean(round_sum as f64, bn),
                 by_round: by_round
                     .into_iter()
@@ -341,6 +371,13 @@ pub fn assert_furnishings(got: &FurnishingStats, want: &FurnishingStats, ctx: &s
         check!(close_opt(g.mean_score_built, w.mean_score_built), "{ctx} {t}: score built");
         check!(close_opt(g.mean_score_not_built, w.mean_score_not_built), "{ctx} {t}: score not built");
         check!(close_opt(g.mean_score_difference, w.mean_score_difference), "{ctx} {t}: score diff");
+        check!(
+            close_opt(g.mean_score_difference_ci.map(|c| c.0), w.mean_score_difference_ci.map(|c| c.0))
+                && close_opt(g.mean_score_difference_ci.map(|c| c.1), w.mean_score_difference_ci.map(|c| c.1)),
+            "{ctx} {t}: score diff interval {:?} vs {:?}",
+            g.mean_score_difference_ci,
+            w.mean_score_difference_ci
+        );
         check!(close_opt(g.mean_round_built, w.mean_round_built), "{ctx} {t}: round");
         check!(g.by_round.len() == w.by_round.len(), "{ctx} {t}: by_round {:?} vs {:?}", g.by_round, w.by_round);
         for (a, b) in g.by_round.iter().zip(&w.by_round) {

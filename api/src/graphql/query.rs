@@ -40,6 +40,9 @@ fn store_filter(f: GameFilter) -> Result<store::GameFilter> {
         ("metaTournament", &f.meta_tournament),
         ("playedFrom", &f.played_from),
         ("playedTo", &f.played_to),
+        ("uploader", &f.uploader),
+        ("source", &f.source),
+        ("excludeSource", &f.exclude_source),
     ] {
         if text.as_deref().is_some_and(|t| t.contains('\0')) {
             return Err(errors::bad_input(format!("{name} must not contain a NUL character")));
@@ -54,6 +57,9 @@ fn store_filter(f: GameFilter) -> Result<store::GameFilter> {
         meta_tournament: f.meta_tournament,
         played_from: f.played_from,
         played_to: f.played_to,
+        uploader: f.uploader,
+        source: f.source,
+        exclude_source: f.exclude_source,
     })
 }
 

@@ -26,6 +26,13 @@ pub struct StatsFilter {
     pub played_from: Option<String>,
     /// Games played strictly before this.
     pub played_until: Option<String>,
+    /// Games whose log's `meta.source` starts with this (the simulator writes `simulate:` and
+    /// its bots, so `simulate` selects every simulated game).
+    pub source: Option<String>,
+    /// Leaves out games whose `meta.source` starts with this (e.g. `simulate`).
+    pub exclude_source: Option<String>,
+    /// Games stored with the API token of this name.
+    pub uploader: Option<String>,
     /// Rates with fewer observations are flagged `belowMinSample` (default 30).
     pub min_sample: Option<i32>,
 }
@@ -48,6 +55,15 @@ impl StatsFilter {
         }
         if let Some(t) = &self.tournament {
             f = f.tournament(t.clone());
+        }
+        if let Some(s) = &self.source {
+            f = f.source(s.clone());
+        }
+        if let Some(s) = &self.exclude_source {
+            f = f.exclude_source(s.clone());
+        }
+        if let Some(u) = &self.uploader {
+            f = f.uploader(u.clone());
         }
         for (bound, value) in [("playedFrom", &self.played_from), ("playedUntil", &self.played_until)] {
             if let Some(v) = value.as_deref().filter(|v| analytics::parse_played_at(v).is_none()) {
@@ -122,6 +138,10 @@ pub struct FurnishingStat {
     pub mean_score_not_built: Option<f64>,
     /// Builders' mean score minus others', within player counts, weighted by builders.
     pub mean_score_difference: Option<f64>,
+    /// The 95% interval of `meanScoreDifference`: Welch's variance of each player count's
+    /// difference of means, combined as that of the weighted mean (docs/statistics.md).
+    pub mean_score_difference_ci_low: Option<f64>,
+    pub mean_score_difference_ci_high: Option<f64>,
     /// Builders' win rate minus others', within player counts, weighted by builders.
     pub win_rate_difference: Option<f64>,
     /// The 95% interval of `winRateDifference`: each player count's Newcombe interval,
@@ -310,8 +330,11 @@ pub struct StrategyEffectStat {
 /// A player's Weng-Lin rating (mu ± sigma; a new player is 25 ± 8.33).
 #[derive(SimpleObject, Clone, Debug)]
 pub struct PlayerRatingStat {
-    /// The player's name as rated (trimmed, spaces collapsed, lower case).
+    /// The player's name as written in their latest rated game.
     pub player: String,
+    /// The player's identity key: `id:<id>` when logs give the player an id, else
+    /// `name:<name>` (trimmed, spaces collapsed, lower case); merged identities share one.
+    pub key: String,
     pub mu: f64,
     pub sigma: f64,
     /// `mu − 3·sigma`, what the table is sorted by.
@@ -392,15 +415,23 @@ impl StatsQuery {
 #[Object]
 impl CavernaStats {
     /// Every strategy's raw and controlled effect on winning, over all stored complete
-    /// multiplayer games, or — with `minRating` — over the games whose every player's rating
-    /// before the game (`mu − 3·sigma`; a new player is at 0) is at least that.
-    async fn strategy_effects(&self, ctx: &Context<'_>, min_rating: Option<f64>) -> Result<Vec<StrategyEffectStat>> {
-        let service = crate::graphql::service(ctx)?;
-        let effects = match min_rating {
-            Some(r) if !r.is_finite() => return Err(crate::graphql::errors::bad_input("minRating is a number")),
-            Some(r) => service.skill_effects(r).await.map_err(crate::graphql::errors::service)?,
-            None => service.skill().await.map_err(crate::graphql::errors::service)?.effects.clone(),
-        };
+    /// multiplayer games; with `minRating`, over the games whose every player's rating before
+    /// the game (`mu − 3·sigma`; a new player is at 0) is at least that; with `source` or
+    /// `excludeSource`, over the games whose `meta.source` starts (or does not start) with
+    /// that (`simulate`: the simulated games).
+    async fn strategy_effects(
+        &self,
+        ctx: &Context<'_>,
+        min_rating: Option<f64>,
+        source: Option<String>,
+        exclude_source: Option<String>,
+    ) -> Result<Vec<StrategyEffectStat>> {
+        if min_rating.is_some_and(|r| !r.is_finite()) {
+            return Err(crate::graphql::errors::bad_input("minRating is a number"));
+        }
+        let filter = analytics::skill::EffectsFilter { min_rating, source, exclude_source };
+        let effects =
+            crate::graphql::service(ctx)?.skill_effects(filter).await.map_err(crate::graphql::errors::service)?;
         Ok(effects
             .iter()
             .map(|e| StrategyEffectStat {
@@ -444,7 +475,8 @@ impl CavernaStats {
             .skip(offset)
             .take(usize::try_from(first).unwrap_or(50))
             .map(|(key, r)| PlayerRatingStat {
-                player: key.split_once('/').map_or(key, |(_, name)| name).to_owned(),
+                player: skill.names.get(key).cloned().unwrap_or_else(|| key.to_owned()),
+                key: key.to_owned(),
                 mu: r.rating.mu,
                 sigma: r.rating.sigma,
                 conservative: r.rating.conservative(),
@@ -471,6 +503,8 @@ impl CavernaStats {
                 mean_score_built: t.mean_score_built,
                 mean_score_not_built: t.mean_score_not_built,
                 mean_score_difference: t.mean_score_difference,
+                mean_score_difference_ci_low: t.mean_score_difference_ci.map(|c| c.0),
+                mean_score_difference_ci_high: t.mean_score_difference_ci.map(|c| c.1),
                 win_rate_difference: t.win_rate_difference,
                 win_rate_difference_ci_low: t.win_rate_difference_ci.map(|c| c.0),
                 win_rate_difference_ci_high: t.win_rate_difference_ci.map(|c| c.1),

@@ -126,6 +126,8 @@ pub struct Player {
     /// 0-based seat (order of `setup.players`).
     pub seat: i32,
     pub name: String,
+    /// The player's own identifier across games (`setup.players[].id`), when the log gives one.
+    pub player_id: Option<String>,
     /// Has the best total (ties: every player with it). False unless complete.
     pub winner: bool,
     /// 1 + the number of players with a higher total; complete games only.
@@ -141,6 +143,7 @@ impl Player {
         Player {
             seat: i32::from(p.seat),
             name: p.name.clone(),
+            player_id: p.id.clone(),
             winner: p.winner,
             rank: p.rank.map(i32::from),
             score: p.score.as_ref().map(|s| Score::of(game, s)),
@@ -157,6 +160,8 @@ pub struct Meta {
     pub tournament: Option<String>,
     /// As written in the log (RFC 3339 by convention).
     pub played_at: Option<String>,
+    /// Who or what recorded the game (the simulator writes `simulate:` and its bots).
+    pub source: Option<String>,
 }
 
 /// A recorded score that differs from the computed one.
@@ -359,6 +364,7 @@ impl From<&GameRecord> for Verification {
                 id: r.meta.id.clone(),
                 tournament: r.meta.tournament.clone(),
                 played_at: r.meta.played_at.clone(),
+                source: r.meta.source.clone(),
             },
             source: LogSource::None,
         }
@@ -404,6 +410,12 @@ pub struct GameFilter {
     pub played_from: Option<String>,
     /// `meta.playedAt` at or before this; a date alone includes that whole day.
     pub played_to: Option<String>,
+    /// Games stored with the API token of this name.
+    pub uploader: Option<String>,
+    /// Games whose log's `meta.source` starts with this (`simulate`: every simulated game).
+    pub source: Option<String>,
+    /// Leaves out games whose log's `meta.source` starts with this (e.g. `simulate`).
+    pub exclude_source: Option<String>,
 }
 
 /// A tournament's place table (complete games only; tie-breaks in docs/api.md).

@@ -89,6 +89,9 @@ pub(super) fn filter_of(q: &BTreeMap<String, String>) -> (GameFilter, Vec<String
     f.meta_tournament = text("named");
     f.played_from = text("from");
     f.played_to = text("to");
+    f.uploader = text("uploader");
+    f.source = text("source");
+    f.exclude_source = text("exclude_source");
     (f, notes)
 }
 
@@ -137,6 +140,9 @@ pub async fn list(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse 
                 label { "Log names tournament " input name="named" value=[param(&q, "named")]; }
                 label { "Played from " input name="from" type="date" value=[param(&q, "from")]; }
                 label { "to " input name="to" type="date" value=[param(&q, "to")]; }
+                label { "Uploader " input name="uploader" value=[param(&q, "uploader")]; }
+                label { "Source " input name="source" value=[param(&q, "source")] placeholder="any"; }
+                label { "Leave out source " input name="exclude_source" value=[param(&q, "exclude_source")] placeholder="e.g. simulate"; }
                 button type="submit" { "Filter" }
             }
             @for n in &notes { p.error { "Ignored: " (n) } }
@@ -144,10 +150,10 @@ pub async fn list(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse 
             @if games.is_empty() { p { "No game matches." } }
             @if let Some(next) = next { p { a.next href=(next) { "Next page →" } } }
             form.filters #download method="get" action="/games/export" {
-                @for key in ["game", "players", "status", "player", "tournament", "named", "from", "to"] {
+                @for key in ["game", "players", "status", "player", "tournament", "named", "from", "to", "uploader", "source", "exclude_source"] {
                     @if let Some(v) = param(&q, key) { input type="hidden" name=(key) value=(v); }
                 }
-                "Download these games (up to " (MAX_DOWNLOAD) ") as "
+                "Download these games (up to " (super::download::MAX_STREAMED) " as CSV or NDJSON, " (super::download::MAX_IN_MEMORY) " as Parquet) as "
                 select name="table" {
                     @for t in ["games", "player-games", "score-rows", "furnishings", "weapons", "placements"] { option value=(t) { (t) } }
                 }
@@ -434,55 +440,4 @@ pub async fn board_fragment(state: web::Data<AppState>, req: HttpRequest, id: we
     let at = entry_to_show(&head, &query_map(&req));
     let markup = board_at(&state, &head, at).await;
     HttpResponse::Ok().content_type(ContentType::html()).body(markup.into_string())
-}
-
-/// Most games in one download; more is refused (narrow the filters, or `chronicle export`).
-pub const MAX_DOWNLOAD: i64 = 5_000;
-
-/// `GET /games/export?table=…&format=…` with the list's filters: the games as a table
-/// (`chronicle export`'s tables and formats), as a file download.
-pub async fn download(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse {
-    use clap::ValueEnum;
-    if let Some(r) = refused(&state, &req) {
-        return r;
-    }
-    let q = query_map(&req);
-    let bad = |text: &str| super::problem(actix_web::http::StatusCode::BAD_REQUEST, "Bad download", text);
-    let table = match crate::export::Table::from_str(param(&q, "table").unwrap_or("games"), true) {
-        Ok(t) => t,
-        Err(_) => return bad("table is games, player-games, score-rows, furnishings, weapons or placements"),
-    };
-    let format = match crate::export::Format::from_str(param(&q, "format").unwrap_or("csv"), true) {
-        Ok(f) => f,
-        Err(_) => return bad("format is csv, parquet or ndjson"),
-    };
-    let (filter, notes) = filter_of(&q);
-    if let Some(note) = notes.first() {
-        return bad(note);
-    }
-    let ids = match state.service.list(&filter, 0, MAX_DOWNLOAD + 1).await {
-        Ok(ids) => ids,
-        Err(e) => return service_problem(&e),
-    };
-    if ids.len() as i64 > MAX_DOWNLOAD {
-        return bad(&format!("more than {MAX_DOWNLOAD} games match: narrow the filters, or use `chronicle export`"));
-    }
-    let games = match state.service.stored_games(&ids).await {
-        Ok(g) => g,
-        Err(e) => return service_problem(&e),
-    };
-    let mut bytes = Vec::new();
-    let written =
-        crate::export::frame(table, &games).and_then(|(mut f, _)| crate::export::write(&mut f, format, &mut bytes));
-    if let Err(e) = written {
-        return service_problem(&chronicle_service::ServiceError::Internal(format!("export: {e}")));
-    }
-    let name = table.to_possible_value().map_or_else(|| "games".to_owned(), |v| v.get_name().to_owned());
-    HttpResponse::Ok()
-        .insert_header(("Content-Type", format.content_type()))
-        .insert_header((
-            "Content-Disposition",
-            format!("attachment; filename=\"chronicle-{name}.{}\"", format.extension()),
-        ))
-        .body(bytes)
 }

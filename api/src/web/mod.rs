@@ -6,6 +6,7 @@
 //! re-check a rule: states, scores and errors are the engines' (see ARCHITECTURE.md "Web app").
 
 mod board;
+mod download;
 mod games;
 mod recorder;
 mod skill;
@@ -29,7 +30,7 @@ const RECORDER_JS: &str = include_str!("assets/recorder.js");
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.route("/", web::get().to(games::home))
         .route("/games", web::get().to(games::list))
-        .route("/games/export", web::get().to(games::download))
+        .route("/games/export", web::get().to(download::download))
         .route("/games/{id}", web::get().to(games::show))
         .route("/games/{id}/board", web::get().to(games::board_fragment))
         .route("/metrics", web::get().to(crate::metrics::endpoint))

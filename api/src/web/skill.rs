@@ -8,8 +8,7 @@ use maud::{html, Markup};
 
 use chronicle_analytics::controlled::Estimate;
 use chronicle_analytics::rate::Difference;
-use chronicle_analytics::ratings::player_key;
-use chronicle_analytics::skill::StrategyEffect;
+use chronicle_analytics::skill::{EffectsFilter, StrategyEffect};
 
 use super::{page, refused, service_problem};
 use crate::http::AppState;
@@ -66,16 +65,15 @@ pub async fn strategies(state: web::Data<AppState>, req: HttpRequest) -> HttpRes
             return super::problem(status, "Bad filter", "min_rating is a number");
         }
     };
+    let text = |name: &str| super::param(&q, name).filter(|v| !v.is_empty()).map(str::to_owned);
+    let filter = EffectsFilter { min_rating, source: text("source"), exclude_source: text("exclude_source") };
     let skill = match state.service.skill().await {
         Ok(s) => s,
         Err(e) => return service_problem(&e),
     };
-    let effects = match min_rating {
-        Some(r) => match state.service.skill_effects(r).await {
-            Ok(e) => e,
-            Err(e) => return service_problem(&e),
-        },
-        None => skill.effects.clone(),
+    let effects = match state.service.skill_effects(filter.clone()).await {
+        Ok(e) => e,
+        Err(e) => return service_problem(&e),
     };
     page(
         "Strategy vs skill",
@@ -85,11 +83,15 @@ pub async fn strategies(state: web::Data<AppState>, req: HttpRequest) -> HttpRes
             p.caveat { "The raw difference compares the players who used a strategy with those who did not: it mostly measures who uses it. The controlled effect compares each player with themselves (player fixed effects), holding the rating gap to the opponents, the seat and the player count fixed; its interval comes from standard errors clustered by game. Only players who used the strategy in some games and not in others (switchers) inform it. Points are percentage points of the win rate, or points of score margin. Method and limits: docs/statistics.md." }
             form.filters method="get" action="/stats/strategies" {
                 label { "Every player rated at least " input name="min_rating" type="number" step="any" value=[super::param(&q, "min_rating")] placeholder="any"; }
+                label { "Source " input name="source" type="text" value=[super::param(&q, "source")] placeholder="any"; }
+                label { "Leave out source " input name="exclude_source" type="text" value=[super::param(&q, "exclude_source")] placeholder="e.g. simulate"; }
                 button type="submit" { "Apply" }
                 span.hint { " (the rating is mu − 3·sigma before the game; a new player is at 0)" }
             }
             p { "Over " (skill.games) " stored complete games"
                 @if let Some(r) = min_rating { ", those whose every player was rated at least " (r) " before the game" }
+                @if let Some(s) = &filter.source { ", recorded by " code { (s) } }
+                @if let Some(s) = &filter.exclude_source { ", leaving out those recorded by " code { (s) } }
                 ". Click a column to sort." }
             (effects_table(&effects))
         },
@@ -121,9 +123,19 @@ fn effects_table(effects: &[StrategyEffect]) -> Markup {
     }
 }
 
-/// The name part of a player key.
-fn shown(key: &str) -> &str {
-    key.split_once('/').map_or(key, |(_, name)| name)
+/// A player's name as written in their latest rated game.
+fn shown<'a>(skill: &'a chronicle_analytics::skill::Skill, key: &'a str) -> &'a str {
+    skill.names.get(key).map_or(key, String::as_str)
+}
+
+/// The identity key a `/players/…` path names: a key as the ratings table links it
+/// (`id:…`, `name:…`), or else a name.
+fn key_of(path: &str) -> String {
+    if path.starts_with("id:") || path.starts_with("name:") {
+        path.to_owned()
+    } else {
+        chronicle_analytics::ratings::player_key(None, path)
+    }
 }
 
 pub async fn players(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse {
@@ -140,13 +152,14 @@ pub async fn players(state: web::Data<AppState>, req: HttpRequest) -> HttpRespon
         html! {
             (tabs("players"))
             h1 { "Ratings · Caverna" }
-            p { "Weng-Lin ratings (mu ± sigma; a new player is 25 ± 8.3) from every stored complete multiplayer game in the order played, sorted by mu − 3·sigma. A player is a name (case and spacing ignored). Method: docs/statistics.md." }
+            p { "Weng-Lin ratings (mu ± sigma; a new player is 25 ± 8.3) from every stored complete multiplayer game in the order played, sorted by mu − 3·sigma. A player is the id their logs give them (" code { "setup.players[].id" } ") or else a name (case and spacing ignored); identities an administrator merged count as one. Method: docs/statistics.md." }
             div.scroll { table.sortable #ratings {
                 thead { tr { th data-type="num" { "#" } th data-type="text" { "Player" } th data-type="num" { "Rating (mu − 3σ)" } th data-type="num" { "mu" } th data-type="num" { "sigma" } th data-type="num" { "Games" } } }
                 tbody { @for (i, (key, r)) in table.iter().take(500).enumerate() {
                     tr {
                         td { (i + 1) }
-                        td { a href={ "/players/" (urlencode(shown(key))) } { (shown(key)) } }
+                        td { a href={ "/players/" (urlencode(key)) } { (shown(&skill, key)) }
+                             @if key.starts_with("id:") { " " span.hint { (key) } } }
                         td data-sort=(format!("{:.4}", r.rating.conservative())) { (format!("{:.1}", r.rating.conservative())) }
                         td { (format!("{:.2}", r.rating.mu)) } td { (format!("{:.2}", r.rating.sigma)) } td { (r.games) }
                     }
@@ -157,11 +170,11 @@ pub async fn players(state: web::Data<AppState>, req: HttpRequest) -> HttpRespon
     )
 }
 
-/// Percent-encodes a path segment.
+/// Percent-encodes a path segment (`:` stays: keys read `/players/name:ana`).
 fn urlencode(s: &str) -> String {
     s.bytes()
         .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => (b as char).to_string(),
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' | b':' => (b as char).to_string(),
             _ => format!("%{b:02X}"),
         })
         .collect()
@@ -171,7 +184,13 @@ pub async fn player(state: web::Data<AppState>, req: HttpRequest, name: web::Pat
     if let Some(r) = refused(&state, &req) {
         return r;
     }
-    let key = player_key(chronicle_service::stats_corpus::PLAYER_SCOPE, &name);
+    let aliases = match state.service.player_aliases().await {
+        Ok(a) => a,
+        Err(e) => return service_problem(&e),
+    };
+    let asked = key_of(&name);
+    let key = aliases.iter().find(|(alias, _)| *alias == asked).map_or(asked, |(_, canonical)| canonical.clone());
+    let merged: Vec<&str> = aliases.iter().filter(|(_, c)| *c == key).map(|(a, _)| a.as_str()).collect();
     let skill = match state.service.skill().await {
         Ok(s) => s,
         Err(e) => return service_problem(&e),
@@ -187,10 +206,12 @@ pub async fn player(state: web::Data<AppState>, req: HttpRequest, name: web::Pat
         Err(e) => return service_problem(&e),
     };
     page(
-        &format!("{} · rating", shown(&key)),
+        &format!("{} · rating", shown(&skill, &key)),
         html! {
             (tabs("players"))
-            h1 { (shown(&key)) }
+            h1 { (shown(&skill, &key)) }
+            p.hint { "Identity " code { (key) }
+                @if !merged.is_empty() { "; also recorded as " @for (i, a) in merged.iter().enumerate() { @if i > 0 { ", " } code { (a) } } } }
             p #player-rating { "Rating " strong { (format!("{:.1}", rating.rating.conservative())) } " (mu " (format!("{:.2}", rating.rating.mu)) ", sigma " (format!("{:.2}", rating.rating.sigma)) ") after " (rating.games) " rated games." }
             h2 { "Rated games, latest first" }
             div.scroll { table #rating-history {

@@ -35,6 +35,15 @@ fn filter_of(q: &BTreeMap<String, String>) -> Result<analytics::StatsFilter, Str
     if let Some(set) = param(q, "set") {
         f = f.furnishing_set(FurnishingSet::from_id(set).ok_or("set is full or introductory")?);
     }
+    if let Some(v) = param(q, "source") {
+        f = f.source(v.to_owned());
+    }
+    if let Some(v) = param(q, "exclude_source") {
+        f = f.exclude_source(v.to_owned());
+    }
+    if let Some(v) = param(q, "uploader") {
+        f = f.uploader(v.to_owned());
+    }
     if let Some(t) = param(q, "tournament") {
         f = f.tournament(t.to_owned());
     }
@@ -66,6 +75,9 @@ fn filter_form(family: &str, q: &BTreeMap<String, String>) -> Markup {
             label { "Tournament " input name="tournament" value=[param(q, "tournament")]; }
             label { "Played from " input name="from" type="date" value=[param(q, "from")]; }
             label { "until " input name="until" type="date" value=[param(q, "until")]; }
+            label { "Uploader " input name="uploader" value=[param(q, "uploader")]; }
+            label { "Source " input name="source" value=[param(q, "source")] placeholder="any"; }
+            label { "Leave out source " input name="exclude_source" value=[param(q, "exclude_source")] placeholder="e.g. simulate"; }
             label { "Min sample " input name="min" type="number" min="0" value=[param(q, "min")] placeholder="30"; }
             button type="submit" { "Apply" }
         }
@@ -138,7 +150,7 @@ fn furnishings(f: &analytics::FurnishingStats) -> Markup {
                 th data-type="text" { "Tile" } th data-type="num" { "Player-games" } th data-type="num" { "Built" }
                 th data-type="num" { "Win rate built" } th data-type="num" { "Win rate not built" }
                 th data-type="num" { "Win rate difference (95%)" }
-                th data-type="num" { "Mean score difference" } th data-type="num" { "Mean round built" }
+                th data-type="num" { "Mean score difference (95%)" } th data-type="num" { "Mean round built" }
             } }
             tbody { @for t in &f.tiles {
                 tr {
@@ -154,7 +166,13 @@ fn furnishings(f: &analytics::FurnishingStats) -> Markup {
                             _ => { "—" }
                         }
                     }
-                    td.num data-sort=(t.mean_score_difference.unwrap_or(f64::NEG_INFINITY)) { (number(t.mean_score_difference, 1)) }
+                    td.num.score-difference data-sort=(t.mean_score_difference.unwrap_or(f64::NEG_INFINITY)) {
+                        @match (t.mean_score_difference, t.mean_score_difference_ci) {
+                            (Some(d), Some((lo, hi))) => { (format!("{d:+.1}")) span.n { " (" (format!("{lo:+.1}")) " to " (format!("{hi:+.1}")) ")" } }
+                            (Some(d), None) => { (format!("{d:+.1}")) }
+                            _ => { "—" }
+                        }
+                    }
                     td.num data-sort=(t.mean_round_built.unwrap_or(f64::INFINITY)) { (number(t.mean_round_built, 1)) }
                 }
             } }

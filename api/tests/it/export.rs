@@ -162,3 +162,36 @@ fn games_list_downloads_the_filtered_games_as_a_table() {
     assert_eq!(server.get("/games/export?table=nope").0, 400);
     assert_eq!(server.get("/games/export?format=xlsx").0, 400);
 }
+
+/// A download larger than one page is streamed page by page and is still one table: 250
+/// simulated games (three pages of 100) as CSV have one header and every seat once, and as
+/// NDJSON one object per seat; the response is chunked (no Content-Length).
+#[test]
+fn streamed_downloads_are_one_table_across_pages() {
+    let db = Database::sqlite();
+    let dir = TempDir::new();
+    let out = chronicle()
+        .args(["simulate", "--games", "250", "--players", "2", "--seed", "11", "--out"])
+        .arg(&dir.0)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = chronicle().args(["import", "--database-url", &db.url()]).arg(&dir.0).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let server = Server::start(&db, &[]);
+    let resp = ureq::get(&format!("{}/games/export?table=player-games&format=csv", server.base)).call().unwrap();
+    assert!(resp.headers().get("content-length").is_none(), "streamed: {:?}", resp.headers());
+    let csv = resp.into_body().read_to_string().unwrap();
+    let df = CsvReadOptions::default()
+        .with_has_header(true)
+        .into_reader_with_file_handle(std::io::Cursor::new(csv.clone().into_bytes()))
+        .finish()
+        .unwrap();
+    assert_eq!(df.height(), 500, "every seat of the 250 games once");
+    assert_eq!(csv.matches("game_id,").count(), 1, "one header");
+    let ids = df.column("game_id").unwrap().as_materialized_series().n_unique().unwrap();
+    assert_eq!(ids, 250);
+    let (status, ndjson) = server.get("/games/export?table=player-games&format=ndjson");
+    assert_eq!(status, 200);
+    assert_eq!(ndjson.lines().filter(|l| serde_json::from_str::<Value>(l).is_ok()).count(), 500);
+}

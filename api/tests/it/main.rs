@@ -9,6 +9,7 @@ mod export;
 mod graphql_fuzz;
 mod hardening;
 mod migration;
+mod players;
 mod recorder;
 mod schema;
 mod server;

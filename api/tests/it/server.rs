@@ -220,10 +220,10 @@ fn ratings_and_strategy_effects_over_the_api() {
     let token = create_token(&db, "rater");
     let q = "mutation($log: JSON!) { submitGame(log: $log) { game { status } } }";
     server.data(Some(&token), q, json!({ "log": log("complete_2p.json") }));
-    let ratings = server.data(None, "{ caverna { ratings { player mu sigma conservative games } } }", json!({}));
+    let ratings = server.data(None, "{ caverna { ratings { player key mu sigma conservative games } } }", json!({}));
     let table = ratings["caverna"]["ratings"].as_array().unwrap().clone();
     assert_eq!(table.len(), 2, "{ratings}");
-    assert_eq!(table[0]["player"], "bruno");
+    assert_eq!((&table[0]["player"], &table[0]["key"]), (&json!("Bruno"), &json!("name:bruno")));
     assert!((table[0]["mu"].as_f64().unwrap() - 27.635_231_383_473_65).abs() < 1e-9, "{ratings}");
     assert!((table[0]["sigma"].as_f64().unwrap() - 8.065_506_316_323_548).abs() < 1e-9);
     assert_eq!(table[1]["games"], 1);

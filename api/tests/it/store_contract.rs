@@ -142,8 +142,17 @@ macro_rules! delegate_store {
             async fn tournament_games(&self, tournament: i64) -> Result<Vec<i64>, StoreError> {
                 self.store.tournament_games(tournament).await
             }
-            async fn complete_records(&self, after: i64, limit: i64) -> Result<Vec<(i64, GameRecord)>, StoreError> {
+            async fn complete_records(&self, after: i64, limit: i64) -> Result<Vec<GameHead>, StoreError> {
                 self.store.complete_records(after, limit).await
+            }
+            async fn player_aliases(&self) -> Result<Vec<(String, String)>, StoreError> {
+                self.store.player_aliases().await
+            }
+            async fn merge_players(&self, into: &str, aliases: &[String]) -> Result<String, StoreError> {
+                self.store.merge_players(into, aliases).await
+            }
+            async fn unmerge_player(&self, alias: &str) -> Result<bool, StoreError> {
+                self.store.unmerge_player(alias).await
             }
             async fn ping(&self) -> Result<(), StoreError> {
                 self.store.ping().await

@@ -83,10 +83,13 @@ fn pages_answer_without_javascript() {
     assert_eq!(server.get("/stats/strategies?min_rating=high").0, 400);
     let (status, ratings) = server.get("/players");
     assert_eq!(status, 200);
-    let first = expect["players"][0]["name"].as_str().unwrap().to_lowercase();
-    assert!(ratings.contains(&format!("href=\"/players/{first}\"")), "every rated player is linked");
-    let (status, player) = server.get(&format!("/players/{first}"));
+    let first = expect["players"][0]["name"].as_str().unwrap().to_owned();
+    let key = format!("name:{}", first.to_lowercase());
+    assert!(ratings.contains(&format!("href=\"/players/{key}\"")), "every rated player is linked by key");
+    assert!(ratings.contains(&format!(">{first}</a>")), "and shown by the name written");
+    let (status, player) = server.get(&format!("/players/{key}"));
     assert_eq!(status, 200);
+    assert_eq!(server.get(&format!("/players/{first}")).0, 200, "a name finds the player too");
     assert!(player.contains("id=\"rating-history\"") && player.contains(&format!("href=\"/games/{id}\"")));
     assert_eq!(server.get("/players/nobody-at-all").0, 404);
 }

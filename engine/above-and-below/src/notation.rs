@@ -21,6 +21,10 @@ pub struct Meta {
     pub tournament: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub played_at: Option<String>,
+    /// Who or what recorded the game (a Chronicle extension: the simulator writes `simulate:`
+    /// and its bots, so simulated games can be selected or left out).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
 }
 
 /// `claimed`: the scores recorded at the table, in seat order.

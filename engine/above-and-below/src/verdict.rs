@@ -78,6 +78,7 @@ pub fn verdict(r: &Replay) -> Verdict {
             id: r.meta.id.clone(),
             tournament: r.meta.tournament.clone(),
             played_at: r.meta.played_at.clone(),
+            source: r.meta.source.clone(),
         },
         variant: None,
         player_count: game.map(|g| u8::try_from(g.players().len()).unwrap_or(u8::MAX)),

@@ -43,12 +43,21 @@ pub struct Meta {
     pub tournament: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub played_at: Option<String>,
+    /// Who or what recorded the game (a Chronicle extension of the format: the simulator
+    /// writes `simulate:` and its bots, so simulated games can be selected or left out).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PlayerSeat {
     pub name: String,
+    /// The player's own identifier across games (a Chronicle extension of the format): games
+    /// with the same id are the same player whatever the name written, for ratings and the
+    /// player pages. Unique within a game.
+    #[serde(default)]
+    pub id: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, serde::Serialize)]

@@ -13,6 +13,8 @@ pub const SHUFFLE_VERSION: &str = "chronicle-shuffle/1";
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Setup {
     pub names: Vec<String>,
+    /// Each seat's player id (`setup.players[].id`), when the log gives one.
+    pub ids: Vec<Option<String>>,
     pub furnishings: FurnishingSet,
     /// One card per round, in reveal order.
     pub round_cards: Vec<RoundCard>,
@@ -71,6 +73,14 @@ pub fn validate(n: &SetupNotation) -> RuleResult<Setup> {
     if !(1..=7).contains(&players) {
         return fail(ErrorCode::PlayerCount, format!("{players} players; Caverna takes 1 to 7"));
     }
+    let ids: Vec<Option<String>> = n.players.iter().map(|p| p.id.clone()).collect();
+    if let Some((seat, id)) = ids
+        .iter()
+        .enumerate()
+        .find_map(|(i, id)| id.as_ref().filter(|id| ids[..i].contains(&Some((*id).clone()))).map(|id| (i, id)))
+    {
+        return fail(ErrorCode::Malformed, format!("setup.players[{seat}]: id `{id}` is another seat's id"));
+    }
     let mut rng = n.seed.map(SplitMix64::new);
     let derived_cards = rng.as_mut().map(|r| shuffled_cards(players, r));
     let derived_tokens = rng.as_mut().map(|r| shuffled_tokens(players, r));
@@ -93,6 +103,7 @@ pub fn validate(n: &SetupNotation) -> RuleResult<Setup> {
     };
     Ok(Setup {
         names: n.players.iter().map(|p| p.name.clone()).collect(),
+        ids,
         furnishings: n.furnishings,
         round_cards,
         harvest_tokens,
@@ -203,7 +214,7 @@ mod tests {
 
     fn notation(players: usize, seed: Option<u64>) -> SetupNotation {
         SetupNotation {
-            players: (0..players).map(|i| PlayerSeat { name: format!("P{i}") }).collect(),
+            players: (0..players).map(|i| PlayerSeat { name: format!("P{i}"), id: None }).collect(),
             furnishings: FurnishingSet::Full,
             round_cards: None,
             harvest_tokens: None,
@@ -221,6 +232,21 @@ mod tests {
                 check_tokens(players, &s.harvest_tokens).expect("tokens");
             }
         }
+    }
+
+    /// The `id` extension of `setup.players` (docs/log-format.md): kept per seat, optional,
+    /// and unique within a game (two seats with one id are `malformed`).
+    #[test]
+    fn player_ids_are_kept_and_unique_within_a_game() {
+        let mut n = notation(3, Some(1));
+        n.players[0].id = Some("ana-7".into());
+        n.players[2].id = Some("bo".into());
+        let s = validate(&n).expect("valid");
+        assert_eq!(s.ids, vec![Some("ana-7".to_owned()), None, Some("bo".to_owned())]);
+        n.players[1].id = Some("bo".into());
+        let e = validate(&n).expect_err("two seats share an id");
+        assert_eq!(e.code, ErrorCode::Malformed);
+        assert!(e.message.contains("setup.players[2]"), "{}", e.message);
     }
 
     #[test]

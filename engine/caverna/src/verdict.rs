@@ -112,7 +112,11 @@ pub fn verdict(r: &Replay) -> Verdict {
     let players = game.map_or_else(Vec::new, |g| {
         let names = g.players().iter().map(|p| p.name.to_string());
         let scores = r.scores.as_ref().map(|s| s.iter().map(|p| p.score.score()).collect());
-        player_verdicts(names, scores, &r.winners, r.claimed.as_deref())
+        let mut players = player_verdicts(names, scores, &r.winners, r.claimed.as_deref());
+        for (p, id) in players.iter_mut().zip(&g.setup().ids) {
+            p.id.clone_from(id);
+        }
+        players
     });
     Verdict {
         game: Some(GameKind::Caverna),
@@ -128,6 +132,7 @@ pub fn verdict(r: &Replay) -> Verdict {
             id: r.meta.id.clone(),
             tournament: r.meta.tournament.clone(),
             played_at: r.meta.played_at.clone(),
+            source: r.meta.source.clone(),
         },
         variant: game.map(|g| g.setup().furnishings.id().to_owned()),
         player_count: game.map(|g| u8::try_from(g.setup().players()).unwrap_or(u8::MAX)),

@@ -52,6 +52,8 @@ pub struct Meta {
     pub id: Option<String>,
     pub tournament: Option<String>,
     pub played_at: Option<String>,
+    /// Who or what recorded the game (free text; the simulator writes `simulate:` and its bots).
+    pub source: Option<String>,
 }
 
 /// One score row's points.
@@ -80,6 +82,8 @@ impl Score {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct PlayerVerdict {
     pub name: String,
+    /// The player's own identifier across games, when the log gives one (`setup.players[].id`).
+    pub id: Option<String>,
     /// Complete games only.
     pub score: Option<Score>,
     /// 1 + the number of players with a higher total; complete games only.
@@ -134,6 +138,7 @@ pub fn player_verdicts(
         .enumerate()
         .map(|(seat, name)| PlayerVerdict {
             name,
+            id: None,
             score: scores.as_ref().and_then(|s| s.get(seat)).cloned(),
             rank: ranks.as_ref().and_then(|r| r.get(seat).copied()),
             winner: winners.contains(&seat),

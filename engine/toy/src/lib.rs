@@ -75,6 +75,7 @@ fn replay(log: &[u8], limit: Option<usize>) -> ToyReplay {
         id: text(m, "id"),
         tournament: text(m, "tournament"),
         played_at: text(m, "played_at"),
+        source: text(m, "source"),
     });
     let mut v = base(meta);
     let names: Vec<String> = match doc["setup"]["players"].as_array() {
@@ -94,7 +95,14 @@ fn replay(log: &[u8], limit: Option<usize>) -> ToyReplay {
     v.round_reached = 1;
     v.players = names
         .iter()
-        .map(|name| PlayerVerdict { name: name.clone(), score: None, rank: None, winner: false, claimed: None })
+        .map(|name| PlayerVerdict {
+            name: name.clone(),
+            id: None,
+            score: None,
+            rank: None,
+            winner: false,
+            claimed: None,
+        })
         .collect();
     let entries = doc["entries"].as_array().cloned().unwrap_or_default();
     let mut steps = vec![0i64; names.len()];

@@ -160,6 +160,9 @@ pub enum SimulateError {
 /// A finished simulation: what its log holds, and the final state.
 #[derive(Clone, Debug)]
 pub struct Simulation {
+    /// The log's `meta.source`: `simulate:` and the bots of the seats, each kind once in seat
+    /// order (`simulate:weapons+random`), so simulated games can be selected or left out.
+    pub source: String,
     /// The `setup` object of the log (with its `seed`).
     pub setup: Value,
     pub entries: Vec<Entry>,
@@ -172,9 +175,15 @@ pub struct Simulation {
 #[derive(serde::Serialize)]
 struct LogRef<'a> {
     format: &'static str,
+    meta: MetaRef<'a>,
     setup: &'a Value,
     entries: &'a [Entry],
     claimed: ClaimedRef<'a>,
+}
+
+#[derive(serde::Serialize)]
+struct MetaRef<'a> {
+    source: &'a str,
 }
 
 #[derive(serde::Serialize)]
@@ -186,6 +195,7 @@ impl Simulation {
     fn log_ref(&self) -> LogRef<'_> {
         LogRef {
             format: crate::replay::FORMAT,
+            meta: MetaRef { source: &self.source },
             setup: &self.setup,
             entries: &self.entries,
             claimed: ClaimedRef { scores: &self.scores },
@@ -202,6 +212,17 @@ impl Simulation {
     pub fn log_json(&self) -> String {
         serde_json::to_string(&self.log_ref()).unwrap_or_default()
     }
+}
+
+/// `meta.source` of a game these bots play (see [`Simulation::source`]).
+pub fn source_of(bots: &[BotKind]) -> String {
+    let mut kinds: Vec<&str> = Vec::new();
+    for k in bots {
+        if !kinds.contains(&k.id()) {
+            kinds.push(k.id());
+        }
+    }
+    format!("simulate:{}", kinds.join("+"))
 }
 
 /// Most entries a simulated game may take (a real game has a few hundred).
@@ -297,7 +318,7 @@ pub fn simulate(setup: &Value, bots: &[BotKind], seed: u64) -> Result<Simulation
         }
     }
     let scores: Vec<i64> = game.results().map(|(s, _)| s.iter().map(|r| r.score.total).collect()).unwrap_or_default();
-    Ok(Simulation { setup, entries, scores, game: *game })
+    Ok(Simulation { source: source_of(bots), setup, entries, scores, game: *game })
 }
 
 /// Field or breeding: whichever gives more this harvest (crops from sown fields against
