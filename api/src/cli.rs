@@ -9,7 +9,7 @@ use clap::{Parser, Subcommand};
 use crate::report;
 
 #[derive(Parser, Debug)]
-#[command(name = "chronicle", version, about = "Verify and score recorded Caverna games (caverna-log/1).")]
+#[command(name = "chronicle", version, about = "Verify and score recorded board games: Caverna (caverna-log/1), Village (village-log/1), Above and Below (above-and-below-log/1).")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -17,7 +17,9 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Replay logs and report whether each is complete, incomplete or invalid.
+    /// Replay logs and report whether each is complete, incomplete or invalid; each log goes to
+    /// the engine its `format` names (Above and Below reports also say what was taken as
+    /// declared: the trust report).
     Replay {
         /// One JSON object per log, one per line.
         #[arg(long)]
@@ -25,7 +27,7 @@ enum Command {
         /// Print only one line of totals.
         #[arg(long)]
         summary: bool,
-        /// Only read the logs (envelope, setup and entry notation) without replaying them.
+        /// Only read Caverna logs (envelope, setup and entry notation) without replaying them.
         #[arg(long)]
         parse_only: bool,
         /// For an invalid log, also list the legal alternatives to its illegal entry (up to 50,
@@ -205,27 +207,9 @@ fn replay(paths: &[PathBuf], mode: Mode, stdin: &mut dyn Read, out: &mut dyn Wri
     if mode.parse_only {
         return parse_only(&inputs, &mode, out);
     }
-    let reports = chronicle_ingest::inputs::par_map(&inputs, |input| {
-        let r = chronicle_caverna::replay(&input.bytes);
-        let alternatives = (mode.explain && r.status == chronicle_caverna::Status::Invalid).then(|| {
-            <chronicle_caverna::Caverna as chronicle_game::GameEngine>::legal_next(&input.bytes, EXPLAIN_LIMIT)
-        });
-        let line = if mode.summary {
-            String::new()
-        } else if mode.json {
-            let mut v = report::replay_json(&input.name, &r);
-            if let Some(a) = &alternatives {
-                v["alternatives"] = serde_json::json!({ "complete": a.complete, "entries": a.entries });
-            }
-            v.to_string()
-        } else {
-            let mut text = report::replay_text(&input.name, &r);
-            if let Some(a) = &alternatives {
-                text.push_str(&report::alternatives_text(a));
-            }
-            text
-        };
-        (r.status, line)
+    let reports = chronicle_ingest::inputs::par_map(&inputs, |input| match crate::game_report::other_game(&input.bytes) {
+        Some(kind) => other_game_line(input, kind, &mode),
+        None => caverna_line(input, &mode),
     });
     let mut totals = report::Totals::default();
     for (status, line) in &reports {
@@ -238,6 +222,61 @@ fn replay(paths: &[PathBuf], mode: Mode, stdin: &mut dyn Read, out: &mut dyn Wri
         writeln!(out, "{}", totals.json()).map_err(|e| e.to_string())?;
     }
     Ok(if totals.invalid > 0 { Done::Rejected } else { Done::Success })
+}
+
+/// The report line of a Caverna log (and of a log that names no game: Caverna's envelope
+/// codes, as before the other engines existed).
+fn caverna_line(input: &chronicle_ingest::inputs::LogInput, mode: &Mode) -> (chronicle_game::Status, String) {
+    let r = chronicle_caverna::replay(&input.bytes);
+    let alternatives = (mode.explain && r.status == chronicle_caverna::Status::Invalid)
+        .then(|| <chronicle_caverna::Caverna as chronicle_game::GameEngine>::legal_next(&input.bytes, EXPLAIN_LIMIT));
+    let line = if mode.summary {
+        String::new()
+    } else if mode.json {
+        let mut v = report::replay_json(&input.name, &r);
+        if let Some(a) = &alternatives {
+            v["alternatives"] = serde_json::json!({ "complete": a.complete, "entries": a.entries });
+        }
+        v.to_string()
+    } else {
+        let mut text = report::replay_text(&input.name, &r);
+        if let Some(a) = &alternatives {
+            text.push_str(&report::alternatives_text(a));
+        }
+        text
+    };
+    (r.status, line)
+}
+
+/// The report line of a log of another game (Village, Above and Below), through the registry.
+fn other_game_line(
+    input: &chronicle_ingest::inputs::LogInput,
+    kind: chronicle_game::GameKind,
+    mode: &Mode,
+) -> (chronicle_game::Status, String) {
+    use crate::game_report;
+    let r = game_report::replay(&input.bytes, kind);
+    let status = r.verdict.status;
+    let alternatives = (mode.explain && status == chronicle_game::Status::Invalid)
+        .then(|| chronicle_ingest::games::legal_next(&input.bytes, Some(kind.format()), EXPLAIN_LIMIT))
+        .flatten()
+        .map(|(_, legal)| legal);
+    let line = if mode.summary {
+        String::new()
+    } else if mode.json {
+        let mut v = game_report::replay_json(&input.name, &r);
+        if let Some(a) = &alternatives {
+            v["alternatives"] = serde_json::json!({ "complete": a.complete, "entries": a.entries });
+        }
+        v.to_string()
+    } else {
+        let mut text = game_report::replay_text(&input.name, &r);
+        if let Some(a) = &alternatives {
+            text.push_str(&report::alternatives_text(a));
+        }
+        text
+    };
+    (status, line)
 }
 
 fn parse_only(inputs: &[chronicle_ingest::inputs::LogInput], mode: &Mode, out: &mut dyn Write) -> Result<Done, String> {
@@ -266,6 +305,9 @@ fn state(
     out: &mut dyn Write,
 ) -> Result<Done, String> {
     let input = read_input(path, stdin)?;
+    if let Some(kind) = crate::game_report::other_game(&input) {
+        return other_game_state(&path.display().to_string(), &input, kind, at, json, out);
+    }
     let r = report::state_at(&input, at)?;
     let Some(game) = &r.game else {
         let line = report::replay_text(&path.display().to_string(), &r);
@@ -276,4 +318,26 @@ fn state(
     let text = if json { view.to_string() } else { serde_json::to_string_pretty(&view).unwrap_or_default() };
     writeln!(out, "{text}").map_err(|e| e.to_string())?;
     Ok(if r.status == chronicle_caverna::Status::Invalid { Done::Rejected } else { Done::Success })
+}
+
+/// `chronicle state` for a log of another game (Village, Above and Below).
+fn other_game_state(
+    file: &str,
+    input: &[u8],
+    kind: chronicle_game::GameKind,
+    at: Option<usize>,
+    json: bool,
+    out: &mut dyn Write,
+) -> Result<Done, String> {
+    use crate::game_report::StateOutcome;
+    let (status, view) = match crate::game_report::state(file, input, kind, at)? {
+        StateOutcome::State(status, view) => (status, view),
+        StateOutcome::NoSetup(line) => {
+            writeln!(out, "{line}").map_err(|e| e.to_string())?;
+            return Ok(Done::Rejected);
+        }
+    };
+    let text = if json { view.to_string() } else { serde_json::to_string_pretty(&view).unwrap_or_default() };
+    writeln!(out, "{text}").map_err(|e| e.to_string())?;
+    Ok(if status == chronicle_game::Status::Invalid { Done::Rejected } else { Done::Success })
 }

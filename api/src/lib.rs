@@ -6,6 +6,7 @@
 pub mod cli;
 pub mod config;
 pub mod export;
+pub mod game_report;
 pub mod graphql;
 pub mod http;
 pub mod import;

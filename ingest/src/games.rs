@@ -66,6 +66,19 @@ pub fn trust_report(bytes: &[u8], format: Option<&str>) -> Option<serde_json::Va
     }
 }
 
+/// A whole game of `kind` played by its engine's bots from `seed` for `players` seats, as a
+/// log (see [`GameEngine::simulate`]; refused with a message for a player count the game does
+/// not have).
+pub fn simulate(kind: GameKind, seed: u64, players: u8) -> Result<serde_json::Value, String> {
+    match kind {
+        GameKind::Caverna => Caverna::simulate(seed, players),
+        GameKind::Village => Village::simulate(seed, players),
+        GameKind::AboveAndBelow => AboveAndBelow::simulate(seed, players),
+        #[cfg(feature = "toy")]
+        GameKind::Toy => chronicle_toy::Toy::simulate(seed, players),
+    }
+}
+
 /// What each legal entry of a log of game `kind` changed (empty for a log of no known game).
 pub fn ledger(kind: Option<GameKind>, bytes: &[u8]) -> Vec<LedgerLine> {
     match kind {

@@ -244,6 +244,7 @@ pub async fn show(state: web::Data<AppState>, req: HttpRequest, id: web::Path<St
         None => None,
     };
     let ledger = state.service.ledger(head.id).await.unwrap_or_default();
+    let trust = trust_report(&state, &head).await;
     let r = &head.record;
     let kind = r.game.map_or("Unknown game", |k| k.spec().name);
     super::page(
@@ -273,10 +274,21 @@ pub async fn show(state: web::Data<AppState>, req: HttpRequest, id: web::Path<St
                 }
             }
             (score_table(&head))
+            @if let Some(t) = &trust { (super::above_and_below::trust(t)) }
             (viewer)
             (ledger_table(&head, &ledger, at))
         },
     )
+}
+
+/// The trust report of a stored Above and Below game (None for the other games, and when the
+/// log cannot be read now: the page then shows the verdict without it).
+async fn trust_report(state: &AppState, head: &GameHead) -> Option<Value> {
+    if head.record.game != Some(GameKind::AboveAndBelow) {
+        return None;
+    }
+    let log = state.service.log(head.id).await.ok()?;
+    state.service.trust_report(log).await.ok().flatten()
 }
 
 /// Players by score-pad row: the game's rows with their labels, the total, rank, the claimed
@@ -339,7 +351,11 @@ fn ledger_table(head: &GameHead, lines: &[chronicle_game::LedgerLine], at: Optio
         @if !lines.is_empty() {
             details #ledger open {
                 summary { "Ledger: what each entry changed" }
-                p.hint { "Goods and animals, begging markers, spaces covered, stables, furnishings, dwarfs, and " em { "points" } ": the score the pad would show if the game were scored after the entry." }
+                @if head.record.game == Some(GameKind::Caverna) {
+                    p.hint { "Goods and animals, begging markers, spaces covered, stables, furnishings, dwarfs, and " em { "points" } ": the score the pad would show if the game were scored after the entry." }
+                } @else {
+                    p.hint { "What each entry changed, player by player, as the game's engine counts it; " em { "points" } ": the score the pad would show if the game were scored after the entry." }
+                }
                 div.scroll { table.ledger {
                     thead { tr { th { "Entry" } th { "Round" } th { "Player" } th { "Changes" } } }
                     tbody { @for line in lines {
@@ -420,6 +436,8 @@ async fn board_at(state: &AppState, head: &GameHead, at: Option<usize>) -> Marku
         }
         @match head.record.game {
             Some(GameKind::Caverna) => (board::caverna(&now.state)),
+            Some(GameKind::Village) => (super::village::village(&now.state)),
+            Some(GameKind::AboveAndBelow) => (super::above_and_below::above_and_below(&now.state)),
             _ => pre.json { (serde_json::to_string_pretty(&now.state).unwrap_or_default()) },
         }
     }
