@@ -1,7 +1,8 @@
 //! The `api` integration tests, gathered in one binary: each of them links the whole service
 //! (polars, sqlx, actix-web, async-graphql), and one link instead of five saves most of their
 //! build time. Each module is one suite: `server` (the GraphQL service end to end), `hardening`
-//! (hostile and unlucky conditions), `store_contract` (both stores), `graphql_fuzz`, `schema`.
+//! (hostile and unlucky conditions), `store_contract` (both stores), `graphql_fuzz`, `schema`,
+//! `other_games` (Village and Above and Below through the server and the web pages).
 
 #[macro_use]
 mod common;
@@ -13,5 +14,6 @@ mod recorder;
 mod schema;
 mod server;
 mod store_contract;
+mod other_games;
 mod toy_game;
 mod web;
