@@ -9,7 +9,11 @@ use clap::{Parser, Subcommand};
 use crate::report;
 
 #[derive(Parser, Debug)]
-#[command(name = "chronicle", version, about = "Verify and score recorded board games: Caverna (caverna-log/1), Village (village-log/1), Above and Below (above-and-below-log/1).")]
+#[command(
+    name = "chronicle",
+    version,
+    about = "Verify and score recorded board games: Caverna (caverna-log/1), Village (village-log/1), Above and Below (above-and-below-log/1)."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -207,10 +211,11 @@ fn replay(paths: &[PathBuf], mode: Mode, stdin: &mut dyn Read, out: &mut dyn Wri
     if mode.parse_only {
         return parse_only(&inputs, &mode, out);
     }
-    let reports = chronicle_ingest::inputs::par_map(&inputs, |input| match crate::game_report::other_game(&input.bytes) {
-        Some(kind) => other_game_line(input, kind, &mode),
-        None => caverna_line(input, &mode),
-    });
+    let reports =
+        chronicle_ingest::inputs::par_map(&inputs, |input| match crate::game_report::other_game(&input.bytes) {
+            Some(kind) => other_game_line(input, kind, &mode),
+            None => caverna_line(input, &mode),
+        });
     let mut totals = report::Totals::default();
     for (status, line) in &reports {
         totals.add(*status);

@@ -123,7 +123,10 @@ fn check(args: &SimulateArgs) -> Result<(), String> {
         ));
     }
     if args.game != GameArg::Caverna && (args.bot.is_some() || args.furnishings.is_some()) {
-        return Err(format!("--bot and --furnishings are Caverna's; {} games are played by its engine's bots", spec.name));
+        return Err(format!(
+            "--bot and --furnishings are Caverna's; {} games are played by its engine's bots",
+            spec.name
+        ));
     }
     Ok(())
 }

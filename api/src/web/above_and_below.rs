@@ -25,7 +25,13 @@ pub fn above_and_below(state: &Value) -> Markup {
     let players = state["players"].as_array().map(Vec::as_slice).unwrap_or(&[]);
     let passed: Vec<&str> = state["passed"]
         .as_array()
-        .map(|a| a.iter().enumerate().filter(|(_, p)| p.as_bool() == Some(true)).map(|(i, _)| name_of(&names, i as u64)).collect())
+        .map(|a| {
+            a.iter()
+                .enumerate()
+                .filter(|(_, p)| p.as_bool() == Some(true))
+                .map(|(i, _)| name_of(&names, i as u64))
+                .collect()
+        })
         .unwrap_or_default();
     html! {
         div.state.above-and-below {
@@ -92,7 +98,11 @@ fn holdings(p: &Value) -> Markup {
     let list = |v: &Value| v.as_array().map(Vec::as_slice).unwrap_or(&[]).to_vec();
     let tokens = |card: &Value| {
         let t = ids(&card["tokens"]);
-        if t == "—" { String::new() } else { format!(" ({t})") }
+        if t == "—" {
+            String::new()
+        } else {
+            format!(" ({t})")
+        }
     };
     html! {
         table.holdings { tbody {

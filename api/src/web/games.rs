@@ -27,7 +27,7 @@ pub async fn home(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse 
         html! {
             h1 { "Verify and store game logs" }
             p { "Chronicle replays each log entry by entry through the rules engine of its game, says exactly where and why a step is illegal, and scores a complete game row by row. Logs: "
-                a href="/graphiql" { "caverna-log/1" } " (JSON), one per file, or many per NDJSON file." }
+                code { "caverna-log/1" } ", " code { "village-log/1" } " and " code { "above-and-below-log/1" } " (JSON; see the " a href="/graphiql" { "API" } "), one per file, or many per NDJSON file." }
             section #upload {
                 h2 { "Upload" }
                 form #upload-form {
@@ -432,7 +432,10 @@ async fn board_at(state: &AppState, head: &GameHead, at: Option<usize>) -> Marku
                 None => { strong { "Setup" } " (round " (now.round) ")" }
             }
             @if let Some(e) = &entry { pre.json { (e) } }
-            @if let Some(b) = &before { (board::ledger(&b.state, &now.state, entry.as_ref())) }
+            @if let Some(b) = &before {
+                @if head.record.game == Some(GameKind::Caverna) { (board::ledger(&b.state, &now.state, entry.as_ref())) }
+                @else { (super::panels::changes(&b.state, &now.state, entry.as_ref())) }
+            }
         }
         @match head.record.game {
             Some(GameKind::Caverna) => (board::caverna(&now.state)),

@@ -1,6 +1,8 @@
 //! Pieces every game's board drawing shares (`village.rs`, `above_and_below.rs`): counts as
-//! small labelled chips, the phase line, and a player's provisional score by the game's
-//! score-pad rows. They only show the engine's numbers (its state view, docs/state.md).
+//! small labelled chips, the phase line, a player's provisional score by the game's score-pad
+//! rows, and what an entry changed. They only show the engine's numbers (its state view, docs/state.md).
+
+use std::collections::{BTreeMap, BTreeSet};
 
 use maud::{html, Markup};
 use serde_json::Value;
@@ -14,9 +16,9 @@ pub fn label(id: &str) -> String {
 
 /// The players' names, in seat order.
 pub fn names(state: &Value) -> Vec<String> {
-    state["players"].as_array().map_or_else(Vec::new, |ps| {
-        ps.iter().map(|p| p["name"].as_str().unwrap_or("?").to_owned()).collect()
-    })
+    state["players"]
+        .as_array()
+        .map_or_else(Vec::new, |ps| ps.iter().map(|p| p["name"].as_str().unwrap_or("?").to_owned()).collect())
 }
 
 /// The name of seat `seat` (`?` for a seat the state does not have).
@@ -73,6 +75,67 @@ pub fn provisional(kind: GameKind, player: &Value) -> Markup {
                     tr.total { th scope="row" { "Score if the game ended now" } td.num.provisional-total { (total) } }
                 }
             }
+        }
+    }
+}
+
+/// Keys of a player's view that are not counts of what the player has (derived or bookkeeping).
+const NOT_COUNTED: [&str; 4] = ["life_position", "trust", "declared", "provisional_score"];
+
+/// A player's counts by name: numbers, numbers one level down (`cubes pink`), list lengths
+/// (`houses`), and the provisional total as `points`.
+fn counts(player: &Value) -> BTreeMap<String, i64> {
+    let mut out = BTreeMap::new();
+    let Some(o) = player.as_object() else { return out };
+    for (k, v) in o.iter().filter(|(k, _)| !NOT_COUNTED.contains(&k.as_str())) {
+        match v {
+            Value::Number(n) => {
+                out.insert(label(k), n.as_i64().unwrap_or(0));
+            }
+            Value::Array(a) => {
+                out.insert(label(k), i64::try_from(a.len()).unwrap_or(i64::MAX));
+            }
+            Value::Object(inner) => {
+                for (sub, n) in inner.iter().filter_map(|(s, n)| n.as_i64().map(|n| (s, n))) {
+                    out.insert(format!("{} {}", label(k), label(sub)), n);
+                }
+            }
+            _ => {}
+        }
+    }
+    if let Some(total) = player["provisional_score"]["total"].as_i64() {
+        out.insert("points".to_owned(), total);
+    }
+    out
+}
+
+/// What an entry changed for each player, from the states before and after it: every count
+/// that moved (the engine's ledger, below the viewer, lists the same per entry).
+pub fn changes(before: &Value, after: &Value, entry: Option<&Value>) -> Markup {
+    let empty = Vec::new();
+    let (b, a) = (before["players"].as_array().unwrap_or(&empty), after["players"].as_array().unwrap_or(&empty));
+    let lines: Vec<(String, Vec<String>)> = a
+        .iter()
+        .enumerate()
+        .map(|(seat, now)| {
+            let (c0, c1) = (b.get(seat).map(counts).unwrap_or_default(), counts(now));
+            let keys: BTreeSet<&String> = c0.keys().chain(c1.keys()).collect();
+            let moved = keys
+                .into_iter()
+                .filter_map(|k| {
+                    let d = c1.get(k).copied().unwrap_or(0) - c0.get(k).copied().unwrap_or(0);
+                    (d != 0).then(|| format!("{d:+} {k}"))
+                })
+                .collect();
+            (now["name"].as_str().unwrap_or("?").to_owned(), moved)
+        })
+        .filter(|(_, c): &(String, Vec<String>)| !c.is_empty())
+        .collect();
+    html! {
+        div.ledger {
+            @if lines.is_empty() { p { "No count of any player changed." } }
+            @else { ul { @for (name, changes) in &lines { li { strong { (name) } ": " (changes.join(", ")) } } } }
+            @if let Some(p) = entry.and_then(|e| e["player"].as_u64()) { p.hint { "Entry by player " (p) "." } }
         }
     }
 }

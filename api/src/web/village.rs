@@ -22,8 +22,10 @@ pub fn village(state: &Value) -> Markup {
             @if state["end_triggered"].as_bool() == Some(true) { p.hint { "The end of the game is triggered: last turns are being played." } }
             (board(state))
             (market(state, &names))
-            div.players { @for (seat, p) in players.iter().enumerate() { (player_panel(seat, p)) } }
-            @if !state["carla"].is_null() { (carla(&state["carla"])) }
+            div.players {
+                @for (seat, p) in players.iter().enumerate() { (player_panel(seat, p)) }
+                @if !state["carla"].is_null() { (carla(&state["carla"])) }
+            }
         }
     }
 }
@@ -48,7 +50,8 @@ fn board(state: &Value) -> Markup {
 /// The market's stalls and queue, and the market day when one is being held.
 fn market(state: &Value, names: &[String]) -> Markup {
     let m = &state["market"];
-    let who = |v: &Value| v.as_u64().map_or_else(|| v.as_str().unwrap_or("—").to_owned(), |p| name_of(names, p).to_owned());
+    let who =
+        |v: &Value| v.as_u64().map_or_else(|| v.as_str().unwrap_or("—").to_owned(), |p| name_of(names, p).to_owned());
     html! {
         p.market {
             "Market stalls: " (ids(&m["stalls"])) " · queue: " (ids(&m["queue"])) " · customers left in the pile: " (m["pile"])

@@ -85,7 +85,8 @@ fn village_and_above_and_below_are_verified_stored_and_replayed(db: Database) {
         let game = submit(&server, &token, log);
         assert_eq!(game["status"], "COMPLETE", "{game}");
         let id = game["id"].clone();
-        let q = "query($id: ID!) { game(id: $id) { format trust } replay(gameId: $id, atEntry: 4) { round phase state } }";
+        let q =
+            "query($id: ID!) { game(id: $id) { format trust } replay(gameId: $id, atEntry: 4) { round phase state } }";
         let found = server.data(None, q, json!({ "id": id }));
         assert_eq!(found["game"]["format"], log["format"]);
         assert_eq!(found["game"]["trust"].is_null(), which == VILLAGE, "{}", found["game"]);

@@ -30,7 +30,12 @@ fn read_json(path: &str) -> Value {
 }
 
 fn totals(report: &Value) -> Vec<i64> {
-    report["players"].as_array().expect("players").iter().map(|p| p["score"]["total"].as_i64().expect("total")).collect()
+    report["players"]
+        .as_array()
+        .expect("players")
+        .iter()
+        .map(|p| p["score"]["total"].as_i64().expect("total"))
+        .collect()
 }
 
 #[test]
@@ -85,14 +90,18 @@ fn above_and_below_replays_show_the_trust_report() {
     let (_, text, _) = chronicle(&["replay", &log], b"");
     let lines: Vec<&str> = text.lines().collect();
     assert!(lines[0].contains("Above and Below, valid, complete: "), "{text}");
-    assert!(lines[1].contains("entries checked against the rules; declared by the log, not checked: catalogue (synthetic test data"));
+    assert!(lines[1].contains(
+        "entries checked against the rules; declared by the log, not checked: catalogue (synthetic test data"
+    ));
     assert_eq!(lines.iter().filter(|l| l.contains(": checked ") && l.contains("; trusted: ")).count(), 4, "{text}");
 }
 
 #[test]
 fn simulated_above_and_below_games_report_their_trusted_rewards() {
-    let (code, out, err) =
-        chronicle(&["simulate", "--game", "above-and-below", "--games", "1", "--players", "2", "--seed", "3", "--out", "-"], b"");
+    let (code, out, err) = chronicle(
+        &["simulate", "--game", "above-and-below", "--games", "1", "--players", "2", "--seed", "3", "--out", "-"],
+        b"",
+    );
     assert_eq!((code, err.as_str()), (0, ""));
     let (code, report, _) = chronicle(&["replay", "--json", "-"], out.as_bytes());
     assert_eq!(code, 0);
@@ -142,7 +151,21 @@ fn simulate_plays_each_game_with_its_engines_bots() {
     for refused in [
         &["simulate", "--game", "above-and-below", "--games", "1", "--players", "5", "--seed", "1", "--out", "-"][..],
         &["simulate", "--game", "village", "--games", "1", "--players", "6", "--seed", "1", "--out", "-"],
-        &["simulate", "--game", "village", "--bot", "random", "--games", "1", "--players", "2", "--seed", "1", "--out", "-"],
+        &[
+            "simulate",
+            "--game",
+            "village",
+            "--bot",
+            "random",
+            "--games",
+            "1",
+            "--players",
+            "2",
+            "--seed",
+            "1",
+            "--out",
+            "-",
+        ],
         &["simulate", "--game", "chess", "--games", "1", "--players", "2", "--seed", "1", "--out", "-"],
     ] {
         let (code, out, err) = chronicle(refused, b"");

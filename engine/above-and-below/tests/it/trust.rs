@@ -37,10 +37,11 @@ fn a_simulated_game_counts_explorations_and_trusted_rewards() {
     assert_eq!(players.len(), 3);
     let explorations = sum(players, "verified", "explorations");
     assert!(explorations > 0, "{report}");
-    let rewards: i64 = ["encounter_coins", "encounter_goods", "encounter_potions", "encounter_cider", "encounter_caves"]
-        .iter()
-        .map(|k| sum(players, "trusted", k))
-        .sum();
+    let rewards: i64 =
+        ["encounter_coins", "encounter_goods", "encounter_potions", "encounter_cider", "encounter_caves"]
+            .iter()
+            .map(|k| sum(players, "trusted", k))
+            .sum();
     assert!(rewards > 0, "encounter rewards are taken as declared: {report}");
 }
 
