@@ -173,3 +173,24 @@ fn simulate_plays_each_game_with_its_engines_bots() {
         assert!(!err.is_empty());
     }
 }
+
+#[test]
+fn import_stores_village_and_above_and_below_games() {
+    let dir = std::env::temp_dir().join(format!("chronicle-other-import-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch directory");
+    let url = format!("sqlite://{}", dir.join("games.db").display());
+    let logs = [
+        engine_fixture("village", "synthetic-2p-complete.json"),
+        engine_fixture("above-and-below", "golden-2p.json"),
+        engine_fixture("above-and-below", "invalid-lanterns.json"),
+    ];
+    let mut args = vec!["import", "--json", "--database-url", &url];
+    args.extend(logs.iter().map(String::as_str));
+    let (code, out, err) = chronicle(&args, b"");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(json(&out), serde_json::json!({ "imported": 2, "duplicates": 0, "invalid": 1, "failed": 0 }));
+    let (_, again, _) = chronicle(&args, b"");
+    assert_eq!(json(&again)["duplicates"], 3);
+    std::fs::remove_dir_all(&dir).expect("remove the scratch directory");
+}
