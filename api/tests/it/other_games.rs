@@ -148,3 +148,44 @@ fn game_pages_draw_village_and_above_and_below_states() {
     assert_eq!(status, 200);
     assert!(fragment.contains("class=\"state above-and-below\"") && fragment.contains("Entry 5"));
 }
+
+/// In a browser: a Village log pasted on the home page is stored, its page steps through the
+/// replay with the keyboard, and each player's coins and provisional score at an entry are the
+/// engine's (`chronicle state`); an Above and Below game's page shows the trust report per player.
+#[test]
+fn browser_steps_through_a_village_game_and_reads_the_trust_report() {
+    use crate::common::browser::{browser_available, Browser};
+    if !browser_available() {
+        return;
+    }
+    let db = Database::sqlite();
+    let server = Server::start(&db, &[]);
+    let token = create_token(&db, "browser");
+    let b = Browser::start();
+
+    b.goto(&format!("{}/", server.base));
+    let text = std::fs::read_to_string(engine_fixture(VILLAGE)).expect("fixture");
+    b.script("document.querySelector('#paste').value = arguments[0];", json!([text]));
+    b.type_into(&b.find("#token"), &token);
+    b.click(&b.find("#store"));
+    let href = b.attribute(&b.find("#results li.result a"), "href").expect("a link to the stored game");
+    assert!(b.text(&b.find("#results li.result")).contains("complete"));
+
+    b.goto(&format!("{}{href}#entry-10", server.base));
+    b.wait_until("entry 10", |b| b.try_find("#current-entry[data-at=\"10\"]").is_some());
+    b.press("\u{E014}");
+    b.wait_until("entry 11", |b| b.try_find("#current-entry[data-at=\"11\"]").is_some());
+    let state = cli_state(VILLAGE, 11);
+    for (seat, p) in state["players"].as_array().expect("players").iter().enumerate() {
+        let coins = b.text(&b.find(&format!(".player[data-seat=\"{seat}\"] .good[data-good=\"coins\"]")));
+        assert_eq!(coins, format!("{} coins", p["coins"]), "seat {seat}: coins at entry 11");
+        let total = b.text(&b.find(&format!(".player[data-seat=\"{seat}\"] .provisional-total")));
+        assert_eq!(total, p["provisional_score"]["total"].to_string(), "seat {seat}: provisional score");
+    }
+
+    let (_, aab) = store_both(&server, &token);
+    b.goto(&format!("{}/games/{aab}", server.base));
+    let rows = b.find_all("#trust table.trust tbody tr");
+    assert_eq!(rows.len(), 2, "one row per player");
+    assert!(b.text(&b.find("#trust")).contains("synthetic test data, not the printed game"));
+}
