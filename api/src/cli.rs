@@ -284,8 +284,31 @@ fn other_game_line(
     (status, line)
 }
 
+/// `--parse-only` is Caverna's notation reader (the baseline of replay speed): a log of another
+/// game is a usage error that says so, rather than a Caverna `bad_format`. Checked only for
+/// the logs Caverna refused by their format, so Caverna logs are read once, as before.
+fn refuse_other_games(
+    inputs: &[chronicle_ingest::inputs::LogInput],
+    results: &[Result<usize, chronicle_caverna::LogError>],
+) -> Result<(), String> {
+    let bad_format = |r: &Result<usize, chronicle_caverna::LogError>| {
+        r.as_ref().is_err_and(|e| e.code == chronicle_caverna::ErrorCode::BadFormat)
+    };
+    for (input, _) in inputs.iter().zip(results).filter(|(_, r)| bad_format(r)) {
+        if let Some(kind) = crate::game_report::other_game(&input.bytes) {
+            return Err(format!(
+                "{}: a {} log; --parse-only reads caverna-log/1 logs only (replay it without --parse-only)",
+                input.name,
+                kind.spec().name
+            ));
+        }
+    }
+    Ok(())
+}
+
 fn parse_only(inputs: &[chronicle_ingest::inputs::LogInput], mode: &Mode, out: &mut dyn Write) -> Result<Done, String> {
     let results = chronicle_ingest::inputs::par_map(inputs, |input| chronicle_caverna::parse_only(&input.bytes));
+    refuse_other_games(inputs, &results)?;
     let invalid = results.iter().filter(|r| r.is_err()).count();
     if mode.summary {
         let line = serde_json::json!({ "logs": results.len(), "parsed": results.len() - invalid, "invalid": invalid });

@@ -55,6 +55,10 @@ fn village_logs_replay_by_their_format() {
     let (code, text, _) = chronicle(&["replay", &log], b"");
     assert_eq!(code, 0);
     assert!(text.starts_with(&format!("{log}: Village, valid, complete: ")), "{text}");
+
+    let (code, out, err) = chronicle(&["replay", "--parse-only", &log], b"");
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert!(err.contains("a Village log; --parse-only reads caverna-log/1 logs only"), "{err}");
 }
 
 #[test]
