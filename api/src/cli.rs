@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 
-use crate::report;
+use crate::replay_command;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -157,9 +157,9 @@ fn run_with(
     };
     let result = match cli.command {
         Command::Replay { json, summary, parse_only, explain, paths } => {
-            replay(&paths, Mode { json, summary, parse_only, explain }, stdin, out)
+            replay_command::replay(&paths, replay_command::Mode { json, summary, parse_only, explain }, stdin, out)
         }
-        Command::State { json, file, at } => state(&file, at, json, stdin, out),
+        Command::State { json, file, at } => replay_command::state(&file, at, json, stdin, out),
         Command::Import(args) => crate::import::import_command(args, stdin, out, err, progress),
         Command::Reverify(args) => crate::import::reverify_command(args, out, err, progress),
         Command::Simulate(args) => crate::simulate::simulate_command(args, out, err, progress),
@@ -184,188 +184,4 @@ fn run_with(
             EXIT_USAGE
         }
     }
-}
-
-fn read_input(path: &PathBuf, stdin: &mut dyn Read) -> Result<Vec<u8>, String> {
-    let mut buf = Vec::new();
-    if path.as_os_str() == "-" {
-        stdin.read_to_end(&mut buf).map_err(|e| format!("reading standard input: {e}"))?;
-    } else {
-        buf = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    }
-    Ok(buf)
-}
-
-struct Mode {
-    json: bool,
-    summary: bool,
-    parse_only: bool,
-    explain: bool,
-}
-
-/// Alternatives listed by `replay --explain`.
-const EXPLAIN_LIMIT: usize = 50;
-
-fn replay(paths: &[PathBuf], mode: Mode, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<Done, String> {
-    let inputs = chronicle_ingest::inputs::collect(paths, stdin)?;
-    if mode.parse_only {
-        return parse_only(&inputs, &mode, out);
-    }
-    let reports =
-        chronicle_ingest::inputs::par_map(&inputs, |input| match crate::game_report::other_game(&input.bytes) {
-            Some(kind) => other_game_line(input, kind, &mode),
-            None => caverna_line(input, &mode),
-        });
-    let mut totals = report::Totals::default();
-    for (status, line) in &reports {
-        totals.add(*status);
-        if !mode.summary {
-            writeln!(out, "{line}").map_err(|e| e.to_string())?;
-        }
-    }
-    if mode.summary {
-        writeln!(out, "{}", totals.json()).map_err(|e| e.to_string())?;
-    }
-    Ok(if totals.invalid > 0 { Done::Rejected } else { Done::Success })
-}
-
-/// The report line of a Caverna log (and of a log that names no game: Caverna's envelope
-/// codes, as before the other engines existed).
-fn caverna_line(input: &chronicle_ingest::inputs::LogInput, mode: &Mode) -> (chronicle_game::Status, String) {
-    let r = chronicle_caverna::replay(&input.bytes);
-    let alternatives = (mode.explain && r.status == chronicle_caverna::Status::Invalid)
-        .then(|| <chronicle_caverna::Caverna as chronicle_game::GameEngine>::legal_next(&input.bytes, EXPLAIN_LIMIT));
-    let line = if mode.summary {
-        String::new()
-    } else if mode.json {
-        let mut v = report::replay_json(&input.name, &r);
-        if let Some(a) = &alternatives {
-            v["alternatives"] = serde_json::json!({ "complete": a.complete, "entries": a.entries });
-        }
-        v.to_string()
-    } else {
-        let mut text = report::replay_text(&input.name, &r);
-        if let Some(a) = &alternatives {
-            text.push_str(&report::alternatives_text(a));
-        }
-        text
-    };
-    (r.status, line)
-}
-
-/// The report line of a log of another game (Village, Above and Below), through the registry.
-fn other_game_line(
-    input: &chronicle_ingest::inputs::LogInput,
-    kind: chronicle_game::GameKind,
-    mode: &Mode,
-) -> (chronicle_game::Status, String) {
-    use crate::game_report;
-    let r = game_report::replay(&input.bytes, kind);
-    let status = r.verdict.status;
-    let alternatives = (mode.explain && status == chronicle_game::Status::Invalid)
-        .then(|| chronicle_ingest::games::legal_next(&input.bytes, Some(kind.format()), EXPLAIN_LIMIT))
-        .flatten()
-        .map(|(_, legal)| legal);
-    let line = if mode.summary {
-        String::new()
-    } else if mode.json {
-        let mut v = game_report::replay_json(&input.name, &r);
-        if let Some(a) = &alternatives {
-            v["alternatives"] = serde_json::json!({ "complete": a.complete, "entries": a.entries });
-        }
-        v.to_string()
-    } else {
-        let mut text = game_report::replay_text(&input.name, &r);
-        if let Some(a) = &alternatives {
-            text.push_str(&report::alternatives_text(a));
-        }
-        text
-    };
-    (status, line)
-}
-
-/// `--parse-only` is Caverna's notation reader (the baseline of replay speed): a log of another
-/// game is a usage error that says so, rather than a Caverna `bad_format`. Checked only for
-/// the logs Caverna refused by their format, so Caverna logs are read once, as before.
-fn refuse_other_games(
-    inputs: &[chronicle_ingest::inputs::LogInput],
-    results: &[Result<usize, chronicle_caverna::LogError>],
-) -> Result<(), String> {
-    let bad_format = |r: &Result<usize, chronicle_caverna::LogError>| {
-        r.as_ref().is_err_and(|e| e.code == chronicle_caverna::ErrorCode::BadFormat)
-    };
-    for (input, _) in inputs.iter().zip(results).filter(|(_, r)| bad_format(r)) {
-        if let Some(kind) = crate::game_report::other_game(&input.bytes) {
-            return Err(format!(
-                "{}: a {} log; --parse-only reads caverna-log/1 logs only (replay it without --parse-only)",
-                input.name,
-                kind.spec().name
-            ));
-        }
-    }
-    Ok(())
-}
-
-fn parse_only(inputs: &[chronicle_ingest::inputs::LogInput], mode: &Mode, out: &mut dyn Write) -> Result<Done, String> {
-    let results = chronicle_ingest::inputs::par_map(inputs, |input| chronicle_caverna::parse_only(&input.bytes));
-    refuse_other_games(inputs, &results)?;
-    let invalid = results.iter().filter(|r| r.is_err()).count();
-    if mode.summary {
-        let line = serde_json::json!({ "logs": results.len(), "parsed": results.len() - invalid, "invalid": invalid });
-        writeln!(out, "{line}").map_err(|e| e.to_string())?;
-    } else {
-        for (input, r) in inputs.iter().zip(&results) {
-            let line = match r {
-                Ok(n) => serde_json::json!({ "file": input.name, "status": "parsed", "entries": n }),
-                Err(e) => serde_json::json!({ "file": input.name, "status": "invalid", "error": e }),
-            };
-            writeln!(out, "{line}").map_err(|e| e.to_string())?;
-        }
-    }
-    Ok(if invalid > 0 { Done::Rejected } else { Done::Success })
-}
-
-fn state(
-    path: &PathBuf,
-    at: Option<usize>,
-    json: bool,
-    stdin: &mut dyn Read,
-    out: &mut dyn Write,
-) -> Result<Done, String> {
-    let input = read_input(path, stdin)?;
-    if let Some(kind) = crate::game_report::other_game(&input) {
-        return other_game_state(&path.display().to_string(), &input, kind, at, json, out);
-    }
-    let r = report::state_at(&input, at)?;
-    let Some(game) = &r.game else {
-        let line = report::replay_text(&path.display().to_string(), &r);
-        writeln!(out, "{line}").map_err(|e| e.to_string())?;
-        return Ok(Done::Rejected);
-    };
-    let view = chronicle_caverna::view::state_json(game);
-    let text = if json { view.to_string() } else { serde_json::to_string_pretty(&view).unwrap_or_default() };
-    writeln!(out, "{text}").map_err(|e| e.to_string())?;
-    Ok(if r.status == chronicle_caverna::Status::Invalid { Done::Rejected } else { Done::Success })
-}
-
-/// `chronicle state` for a log of another game (Village, Above and Below).
-fn other_game_state(
-    file: &str,
-    input: &[u8],
-    kind: chronicle_game::GameKind,
-    at: Option<usize>,
-    json: bool,
-    out: &mut dyn Write,
-) -> Result<Done, String> {
-    use crate::game_report::StateOutcome;
-    let (status, view) = match crate::game_report::state(file, input, kind, at)? {
-        StateOutcome::State(status, view) => (status, view),
-        StateOutcome::NoSetup(line) => {
-            writeln!(out, "{line}").map_err(|e| e.to_string())?;
-            return Ok(Done::Rejected);
-        }
-    };
-    let text = if json { view.to_string() } else { serde_json::to_string_pretty(&view).unwrap_or_default() };
-    writeln!(out, "{text}").map_err(|e| e.to_string())?;
-    Ok(if status == chronicle_game::Status::Invalid { Done::Rejected } else { Done::Success })
 }

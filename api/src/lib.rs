@@ -12,6 +12,7 @@ pub mod http;
 pub mod import;
 pub mod metrics;
 pub mod offload;
+pub mod replay_command;
 pub mod report;
 pub mod simulate;
 pub mod startup;
