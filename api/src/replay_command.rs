@@ -36,11 +36,13 @@ pub fn replay(paths: &[PathBuf], mode: Mode, stdin: &mut dyn Read, out: &mut dyn
     if mode.parse_only {
         return parse_only(&inputs, &mode, out);
     }
-    let reports =
-        chronicle_ingest::inputs::par_map(&inputs, |input| match crate::game_report::other_game(&input.bytes) {
+    let reports = chronicle_ingest::inputs::par_map(&inputs, |input| {
+        let r = chronicle_caverna::replay(&input.bytes);
+        match refused_format(&r).then(|| crate::game_report::other_game(&input.bytes)).flatten() {
             Some(kind) => other_game_line(input, kind, &mode),
-            None => caverna_line(input, &mode),
-        });
+            None => caverna_line(input, &r, &mode),
+        }
+    });
     let mut totals = report::Totals::default();
     for (status, line) in &reports {
         totals.add(*status);
@@ -54,22 +56,32 @@ pub fn replay(paths: &[PathBuf], mode: Mode, stdin: &mut dyn Read, out: &mut dyn
     Ok(if totals.invalid > 0 { Done::Rejected } else { Done::Success })
 }
 
+/// Whether Caverna's engine refused a log for its `format`: only then may it be another game's
+/// log. Every log is replayed by Caverna first, so Caverna logs cost no extra read of their
+/// format.
+fn refused_format(r: &chronicle_caverna::Replay) -> bool {
+    r.error.as_ref().is_some_and(|e| e.code == chronicle_caverna::ErrorCode::BadFormat)
+}
+
 /// The report line of a Caverna log (and of a log that names no game: Caverna's envelope
 /// codes, as before the other engines existed).
-fn caverna_line(input: &chronicle_ingest::inputs::LogInput, mode: &Mode) -> (chronicle_game::Status, String) {
-    let r = chronicle_caverna::replay(&input.bytes);
+fn caverna_line(
+    input: &chronicle_ingest::inputs::LogInput,
+    r: &chronicle_caverna::Replay,
+    mode: &Mode,
+) -> (chronicle_game::Status, String) {
     let alternatives = (mode.explain && r.status == chronicle_caverna::Status::Invalid)
         .then(|| <chronicle_caverna::Caverna as chronicle_game::GameEngine>::legal_next(&input.bytes, EXPLAIN_LIMIT));
     let line = if mode.summary {
         String::new()
     } else if mode.json {
-        let mut v = report::replay_json(&input.name, &r);
+        let mut v = report::replay_json(&input.name, r);
         if let Some(a) = &alternatives {
             v["alternatives"] = serde_json::json!({ "complete": a.complete, "entries": a.entries });
         }
         v.to_string()
     } else {
-        let mut text = report::replay_text(&input.name, &r);
+        let mut text = report::replay_text(&input.name, r);
         if let Some(a) = &alternatives {
             text.push_str(&report::alternatives_text(a));
         }
