@@ -437,12 +437,7 @@ async fn board_at(state: &AppState, head: &GameHead, at: Option<usize>) -> Marku
                 @else { (super::panels::changes(&b.state, &now.state, entry.as_ref())) }
             }
         }
-        @match head.record.game {
-            Some(GameKind::Caverna) => (board::caverna(&now.state)),
-            Some(GameKind::Village) => (super::village::village(&now.state)),
-            Some(GameKind::AboveAndBelow) => (super::above_and_below::above_and_below(&now.state)),
-            _ => pre.json { (serde_json::to_string_pretty(&now.state).unwrap_or_default()) },
-        }
+        (board::of_game(head.record.game, &now.state))
     }
 }
 
