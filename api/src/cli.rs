@@ -6,10 +6,14 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 
-use crate::report;
+use crate::replay_command;
 
 #[derive(Parser, Debug)]
-#[command(name = "chronicle", version, about = "Verify and score recorded Caverna games (caverna-log/1).")]
+#[command(
+    name = "chronicle",
+    version,
+    about = "Verify and score recorded board games: Caverna (caverna-log/1), Village (village-log/1), Above and Below (above-and-below-log/1)."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -17,7 +21,9 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Replay logs and report whether each is complete, incomplete or invalid.
+    /// Replay logs and report whether each is complete, incomplete or invalid; each log goes to
+    /// the engine its `format` names (Above and Below reports also say what was taken as
+    /// declared: the trust report).
     Replay {
         /// One JSON object per log, one per line.
         #[arg(long)]
@@ -25,7 +31,7 @@ enum Command {
         /// Print only one line of totals.
         #[arg(long)]
         summary: bool,
-        /// Only read the logs (envelope, setup and entry notation) without replaying them.
+        /// Only read Caverna logs (envelope, setup and entry notation) without replaying them.
         #[arg(long)]
         parse_only: bool,
         /// For an invalid log, also list the legal alternatives to its illegal entry (up to 50,
@@ -181,9 +187,9 @@ fn run_with(
     };
     let result = match cli.command {
         Command::Replay { json, summary, parse_only, explain, paths } => {
-            replay(&paths, Mode { json, summary, parse_only, explain }, stdin, out)
+            replay_command::replay(&paths, replay_command::Mode { json, summary, parse_only, explain }, stdin, out)
         }
-        Command::State { json, file, at } => state(&file, at, json, stdin, out),
+        Command::State { json, file, at } => replay_command::state(&file, at, json, stdin, out),
         Command::Import(args) => crate::import::import_command(args, stdin, out, err, progress),
         Command::Reverify(args) => crate::import::reverify_command(args, out, err, progress),
         Command::Simulate(args) => crate::simulate::simulate_command(args, out, err, progress),
@@ -215,102 +221,4 @@ fn run_with(
             EXIT_USAGE
         }
     }
-}
-
-fn read_input(path: &PathBuf, stdin: &mut dyn Read) -> Result<Vec<u8>, String> {
-    let mut buf = Vec::new();
-    if path.as_os_str() == "-" {
-        stdin.read_to_end(&mut buf).map_err(|e| format!("reading standard input: {e}"))?;
-    } else {
-        buf = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    }
-    Ok(buf)
-}
-
-struct Mode {
-    json: bool,
-    summary: bool,
-    parse_only: bool,
-    explain: bool,
-}
-
-/// Alternatives listed by `replay --explain`.
-const EXPLAIN_LIMIT: usize = 50;
-
-fn replay(paths: &[PathBuf], mode: Mode, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<Done, String> {
-    let inputs = chronicle_ingest::inputs::collect(paths, stdin)?;
-    if mode.parse_only {
-        return parse_only(&inputs, &mode, out);
-    }
-    let reports = chronicle_ingest::inputs::par_map(&inputs, |input| {
-        let r = chronicle_caverna::replay(&input.bytes);
-        let alternatives = (mode.explain && r.status == chronicle_caverna::Status::Invalid).then(|| {
-            <chronicle_caverna::Caverna as chronicle_game::GameEngine>::legal_next(&input.bytes, EXPLAIN_LIMIT)
-        });
-        let line = if mode.summary {
-            String::new()
-        } else if mode.json {
-            let mut v = report::replay_json(&input.name, &r);
-            if let Some(a) = &alternatives {
-                v["alternatives"] = serde_json::json!({ "complete": a.complete, "entries": a.entries });
-            }
-            v.to_string()
-        } else {
-            let mut text = report::replay_text(&input.name, &r);
-            if let Some(a) = &alternatives {
-                text.push_str(&report::alternatives_text(a));
-            }
-            text
-        };
-        (r.status, line)
-    });
-    let mut totals = report::Totals::default();
-    for (status, line) in &reports {
-        totals.add(*status);
-        if !mode.summary {
-            writeln!(out, "{line}").map_err(|e| e.to_string())?;
-        }
-    }
-    if mode.summary {
-        writeln!(out, "{}", totals.json()).map_err(|e| e.to_string())?;
-    }
-    Ok(if totals.invalid > 0 { Done::Rejected } else { Done::Success })
-}
-
-fn parse_only(inputs: &[chronicle_ingest::inputs::LogInput], mode: &Mode, out: &mut dyn Write) -> Result<Done, String> {
-    let results = chronicle_ingest::inputs::par_map(inputs, |input| chronicle_caverna::parse_only(&input.bytes));
-    let invalid = results.iter().filter(|r| r.is_err()).count();
-    if mode.summary {
-        let line = serde_json::json!({ "logs": results.len(), "parsed": results.len() - invalid, "invalid": invalid });
-        writeln!(out, "{line}").map_err(|e| e.to_string())?;
-    } else {
-        for (input, r) in inputs.iter().zip(&results) {
-            let line = match r {
-                Ok(n) => serde_json::json!({ "file": input.name, "status": "parsed", "entries": n }),
-                Err(e) => serde_json::json!({ "file": input.name, "status": "invalid", "error": e }),
-            };
-            writeln!(out, "{line}").map_err(|e| e.to_string())?;
-        }
-    }
-    Ok(if invalid > 0 { Done::Rejected } else { Done::Success })
-}
-
-fn state(
-    path: &PathBuf,
-    at: Option<usize>,
-    json: bool,
-    stdin: &mut dyn Read,
-    out: &mut dyn Write,
-) -> Result<Done, String> {
-    let input = read_input(path, stdin)?;
-    let r = report::state_at(&input, at)?;
-    let Some(game) = &r.game else {
-        let line = report::replay_text(&path.display().to_string(), &r);
-        writeln!(out, "{line}").map_err(|e| e.to_string())?;
-        return Ok(Done::Rejected);
-    };
-    let view = chronicle_caverna::view::state_json(game);
-    let text = if json { view.to_string() } else { serde_json::to_string_pretty(&view).unwrap_or_default() };
-    writeln!(out, "{text}").map_err(|e| e.to_string())?;
-    Ok(if r.status == chronicle_caverna::Status::Invalid { Done::Rejected } else { Done::Success })
 }

@@ -6,12 +6,14 @@
 pub mod cli;
 pub mod config;
 pub mod export;
+pub mod game_report;
 pub mod graphql;
 pub mod http;
 pub mod import;
 pub mod metrics;
 pub mod offload;
 pub mod players;
+pub mod replay_command;
 pub mod report;
 pub mod simulate;
 pub mod startup;

@@ -1,7 +1,10 @@
-//! `chronicle simulate`: complete `caverna-log/1` logs of games played by bots
-//! (`chronicle_caverna::bots`), one `.json` file per game in a directory or NDJSON on standard
-//! output. Games are simulated on all cores and written in order; the same arguments always
-//! give byte-identical logs.
+//! `chronicle simulate`: complete logs of games played by bots, one `.json` file per game in a
+//! directory or NDJSON on standard output. Caverna games (`caverna-log/1`, the default) are
+//! played by `chronicle_caverna::bots` with the seat bots and furnishing set chosen here; Village
+//! and Above and Below games by their engine's own simulator (`GameEngine::simulate`, through
+//! the registry), whose bots and labelled synthetic component data the engine chooses. Games are
+//! simulated on all cores and written in order; the same arguments always give byte-identical
+//! logs.
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -10,29 +13,52 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use chronicle_caverna::bots::{self, BotChoice, BotKind};
 use chronicle_caverna::notation::FurnishingSet;
+use chronicle_game::GameKind;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 #[derive(clap::Args, Debug)]
 pub struct SimulateArgs {
+    /// The game to play.
+    #[arg(long, value_enum, default_value_t = GameArg::Caverna)]
+    pub game: GameArg,
     /// Number of games.
     #[arg(long)]
     pub games: u64,
-    /// Players per game: 1 (solo) to 7.
+    /// Players per game: Caverna 1 (solo) to 7, Village 1 to 5, Above and Below 2 to 4.
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=7))]
     pub players: u8,
     /// Seed of the run: game i is played with a seed derived from it and i.
     #[arg(long)]
     pub seed: u64,
-    /// The bot of every seat; `mixed` draws one of the three for each seat from the game's seed.
-    #[arg(long, value_enum, default_value_t = BotArg::Random)]
-    pub bot: BotArg,
-    /// The furnishing tiles in play.
-    #[arg(long, value_enum, default_value_t = FurnishingsArg::Full)]
-    pub furnishings: FurnishingsArg,
+    /// Caverna only: the bot of every seat (default `random`); `mixed` draws one of the three
+    /// for each seat from the game's seed.
+    #[arg(long, value_enum)]
+    pub bot: Option<BotArg>,
+    /// Caverna only: the furnishing tiles in play (default `full`).
+    #[arg(long, value_enum)]
+    pub furnishings: Option<FurnishingsArg>,
     /// A directory (created if missing) for one `game-NNNNNN.json` per game, or `-` for one log
     /// per line (NDJSON) on standard output.
     #[arg(long)]
     pub out: PathBuf,
+}
+
+/// The games whose engines have bots.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameArg {
+    Caverna,
+    Village,
+    AboveAndBelow,
+}
+
+impl GameArg {
+    fn kind(self) -> GameKind {
+        match self {
+            GameArg::Caverna => GameKind::Caverna,
+            GameArg::Village => GameKind::Village,
+            GameArg::AboveAndBelow => GameKind::AboveAndBelow,
+        }
+    }
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,14 +96,39 @@ impl From<FurnishingsArg> for FurnishingSet {
 }
 
 /// Game `index` (0-based) of the run: its log as one line of JSON, or why the bots could not
-/// finish it (a bug of the engine or the generator, reported with the game's seed).
+/// finish it (a bug of the engine or the generator, reported with the game's seed). Every game
+/// derives its seed from the run's seed the same way (`chronicle_caverna::bots::game_seed`).
 pub fn simulate_one(args: &SimulateArgs, index: u64) -> Result<String, String> {
     let seed = bots::game_seed(args.seed, index);
-    let kinds = bots::seat_kinds(args.bot.choice(), usize::from(args.players), seed);
-    let setup = bots::simulated_setup(&kinds, args.furnishings.into(), seed);
-    bots::simulate(&setup, &kinds, seed)
-        .map(|s| s.log_json())
-        .map_err(|e| format!("game {} (seed {seed}): {e}", index + 1))
+    let log = match args.game {
+        GameArg::Caverna => {
+            let bot = args.bot.unwrap_or(BotArg::Random);
+            let kinds = bots::seat_kinds(bot.choice(), usize::from(args.players), seed);
+            let setup = bots::simulated_setup(&kinds, args.furnishings.unwrap_or(FurnishingsArg::Full).into(), seed);
+            bots::simulate(&setup, &kinds, seed).map(|s| s.log_json()).map_err(|e| e.to_string())
+        }
+        other => chronicle_ingest::games::simulate(other.kind(), seed, args.players).map(|log| log.to_string()),
+    };
+    log.map_err(|e| format!("game {} (seed {seed}): {e}", index + 1))
+}
+
+/// Refuses arguments that do not fit the game: a player count outside its range, or the
+/// Caverna-only choices for another game (whose engine picks its own bots and components).
+fn check(args: &SimulateArgs) -> Result<(), String> {
+    let spec = args.game.kind().spec();
+    if !spec.players().contains(&args.players) {
+        return Err(format!(
+            "--players {}: {} is for {} to {} players",
+            args.players, spec.name, spec.min_players, spec.max_players
+        ));
+    }
+    if args.game != GameArg::Caverna && (args.bot.is_some() || args.furnishings.is_some()) {
+        return Err(format!(
+            "--bot and --furnishings are Caverna's; {} games are played by its engine's bots",
+            spec.name
+        ));
+    }
+    Ok(())
 }
 
 /// Where the logs go.
@@ -118,6 +169,7 @@ pub fn simulate_command(
     err: &mut dyn Write,
     progress: bool,
 ) -> Result<crate::cli::Done, String> {
+    check(&args)?;
     let mut sink = if args.out.as_os_str() == "-" {
         Sink::Stdout(out)
     } else {

@@ -1,18 +1,31 @@
 //! The registry of games: which engine verifies a log, chosen by its format. This is the one
 //! place that matches every [`GameKind`] to its engine; adding a game adds a line here.
 
+use chronicle_above_and_below::AboveAndBelow;
 use chronicle_caverna::Caverna;
 use chronicle_game::envelope;
-use chronicle_game::{GameEngine, GameKind, LedgerLine, Legal, StateAt};
+use chronicle_game::{GameEngine, GameKind, LedgerLine, Legal, StateAt, Steps, Verdict};
 use chronicle_store::record::{Facts, GameRecord};
+use chronicle_village::Village;
 
 use crate::facts::{caverna_facts, record};
 
-/// The record of a log: replayed by its game's engine when this build has one, else the
-/// verdict of [`envelope`] (stored as invalid with `bad_format` or `unsupported_game`).
-/// `format` is the log's top-level `format` as ingestion read it (`canonical::Identity`).
+/// The game of a log: by its `format` as ingestion read it (`canonical::Identity`), else by
+/// reading the envelope, whose verdict says why no game could be named.
+fn kind_of(bytes: &[u8], format: Option<&str>) -> Result<GameKind, Box<Verdict>> {
+    format.and_then(GameKind::from_format).ok_or(()).or_else(|()| envelope::classify(bytes))
+}
+
+/// The verdict of a whole log by engine `E`.
+fn verdict<E: GameEngine>(bytes: &[u8]) -> Verdict {
+    E::verdict(&E::replay(bytes))
+}
+
+/// The record of a log: replayed by its game's engine, else the verdict of [`envelope`]
+/// (stored as invalid with `bad_format`). Only Caverna has facts for the statistics; the
+/// other games' records carry [`Facts::None`] (their statistics are not written yet).
 pub fn record_of(bytes: &[u8], format: Option<&str>) -> GameRecord {
-    let kind = match format.and_then(GameKind::from_format).ok_or(()).or_else(|()| envelope::classify(bytes)) {
+    let kind = match kind_of(bytes, format) {
         Ok(kind) => kind,
         Err(verdict) => return record(&verdict, Facts::None),
     };
@@ -21,61 +34,106 @@ pub fn record_of(bytes: &[u8], format: Option<&str>) -> GameRecord {
             let replay = Caverna::replay(bytes);
             record(&Caverna::verdict(&replay), Facts::Caverna(caverna_facts(&replay)))
         }
-        GameKind::Village | GameKind::AboveAndBelow => record(&envelope::unsupported(kind), Facts::None),
+        GameKind::Village => record(&verdict::<Village>(bytes), Facts::None),
+        GameKind::AboveAndBelow => record(&verdict::<AboveAndBelow>(bytes), Facts::None),
         #[cfg(feature = "toy")]
-        GameKind::Toy => {
-            use chronicle_toy::Toy;
-            record(&Toy::verdict(&Toy::replay(bytes)), Facts::None)
-        }
+        GameKind::Toy => record(&verdict::<chronicle_toy::Toy>(bytes), Facts::None),
     }
 }
 
-/// What each legal entry of a log of game `kind` changed (empty for a game without an engine).
+/// The game-agnostic verdict of a log: its game's engine's, else the envelope's (`bad_format`
+/// and the other envelope faults). For reports that need no stored record (`chronicle replay`).
+pub fn verdict_of(bytes: &[u8], format: Option<&str>) -> Verdict {
+    match kind_of(bytes, format) {
+        Ok(GameKind::Caverna) => verdict::<Caverna>(bytes),
+        Ok(GameKind::Village) => verdict::<Village>(bytes),
+        Ok(GameKind::AboveAndBelow) => verdict::<AboveAndBelow>(bytes),
+        #[cfg(feature = "toy")]
+        Ok(GameKind::Toy) => verdict::<chronicle_toy::Toy>(bytes),
+        Err(verdict) => *verdict,
+    }
+}
+
+/// What a replay of the log had to take as declared rather than check, for the games whose
+/// logs declare their own component data (Above and Below: `trust::report` of its engine);
+/// `None` for the other games, whose engines hold every rule and number they check.
+pub fn trust_report(bytes: &[u8], format: Option<&str>) -> Option<serde_json::Value> {
+    match kind_of(bytes, format).ok()? {
+        GameKind::AboveAndBelow => Some(chronicle_above_and_below::trust::report(&AboveAndBelow::replay(bytes))),
+        GameKind::Caverna | GameKind::Village => None,
+        #[cfg(feature = "toy")]
+        GameKind::Toy => None,
+    }
+}
+
+/// A whole game of `kind` played by its engine's bots from `seed` for `players` seats, as a
+/// log (see [`GameEngine::simulate`]; refused with a message for a player count the game does
+/// not have).
+pub fn simulate(kind: GameKind, seed: u64, players: u8) -> Result<serde_json::Value, String> {
+    match kind {
+        GameKind::Caverna => Caverna::simulate(seed, players),
+        GameKind::Village => Village::simulate(seed, players),
+        GameKind::AboveAndBelow => AboveAndBelow::simulate(seed, players),
+        #[cfg(feature = "toy")]
+        GameKind::Toy => chronicle_toy::Toy::simulate(seed, players),
+    }
+}
+
+/// What each legal entry of a log of game `kind` changed (empty for a log of no known game).
 pub fn ledger(kind: Option<GameKind>, bytes: &[u8]) -> Vec<LedgerLine> {
     match kind {
         Some(GameKind::Caverna) => Caverna::ledger(bytes),
-        Some(GameKind::Village | GameKind::AboveAndBelow) | None => Vec::new(),
+        Some(GameKind::Village) => Village::ledger(bytes),
+        Some(GameKind::AboveAndBelow) => AboveAndBelow::ledger(bytes),
+        None => Vec::new(),
         #[cfg(feature = "toy")]
         Some(GameKind::Toy) => chronicle_toy::Toy::ledger(bytes),
     }
 }
 
 /// The legal entries where a log stops being legal (see [`GameEngine::legal_next`]); `None`
-/// for a log whose game this build cannot verify.
+/// for a log whose format names no game Chronicle knows.
 pub fn legal_next(bytes: &[u8], format: Option<&str>, limit: usize) -> Option<(GameKind, Legal)> {
-    let kind = format.and_then(GameKind::from_format).or_else(|| envelope::classify(bytes).ok())?;
-    match kind {
-        GameKind::Caverna => Some((kind, Caverna::legal_next(bytes, limit))),
-        GameKind::Village | GameKind::AboveAndBelow => None,
+    let kind = kind_of(bytes, format).ok()?;
+    let legal = match kind {
+        GameKind::Caverna => Caverna::legal_next(bytes, limit),
+        GameKind::Village => Village::legal_next(bytes, limit),
+        GameKind::AboveAndBelow => AboveAndBelow::legal_next(bytes, limit),
         #[cfg(feature = "toy")]
-        GameKind::Toy => Some((kind, chronicle_toy::Toy::legal_next(bytes, limit))),
-    }
+        GameKind::Toy => chronicle_toy::Toy::legal_next(bytes, limit),
+    };
+    Some((kind, legal))
+}
+
+/// The next step of building one entry after a log with engine `E`.
+fn steps<E: GameEngine>(bytes: &[u8], draft: &serde_json::Value) -> Result<Steps, String> {
+    E::entry_steps(&E::replay_until(bytes, usize::MAX), draft)
 }
 
 /// The next step of building one entry after a log (see [`GameEngine::entry_steps`]); `None`
-/// for a log whose game this build cannot verify.
+/// for a log whose format names no game Chronicle knows.
 pub fn entry_steps(
     bytes: &[u8],
     format: Option<&str>,
     draft: &serde_json::Value,
-) -> Option<(GameKind, Result<chronicle_game::Steps, String>)> {
-    let kind = format.and_then(GameKind::from_format).or_else(|| envelope::classify(bytes).ok())?;
-    match kind {
-        GameKind::Caverna => Some((kind, Caverna::entry_steps(&Caverna::replay_until(bytes, usize::MAX), draft))),
-        GameKind::Village | GameKind::AboveAndBelow => None,
+) -> Option<(GameKind, Result<Steps, String>)> {
+    let kind = kind_of(bytes, format).ok()?;
+    let steps = match kind {
+        GameKind::Caverna => steps::<Caverna>(bytes, draft),
+        GameKind::Village => steps::<Village>(bytes, draft),
+        GameKind::AboveAndBelow => steps::<AboveAndBelow>(bytes, draft),
         #[cfg(feature = "toy")]
-        GameKind::Toy => {
-            use chronicle_toy::Toy;
-            Some((kind, Toy::entry_steps(&Toy::replay_until(bytes, usize::MAX), draft)))
-        }
-    }
+        GameKind::Toy => steps::<chronicle_toy::Toy>(bytes, draft),
+    };
+    Some((kind, steps))
 }
 
-/// Whether this build verifies logs of `kind` (others are stored as `unsupported_game`).
+/// Whether this build verifies logs of `kind`. Every game Chronicle knows has its engine
+/// today; the answer stays per game so that a game named before its engine is written is
+/// stored as `unsupported_game` (docs/errors.md) rather than guessed at.
 pub fn has_engine(kind: GameKind) -> bool {
     match kind {
-        GameKind::Caverna => true,
-        GameKind::Village | GameKind::AboveAndBelow => false,
+        GameKind::Caverna | GameKind::Village | GameKind::AboveAndBelow => true,
         #[cfg(feature = "toy")]
         GameKind::Toy => true,
     }
@@ -85,9 +143,8 @@ pub fn has_engine(kind: GameKind) -> bool {
 pub fn state_at(kind: Option<GameKind>, bytes: &[u8], at: Option<usize>) -> Result<StateAt, String> {
     match kind {
         Some(GameKind::Caverna) => Caverna::state_at(bytes, at),
-        Some(kind @ (GameKind::Village | GameKind::AboveAndBelow)) => {
-            Err(format!("this build has no {} engine: the game has no state", kind.spec().name))
-        }
+        Some(GameKind::Village) => Village::state_at(bytes, at),
+        Some(GameKind::AboveAndBelow) => AboveAndBelow::state_at(bytes, at),
         #[cfg(feature = "toy")]
         Some(GameKind::Toy) => chronicle_toy::Toy::state_at(bytes, at),
         None => Err("the log records no game Chronicle knows: it has no state".to_owned()),
@@ -95,12 +152,12 @@ pub fn state_at(kind: Option<GameKind>, bytes: &[u8], at: Option<usize>) -> Resu
 }
 
 /// The state after a log's last legal entry, its window still open (see
-/// [`GameEngine::open_state`]); `None` without a valid setup or an engine for the game.
+/// [`GameEngine::open_state`]); `None` without a valid setup or a known game.
 pub fn open_state(bytes: &[u8], format: Option<&str>) -> Option<StateAt> {
-    let kind = format.and_then(GameKind::from_format).or_else(|| envelope::classify(bytes).ok())?;
-    match kind {
+    match kind_of(bytes, format).ok()? {
         GameKind::Caverna => Caverna::open_state(bytes),
-        GameKind::Village | GameKind::AboveAndBelow => None,
+        GameKind::Village => Village::open_state(bytes),
+        GameKind::AboveAndBelow => AboveAndBelow::open_state(bytes),
         #[cfg(feature = "toy")]
         GameKind::Toy => chronicle_toy::Toy::open_state(bytes),
     }
@@ -111,6 +168,11 @@ mod tests {
     use super::*;
     use chronicle_game::Status;
 
+    fn engine_fixture(path: &str) -> Vec<u8> {
+        let full = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../engine").join(path);
+        std::fs::read(&full).unwrap_or_else(|e| panic!("{}: {e}", full.display()))
+    }
+
     #[test]
     fn each_format_goes_to_its_game() {
         let caverna =
@@ -119,14 +181,66 @@ mod tests {
         assert_eq!((r.game, r.status), (Some(GameKind::Caverna), Status::Incomplete));
         assert!(matches!(r.facts, Facts::Caverna(_)));
 
-        let village = br#"{"format": "village-log/1", "setup": {}, "entries": []}"#;
-        let r = record_of(village, Some("village-log/1"));
-        assert_eq!((r.game, r.status), (Some(GameKind::Village), Status::Invalid));
-        assert_eq!(r.error.map(|e| e.code), Some(envelope::codes::UNSUPPORTED_GAME.to_owned()));
+        let village = engine_fixture("village/tests/fixtures/synthetic-2p-complete.json");
+        let r = record_of(&village, Some("village-log/1"));
+        assert_eq!((r.game, r.status, r.facts), (Some(GameKind::Village), Status::Complete, Facts::None));
+        assert!(r.players.iter().all(|p| p.score.is_some()), "a complete game is scored");
+
+        let aab = engine_fixture("above-and-below/tests/fixtures/golden-2p.json");
+        let r = record_of(&aab, None);
+        assert_eq!((r.game, r.status), (Some(GameKind::AboveAndBelow), Status::Complete));
+        assert_eq!(r.players.len(), 2);
 
         let chess = br#"{"format": "chess-log/1"}"#;
         let r = record_of(chess, Some("chess-log/1"));
         assert_eq!((r.game, r.status), (None, Status::Invalid));
+        assert_eq!(r.error.map(|e| e.code), Some(envelope::codes::BAD_FORMAT.to_owned()));
         assert_eq!(r.facts, Facts::None);
+    }
+
+    /// A log of a known game whose setup is broken is that game's invalid log (its engine's
+    /// code), never `unsupported_game`: every known game has its engine.
+    #[test]
+    fn a_broken_log_of_a_known_game_stays_that_game() {
+        let village = br#"{"format": "village-log/1", "setup": {}, "entries": []}"#;
+        let r = record_of(village, Some("village-log/1"));
+        assert_eq!((r.game, r.status), (Some(GameKind::Village), Status::Invalid));
+        let code = r.error.map(|e| e.code).unwrap_or_default();
+        assert!(!code.is_empty() && code != envelope::codes::UNSUPPORTED_GAME, "{code}");
+        assert!(GameKind::ALL.iter().all(|&k| has_engine(k)));
+    }
+
+    #[test]
+    fn every_surface_reads_the_other_games() {
+        for (kind, path) in [
+            (GameKind::Village, "village/tests/fixtures/synthetic-2p-complete.json"),
+            (GameKind::AboveAndBelow, "above-and-below/tests/fixtures/golden-3p.json"),
+        ] {
+            let log = engine_fixture(path);
+            assert!(!ledger(Some(kind), &log).is_empty(), "{path}: ledger");
+            let state = state_at(Some(kind), &log, Some(0)).unwrap_or_else(|e| panic!("{path}: {e}"));
+            assert!(state.state["players"].is_array(), "{path}: state");
+            assert!(open_state(&log, None).is_some(), "{path}: open state");
+            let (k, _) = legal_next(&log, None, 10).unwrap_or_else(|| panic!("{path}: legal entries"));
+            assert_eq!(k, kind);
+            let mut prefix: serde_json::Value = serde_json::from_slice(&log).unwrap_or_default();
+            if let Some(entries) = prefix["entries"].as_array_mut() {
+                entries.truncate(1);
+            }
+            let prefix = prefix.to_string().into_bytes();
+            let (_, legal) = legal_next(&prefix, None, 10).unwrap_or_else(|| panic!("{path}: legal entries"));
+            assert!(!legal.entries.is_empty(), "{path}: a game in play has legal entries");
+            assert!(entry_steps(&prefix, None, &serde_json::json!({})).is_some_and(|(k, _)| k == kind));
+        }
+    }
+
+    #[test]
+    fn only_above_and_below_has_a_trust_report() {
+        let aab = engine_fixture("above-and-below/tests/fixtures/golden-2p.json");
+        let report = trust_report(&aab, None).unwrap_or_default();
+        assert_eq!(report["players"].as_array().map(Vec::len), Some(2));
+        let village = engine_fixture("village/tests/fixtures/synthetic-2p-complete.json");
+        assert_eq!(trust_report(&village, None), None);
+        assert_eq!(trust_report(b"{", None), None);
     }
 }

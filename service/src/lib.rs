@@ -470,6 +470,19 @@ impl Service {
         state
     }
 
+    /// What a replay of a log took as declared rather than checked (Above and Below's trust
+    /// report, docs/api.md); `None` for a game whose engine checks everything it applies.
+    pub async fn trust_report(&self, log: Vec<u8>) -> Result<Option<serde_json::Value>, ServiceError> {
+        let permit = self.admission.replay(1, log.len()).await.map_err(|b| ServiceError::Busy(b.0))?;
+        let report = blocking(move || {
+            let format = canonical::format_of(&log);
+            games::trust_report(&log, format.as_deref())
+        })
+        .await;
+        drop(permit);
+        report
+    }
+
     /// The state of a stored game after entry `at` (after the last legal entry when `None`).
     pub async fn state(&self, id: i64, at: Option<usize>) -> Result<StateAt, ServiceError> {
         let head = self.game(id).await?.ok_or_else(|| ServiceError::NotFound(format!("no game {id}")))?;

@@ -337,6 +337,27 @@ impl Verification {
         let found = service(ctx)?.legal_entries(log, limit).await.map_err(errors::service)?;
         Ok(found.map(|(kind, legal)| Json(crate::graphql::query::group_legal(kind, legal, None))))
     }
+
+    /// Above and Below only: the trust report (docs/api.md, "Trust report"): how many entries
+    /// the rules checked, the catalogue and board data the log declared, and per player what
+    /// was checked (explorations, first paragraphs against cave tables) and what was applied as
+    /// the log declared it (custom effects, encounter rewards), with the warnings. An Above and
+    /// Below log declares its own card data and encounter content, so a valid verdict rests on
+    /// them. Null for the other games, whose engines check everything they apply.
+    #[graphql(complexity = "crate::graphql::REPLAY_COMPLEXITY")]
+    async fn trust(&self, ctx: &Context<'_>) -> Result<Option<Json<serde_json::Value>>> {
+        if self.game.as_deref() != Some(GameKind::AboveAndBelow.id()) {
+            return Ok(None);
+        }
+        let log = match &self.source {
+            LogSource::None => return Ok(None),
+            LogSource::Sent(bytes) => bytes.to_vec(),
+            LogSource::Stored(id) => service(ctx)?.log(*id).await.map_err(errors::service)?,
+        };
+        crate::graphql::charge(ctx, &[&log])?;
+        let report = service(ctx)?.trust_report(log).await.map_err(errors::service)?;
+        Ok(report.map(Json))
+    }
 }
 
 impl Verification {

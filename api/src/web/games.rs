@@ -27,7 +27,7 @@ pub async fn home(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse 
         html! {
             h1 { "Verify and store game logs" }
             p { "Chronicle replays each log entry by entry through the rules engine of its game, says exactly where and why a step is illegal, and scores a complete game row by row. Logs: "
-                a href="/graphiql" { "caverna-log/1" } " (JSON), one per file, or many per NDJSON file." }
+                code { "caverna-log/1" } ", " code { "village-log/1" } " and " code { "above-and-below-log/1" } " (JSON; see the " a href="/graphiql" { "API" } "), one per file, or many per NDJSON file." }
             section #upload {
                 h2 { "Upload" }
                 form #upload-form {
@@ -250,6 +250,7 @@ pub async fn show(state: web::Data<AppState>, req: HttpRequest, id: web::Path<St
         None => None,
     };
     let ledger = state.service.ledger(head.id).await.unwrap_or_default();
+    let trust = trust_report(&state, &head).await;
     let r = &head.record;
     let kind = r.game.map_or("Unknown game", |k| k.spec().name);
     super::page(
@@ -279,10 +280,21 @@ pub async fn show(state: web::Data<AppState>, req: HttpRequest, id: web::Path<St
                 }
             }
             (score_table(&head))
+            @if let Some(t) = &trust { (super::above_and_below::trust(t)) }
             (viewer)
             (ledger_table(&head, &ledger, at))
         },
     )
+}
+
+/// The trust report of a stored Above and Below game (None for the other games, and when the
+/// log cannot be read now: the page then shows the verdict without it).
+async fn trust_report(state: &AppState, head: &GameHead) -> Option<Value> {
+    if head.record.game != Some(GameKind::AboveAndBelow) {
+        return None;
+    }
+    let log = state.service.log(head.id).await.ok()?;
+    state.service.trust_report(log).await.ok().flatten()
 }
 
 /// Players by score-pad row: the game's rows with their labels, the total, rank, the claimed
@@ -345,7 +357,11 @@ fn ledger_table(head: &GameHead, lines: &[chronicle_game::LedgerLine], at: Optio
         @if !lines.is_empty() {
             details #ledger open {
                 summary { "Ledger: what each entry changed" }
-                p.hint { "Goods and animals, begging markers, spaces covered, stables, furnishings, dwarfs, and " em { "points" } ": the score the pad would show if the game were scored after the entry." }
+                @if head.record.game == Some(GameKind::Caverna) {
+                    p.hint { "Goods and animals, begging markers, spaces covered, stables, furnishings, dwarfs, and " em { "points" } ": the score the pad would show if the game were scored after the entry." }
+                } @else {
+                    p.hint { "What each entry changed, player by player, as the game's engine counts it; " em { "points" } ": the score the pad would show if the game were scored after the entry." }
+                }
                 div.scroll { table.ledger {
                     thead { tr { th { "Entry" } th { "Round" } th { "Player" } th { "Changes" } } }
                     tbody { @for line in lines {
@@ -422,12 +438,12 @@ async fn board_at(state: &AppState, head: &GameHead, at: Option<usize>) -> Marku
                 None => { strong { "Setup" } " (round " (now.round) ")" }
             }
             @if let Some(e) = &entry { pre.json { (e) } }
-            @if let Some(b) = &before { (board::ledger(&b.state, &now.state, entry.as_ref())) }
+            @if let Some(b) = &before {
+                @if head.record.game == Some(GameKind::Caverna) { (board::ledger(&b.state, &now.state, entry.as_ref())) }
+                @else { (super::panels::changes(&b.state, &now.state, entry.as_ref())) }
+            }
         }
-        @match head.record.game {
-            Some(GameKind::Caverna) => (board::caverna(&now.state)),
-            _ => pre.json { (serde_json::to_string_pretty(&now.state).unwrap_or_default()) },
-        }
+        (board::of_game(head.record.game, &now.state))
     }
 }
 

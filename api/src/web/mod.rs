@@ -5,13 +5,16 @@
 //! into the binary; nothing is fetched from elsewhere. Pages read through the [`Service`], never
 //! re-check a rule: states, scores and errors are the engines' (see ARCHITECTURE.md "Web app").
 
+mod above_and_below;
 mod board;
 mod download;
 mod games;
+mod panels;
 mod recorder;
 mod skill;
 mod stats;
 mod tournaments;
+mod village;
 
 use std::collections::BTreeMap;
 

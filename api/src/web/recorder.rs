@@ -206,7 +206,7 @@ async fn view(state: &AppState, request: NextRequest) -> Result<Value, ServiceEr
     });
     let Some(st) = game_state else { return Ok(out) };
     out["phase"] = json!(st.phase);
-    out["board"] = json!(board::caverna(&st.state).into_string());
+    out["board"] = json!(board::of_game(record.game, &st.state).into_string());
     if record.error.is_some() {
         return Ok(out);
     }

@@ -1,7 +1,8 @@
 //! The `api` integration tests, gathered in one binary: each of them links the whole service
 //! (polars, sqlx, actix-web, async-graphql), and one link instead of five saves most of their
 //! build time. Each module is one suite: `server` (the GraphQL service end to end), `hardening`
-//! (hostile and unlucky conditions), `store_contract` (both stores), `graphql_fuzz`, `schema`.
+//! (hostile and unlucky conditions), `store_contract` (both stores), `graphql_fuzz`, `schema`,
+//! `other_games` (Village and Above and Below through the server and the web pages).
 
 #[macro_use]
 mod common;
@@ -9,6 +10,7 @@ mod export;
 mod graphql_fuzz;
 mod hardening;
 mod migration;
+mod other_games;
 mod players;
 mod recorder;
 mod schema;

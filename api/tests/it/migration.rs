@@ -3,8 +3,8 @@
 //! `api/tests/fixtures/schema-e9ba7fc/` with what that build's API answered about it — is
 //! loaded, today's `chronicle serve` migrates it when it opens, and today's API must answer the
 //! same question with the same verdicts, scores, tournament and statistics. Then
-//! `chronicle reverify` changes only what today's engines see differently (the log of a game
-//! whose engine is not written is now filed under that game).
+//! `chronicle reverify` changes only what today's engines see differently (the old build filed
+//! a Village log under no game; today's Village engine reads it).
 
 use std::io::Read;
 
@@ -80,15 +80,23 @@ fn a_database_of_the_previous_schema_migrates_in_place_with_identical_answers(db
     }
     drop(server);
 
-    // Replaying every stored log with today's engines changes one outcome: the Village log,
-    // stored as `bad_format` by the old build, is now a Village game without an engine.
+    // Replaying every stored log with today's engines changes no outcome, and files the
+    // Village log (stored as `bad_format` by the old build, which had no Village engine) under
+    // Village: its engine refuses the log's empty setup with the same code.
     let out = chronicle().args(["reverify", "--json", "--database-url", &db.url()]).output().expect("reverify");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let report: Value = serde_json::from_slice(&out.stdout).expect("JSON report");
     assert_eq!(
         (report["reverified"].as_u64(), report["changed"].as_u64()),
-        (Some(games_before as u64), Some(1)),
+        (Some(games_before as u64), Some(0)),
         "{report}"
     );
-    assert_eq!(report["changes"][0]["after"]["error_code"], "unsupported_game");
+    let server = Server::start(&db, &[]);
+    let q = "{ games(filter: { game: \"village\" }) { edges { node { format status error { code } } } } }";
+    let village = server.data(None, q, json!({}));
+    assert_eq!(
+        village["games"]["edges"],
+        json!([{ "node": { "format": "village-log/1", "status": "INVALID", "error": { "code": "bad_format" } } }]),
+        "{village}"
+    );
 }

@@ -156,8 +156,14 @@ fn legal_entries_after_a_prefix_and_at_an_illegal_entry() {
     }
     let other = server.data(None, q, json!({ "log": invalid, "p": 0 }))["legalEntries"].clone();
     assert_eq!(other["count"], 0, "not player 0's turn");
-    let (_, code) = server.error_code(None, q, json!({ "log": { "format": "village-log/1" }, "p": Value::Null }));
-    assert_eq!(code, "BAD_USER_INPUT");
+    let (_, code) = server.error_code(None, q, json!({ "log": { "format": "chess-log/1" }, "p": Value::Null }));
+    assert_eq!(code, "BAD_USER_INPUT", "no game Chronicle knows");
+    let village = server.data(None, q, json!({ "log": { "format": "village-log/1" }, "p": Value::Null }));
+    assert_eq!(
+        (&village["legalEntries"]["game"], &village["legalEntries"]["count"]),
+        (&json!("village"), &json!(0)),
+        "a Village log without a valid setup has no legal entry"
+    );
 }
 
 /// `entrySteps`: a `place` entry built by choosing options only (space, then the first option

@@ -24,6 +24,7 @@ pub mod rng;
 pub mod rules;
 pub mod setup;
 pub mod synthetic;
+pub mod trust;
 pub mod verdict;
 pub mod view;
 

@@ -1,6 +1,7 @@
-//! The verdict of a log that no engine reads: its format names no game Chronicle knows, or a
-//! game whose engine is not written yet. Such logs are still stored (once, as invalid), so the
-//! uploader sees why.
+//! The verdict of a log that no engine reads: its format names no game Chronicle knows, or (a
+//! case kept for a game named before its engine is written; none today) a game whose engine
+//! this build does not have. Such logs are still stored (once, as invalid), so the uploader
+//! sees why.
 
 use serde_json::Value;
 
@@ -64,7 +65,9 @@ pub fn classify(log: &[u8]) -> Result<GameKind, Box<Verdict>> {
     Err(Box::new(invalid(None, codes::BAD_FORMAT, message)))
 }
 
-/// The verdict of a log of a game whose engine this build does not have.
+/// The verdict of a log of a game whose engine this build does not have (`unsupported_game`).
+/// Every game Chronicle knows has its engine today; this stays for the next game, whose
+/// `GameKind` may exist before its engine does.
 pub fn unsupported(kind: GameKind) -> Verdict {
     let spec = kind.spec();
     invalid(

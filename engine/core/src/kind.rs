@@ -83,8 +83,7 @@ pub const CAVERNA: GameSpec = GameSpec {
     variants: &["full", "introductory"],
 };
 
-/// Village: the final scoring rows of its rules reference, E.3. Its engine is not written yet:
-/// logs of this format are stored as invalid (`unsupported_game`).
+/// Village: the final scoring rows of its rules reference, E.3 (engine: `chronicle-village`).
 pub const VILLAGE: GameSpec = GameSpec {
     kind: GameKind::Village,
     id: "village",
@@ -106,8 +105,8 @@ pub const VILLAGE: GameSpec = GameSpec {
     variants: &[],
 };
 
-/// Above and Below: the score rows of its rules reference, F.10. Its engine is not written
-/// yet: logs of this format are stored as invalid (`unsupported_game`).
+/// Above and Below: the score rows of its rules reference, F.10 (engine:
+/// `chronicle-above-and-below`).
 pub const ABOVE_AND_BELOW: GameSpec = GameSpec {
     kind: GameKind::AboveAndBelow,
     id: "above-and-below",

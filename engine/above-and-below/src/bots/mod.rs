@@ -31,6 +31,22 @@ pub enum BotKind {
     Strategy,
 }
 
+/// `meta.source` of a simulated game: `simulate:` and its seats' bots, each kind once in seat
+/// order (`simulate:strategy+random`), so simulated games can be selected or left out.
+pub fn source_of(kinds: &[BotKind]) -> String {
+    let mut ids: Vec<&str> = Vec::new();
+    for k in kinds {
+        let id = match k {
+            BotKind::Random => "random",
+            BotKind::Strategy => "strategy",
+        };
+        if !ids.contains(&id) {
+            ids.push(id);
+        }
+    }
+    format!("simulate:{}", ids.join("+"))
+}
+
 /// Seat 0 is always the strategy bot; the others alternate, starting from the seed's parity.
 pub fn seat_kinds(players: usize, seed: u64) -> Vec<BotKind> {
     (0..players)
@@ -106,7 +122,7 @@ pub fn simulate(seed: u64, players: u8) -> Result<Value, String> {
                 }
                 let log = json!({
                     "format": crate::replay::FORMAT,
-                    "meta": { "id": format!("simulated-{seed}-{players}p") },
+                    "meta": { "id": format!("simulated-{seed}-{players}p"), "source": source_of(&kinds) },
                     "setup": setup,
                     "entries": entries,
                 });

@@ -15,3 +15,4 @@ mod round_end;
 mod scoring;
 mod setup;
 mod simulate;
+mod trust;

@@ -31,6 +31,22 @@ pub enum BotKind {
     Greedy,
 }
 
+/// `meta.source` of a simulated game: `simulate:` and its seats' bots, each kind once in seat
+/// order (`simulate:greedy+random`), so simulated games can be selected or left out.
+pub fn source_of(kinds: &[BotKind]) -> String {
+    let mut ids: Vec<&str> = Vec::new();
+    for k in kinds {
+        let id = match k {
+            BotKind::Random => "random",
+            BotKind::Greedy => "greedy",
+        };
+        if !ids.contains(&id) {
+            ids.push(id);
+        }
+    }
+    format!("simulate:{}", ids.join("+"))
+}
+
 /// Seat kinds for a seed: alternating, starting with the seed's parity.
 pub fn seat_kinds(players: usize, seed: u64) -> Vec<BotKind> {
     (0..players).map(|i| if (i as u64 + seed).is_multiple_of(2) { BotKind::Greedy } else { BotKind::Random }).collect()
@@ -63,7 +79,8 @@ pub fn simulate(seed: u64, players: u8) -> Result<Value, String> {
         return Err(format!("{players} players; Village has 1 to 5"));
     }
     let setup = simulated_setup(n, seed);
-    let log = json!({ "format": crate::replay::FORMAT, "meta": { "id": format!("simulated-{seed}-{n}p") }, "setup": setup, "entries": [] });
+    let meta = json!({ "id": format!("simulated-{seed}-{n}p"), "source": source_of(&seat_kinds(n, seed)) });
+    let log = json!({ "format": crate::replay::FORMAT, "meta": meta, "setup": setup, "entries": [] });
     let doc = crate::replay::parse_document(log.to_string().as_bytes()).map_err(|(e, _)| e.message)?;
     let mut game = crate::replay::start(&doc).map_err(|e| e.message)?;
     let mut rng = Rng::new(seed ^ 0x5EED_B075);

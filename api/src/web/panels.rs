@@ -1,0 +1,141 @@
+//! Pieces every game's board drawing shares (`village.rs`, `above_and_below.rs`): counts as
+//! small labelled chips, the phase line, a player's provisional score by the game's score-pad
+//! rows, and what an entry changed. They only show the engine's numbers (its state view, docs/state.md).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use maud::{html, Markup};
+use serde_json::Value;
+
+use chronicle_game::GameKind;
+
+/// An id as words (`track_travel` → `track travel`).
+pub fn label(id: &str) -> String {
+    id.replace('_', " ")
+}
+
+/// The players' names, in seat order.
+pub fn names(state: &Value) -> Vec<String> {
+    state["players"]
+        .as_array()
+        .map_or_else(Vec::new, |ps| ps.iter().map(|p| p["name"].as_str().unwrap_or("?").to_owned()).collect())
+}
+
+/// The name of seat `seat` (`?` for a seat the state does not have).
+pub fn name_of(names: &[String], seat: u64) -> &str {
+    usize::try_from(seat).ok().and_then(|s| names.get(s)).map_or("?", String::as_str)
+}
+
+/// The non-zero counts of a JSON object of numbers, as chips (`3 pink`); `none` when all are 0.
+pub fn chips(counts: &Value) -> Markup {
+    let items: Vec<(&String, i64)> = counts
+        .as_object()
+        .map(|o| o.iter().filter_map(|(k, n)| n.as_i64().filter(|n| *n != 0).map(|n| (k, n))).collect())
+        .unwrap_or_default();
+    html! {
+        @if items.is_empty() { span.hint { "none" } }
+        @for (id, n) in items { span.good data-good=(id) { (n) " " (label(id)) } " " }
+    }
+}
+
+/// A list of ids as text (`—` when empty).
+pub fn ids(list: &Value) -> String {
+    let items: Vec<String> = list
+        .as_array()
+        .map(|a| a.iter().map(|v| v.as_str().map_or_else(|| "—".to_owned(), label)).collect())
+        .unwrap_or_default();
+    if items.is_empty() {
+        "—".to_owned()
+    } else {
+        items.join(", ")
+    }
+}
+
+/// The round and phase, and who is to move or what the game waits for.
+pub fn phase_line(state: &Value, names: &[String]) -> Markup {
+    html! {
+        p.phase { "Round " (state["round"]) ", phase " (label(state["phase"].as_str().unwrap_or("")))
+            @if let Some(p) = state["to_move"].as_u64() { ", to move: " strong.to-move { (name_of(names, p)) } }
+            @if let Some(w) = state["waiting_for"].as_str() { " — waiting for " (w) }
+        }
+    }
+}
+
+/// A player's score if the game ended now, row by row with the score pad's labels.
+pub fn provisional(kind: GameKind, player: &Value) -> Markup {
+    let spec = kind.spec();
+    let score = &player["provisional_score"];
+    html! {
+        @if let Some(total) = score["total"].as_i64() {
+            table.provisional-rows title="the score pad applied to what the player has now; final only when the game is over" {
+                tbody {
+                    @for row in spec.score_rows {
+                        tr data-row=(row.id) { th scope="row" { (row.label) } td.num { (score["rows"][row.id].as_i64().unwrap_or(0)) } }
+                    }
+                    tr.total { th scope="row" { "Score if the game ended now" } td.num.provisional-total { (total) } }
+                }
+            }
+        }
+    }
+}
+
+/// Keys of a player's view that are not counts of what the player has (derived or bookkeeping).
+const NOT_COUNTED: [&str; 4] = ["life_position", "trust", "declared", "provisional_score"];
+
+/// A player's counts by name: numbers, numbers one level down (`cubes pink`), list lengths
+/// (`houses`), and the provisional total as `points`.
+fn counts(player: &Value) -> BTreeMap<String, i64> {
+    let mut out = BTreeMap::new();
+    let Some(o) = player.as_object() else { return out };
+    for (k, v) in o.iter().filter(|(k, _)| !NOT_COUNTED.contains(&k.as_str())) {
+        match v {
+            Value::Number(n) => {
+                out.insert(label(k), n.as_i64().unwrap_or(0));
+            }
+            Value::Array(a) => {
+                out.insert(label(k), i64::try_from(a.len()).unwrap_or(i64::MAX));
+            }
+            Value::Object(inner) => {
+                for (sub, n) in inner.iter().filter_map(|(s, n)| n.as_i64().map(|n| (s, n))) {
+                    out.insert(format!("{} {}", label(k), label(sub)), n);
+                }
+            }
+            _ => {}
+        }
+    }
+    if let Some(total) = player["provisional_score"]["total"].as_i64() {
+        out.insert("points".to_owned(), total);
+    }
+    out
+}
+
+/// What an entry changed for each player, from the states before and after it: every count
+/// that moved (the engine's ledger, below the viewer, lists the same per entry).
+pub fn changes(before: &Value, after: &Value, entry: Option<&Value>) -> Markup {
+    let empty = Vec::new();
+    let (b, a) = (before["players"].as_array().unwrap_or(&empty), after["players"].as_array().unwrap_or(&empty));
+    let lines: Vec<(String, Vec<String>)> = a
+        .iter()
+        .enumerate()
+        .map(|(seat, now)| {
+            let (c0, c1) = (b.get(seat).map(counts).unwrap_or_default(), counts(now));
+            let keys: BTreeSet<&String> = c0.keys().chain(c1.keys()).collect();
+            let moved = keys
+                .into_iter()
+                .filter_map(|k| {
+                    let d = c1.get(k).copied().unwrap_or(0) - c0.get(k).copied().unwrap_or(0);
+                    (d != 0).then(|| format!("{d:+} {k}"))
+                })
+                .collect();
+            (now["name"].as_str().unwrap_or("?").to_owned(), moved)
+        })
+        .filter(|(_, c): &(String, Vec<String>)| !c.is_empty())
+        .collect();
+    html! {
+        div.ledger {
+            @if lines.is_empty() { p { "No count of any player changed." } }
+            @else { ul { @for (name, changes) in &lines { li { strong { (name) } ": " (changes.join(", ")) } } } }
+            @if let Some(p) = entry.and_then(|e| e["player"].as_u64()) { p.hint { "Entry by player " (p) "." } }
+        }
+    }
+}
