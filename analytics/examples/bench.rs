@@ -215,6 +215,21 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     let selected = time_families("filtered queries whose played_at bounds cut months, computed", &stats, &cut)?;
     println!("  (mean selection: {selected:.0} player-games)");
 
+    // The same filters with a `meta.source` condition (a class of its own) or an uploader (games
+    // selected one by one, their rows tallied).
+    let labelled: Vec<StatsFilter> = filters
+        .iter()
+        .enumerate()
+        .map(|(i, f)| match i % 4 {
+            0 => f.clone().exclude_source("simulate"),
+            1 => f.clone().source("simulate"),
+            2 => f.clone().uploader("club-b"),
+            _ => f.clone().uploader("club-a").exclude_source("simulate"),
+        })
+        .collect();
+    let selected = time_families("filtered queries with a source or uploader condition, computed", &stats, &labelled)?;
+    println!("  (mean selection: {selected:.0} player-games)");
+
     // The same queries through the cache (second asking).
     for f in &filters {
         stats.all(f)?;

@@ -1,7 +1,8 @@
 //! Buckets of games with their tallies, and which tallies a filter adds up.
 //!
-//! Every filter condition is on the game: its player count, furnishing set, tournament, source
-//! and uploader (its [`Class`]) and when it was played. Games are therefore grouped in **buckets** of one class
+//! Every filter condition is on the game: its player count, furnishing set, tournament and
+//! source (its [`Class`]), when it was played and who uploaded it. Games are therefore grouped
+//! in **buckets** of one class
 //! and one calendar month (UTC) of `played_at` (or no readable date), and each bucket keeps the
 //! [`Tally`] of its games, updated when games are added. Each class also keeps the tally of
 //! all its games, dated or not.
@@ -34,10 +35,10 @@ use crate::tally::{self, Part, Tally};
 pub(crate) struct Class {
     pub(crate) pc: u8,
     pub(crate) full: bool,
-    /// Label codes (see [`Catalog::label`]) of the tournament, `meta.source` and uploader.
+    /// Label codes (see [`Catalog::label`]) of the tournament and of `meta.source` (a few
+    /// values: the simulator's labels).
     pub(crate) tournament: Option<u32>,
     pub(crate) source: Option<u32>,
-    pub(crate) uploader: Option<u32>,
 }
 
 /// Which of a game's texts a label code stands for.
@@ -69,8 +70,19 @@ pub(crate) struct NewGames {
     pub(crate) labels: Vec<(Label, String)>,
     /// Buckets new to the catalog, numbered from the catalog's count on.
     pub(crate) buckets: Vec<BucketKey>,
-    /// Per game, in row order: id, bucket, `played_at` (seconds), where its rows start.
-    pub(crate) games: Vec<(i64, u32, Option<i64>, Starts)>,
+    /// Per game, in row order.
+    pub(crate) games: Vec<NewGame>,
+}
+
+/// A game of a batch: its id, bucket, `played_at` (seconds), uploader (label code) and where
+/// its rows start.
+#[derive(Debug)]
+pub(crate) struct NewGame {
+    pub(crate) id: i64,
+    pub(crate) bucket: u32,
+    pub(crate) played: Option<i64>,
+    pub(crate) uploader: Option<u32>,
+    pub(crate) starts: Starts,
 }
 
 /// Everything about the stored games that is not in the frames.
@@ -78,8 +90,10 @@ pub(crate) struct NewGames {
 pub(crate) struct Catalog {
     labels: HashMap<(Label, String), u32>,
     game_ids: HashSet<i64>,
-    /// Per game number: `played_at` in seconds and where its rows start.
+    /// Per game number: `played_at` in seconds, uploader and where its rows start. Uploaders
+    /// are many, so they are not part of a class: a filter by uploader selects games one by one.
     played: Vec<Option<i64>>,
+    uploaders: Vec<Option<u32>>,
     starts: Vec<Starts>,
     ids: HashMap<BucketKey, u32>,
     buckets: Vec<Bucket>,
@@ -124,6 +138,7 @@ impl Catalog {
         let tallies: usize = self.buckets.iter().map(|b| b.tally.bytes() + b.games.capacity() * 4).sum::<usize>()
             + self.classes.values().map(Tally::bytes).sum::<usize>();
         let games = self.played.capacity() * std::mem::size_of::<Option<i64>>()
+            + self.uploaders.capacity() * std::mem::size_of::<Option<u32>>()
             + self.starts.capacity() * std::mem::size_of::<Starts>()
             + self.game_ids.capacity() * 16;
         tallies + games
@@ -143,10 +158,11 @@ impl Catalog {
             }
             self.buckets.push(Bucket { key, games: Vec::new(), tally: Tally::default() });
         }
-        for (id, bucket, played, starts) in new.games {
+        for NewGame { id, bucket, played, uploader, starts } in new.games {
             let number = self.played.len() as IdxSize;
             self.game_ids.insert(id);
             self.played.push(played);
+            self.uploaders.push(uploader);
             self.starts.push(starts);
             if let Some(b) = self.buckets.get_mut(bucket as usize) {
                 b.games.push(number);
@@ -188,42 +204,53 @@ impl Catalog {
             filter.player_count.is_none_or(|p| c.pc == p)
                 && filter.furnishing_set.is_none_or(|s| c.full == (s == FurnishingSet::Full))
                 && tournament.is_none_or(|t| c.tournament == Some(t))
-                && uploader.is_none_or(|t| c.uploader == Some(t))
                 && source.as_ref().is_none_or(|codes| has(codes, c.source))
                 && excluded.as_ref().is_none_or(|codes| !has(codes, c.source))
         };
-        if from.is_none() && until.is_none() {
+        let bounded = from.is_some() || until.is_some();
+        if !bounded && uploader.is_none() {
             return Ok(self.classes.iter().filter(|(c, _)| matches(c)).map(|(c, t)| (*c, Cow::Borrowed(t))).collect());
         }
         let inside = |at: i64| from.is_none_or(|f| at >= f) && until.is_none_or(|u| at < u);
-        let first = from.map_or(i64::MIN, month_of);
-        let last = match until {
-            Some(u) => month_of(u.saturating_sub(1)),
-            None => i64::MAX,
+        let played = |g: IdxSize| self.played.get(g as usize).copied().flatten();
+        let keep = |g: IdxSize| {
+            (!bounded || played(g).is_some_and(inside))
+                && uploader.is_none_or(|u| self.uploaders.get(g as usize).copied().flatten() == Some(u))
+        };
+        // The buckets to look at: with time bounds, those of the months they touch; without,
+        // every bucket (dated or not).
+        let touched: Vec<(Option<i64>, u32)> = if bounded {
+            let first = from.map_or(i64::MIN, month_of);
+            let last = match until {
+                Some(u) => month_of(u.saturating_sub(1)),
+                None => i64::MAX,
+            };
+            let months = if first <= last { self.months.range(first..=last) } else { self.months.range(0..0) };
+            months.flat_map(|(&m, ids)| ids.iter().map(move |&id| (Some(m), id))).collect()
+        } else {
+            (0..self.buckets.len() as u32).map(|id| (None, id)).collect()
         };
         let mut out = Vec::new();
-        // Games of cut months to tally, and the buckets counted as whole minus the tally of
-        // their games outside the bounds (when those are fewer than the games inside).
+        // Games of cut buckets to tally, and the buckets counted as whole minus the tally of
+        // their games left out (when those are fewer than the games kept).
         let mut cut: Vec<IdxSize> = Vec::new();
         let mut minus: HashSet<u32> = HashSet::new();
-        let months = if first <= last { self.months.range(first..=last) } else { self.months.range(0..0) };
-        for (&month, ids) in months {
-            let whole = inside(month_start(month)) && until.is_none_or(|u| month_start(month + 1) <= u);
-            for &id in ids {
-                let Some(b) = self.buckets.get(id as usize).filter(|b| matches(&b.key.1)) else { continue };
-                if whole {
-                    out.push((b.key.1, Cow::Borrowed(&b.tally)));
-                    continue;
-                }
-                let played = |g: &IdxSize| self.played.get(*g as usize).copied().flatten();
-                let (wanted, others): (Vec<IdxSize>, Vec<IdxSize>) =
-                    b.games.iter().copied().partition(|g| played(g).is_some_and(inside));
-                if wanted.len() <= others.len() {
-                    cut.extend(wanted);
-                } else {
-                    minus.insert(id);
-                    cut.extend(others);
-                }
+        for (month, id) in touched {
+            let Some(b) = self.buckets.get(id as usize).filter(|b| matches(&b.key.1)) else { continue };
+            let whole_month = month
+                .is_none_or(|m| inside(month_start(m)) && until.is_none_or(|u| month_start(m + 1) <= u));
+            if whole_month && uploader.is_none() {
+                out.push((b.key.1, Cow::Borrowed(&b.tally)));
+                continue;
+            }
+            let (wanted, others): (Vec<IdxSize>, Vec<IdxSize>) = b.games.iter().copied().partition(|&g| keep(g));
+            if others.is_empty() {
+                out.push((b.key.1, Cow::Borrowed(&b.tally)));
+            } else if wanted.len() <= others.len() {
+                cut.extend(wanted);
+            } else {
+                minus.insert(id);
+                cut.extend(others);
             }
         }
         let mut tallied: HashMap<u32, Tally> = HashMap::new();

@@ -16,7 +16,7 @@ use std::collections::HashMap;
 
 use polars::prelude::IdxSize;
 
-use crate::buckets::{BucketKey, Catalog, Class, Label, NewGames};
+use crate::buckets::{BucketKey, Catalog, Class, Label, NewGame, NewGames};
 use crate::calendar::month_of;
 use crate::error::AnalyticsError;
 use crate::filter::parse_played_at;
@@ -123,8 +123,8 @@ pub(crate) fn translate<'a>(corpus: &'a Corpus, catalog: &Catalog, at: Starts) -
             full: first.furnishing_set == FurnishingSet::Full,
             tournament: code(Label::Tournament, first.tournament.as_deref())?,
             source: code(Label::Source, first.source.as_deref())?,
-            uploader: code(Label::Uploader, first.uploader.as_deref())?,
         };
+        let uploader = code(Label::Uploader, first.uploader.as_deref())?;
         let key = (played.map(month_of), class);
         let bucket = match catalog.bucket(&key) {
             Some(b) => b,
@@ -150,7 +150,7 @@ pub(crate) fn translate<'a>(corpus: &'a Corpus, catalog: &Catalog, at: Starts) -
             pg.strength.push(p.max_strength.map(i32::from));
             pg.expeditions.push(p.expeditions);
         }
-        new.games.push((id, bucket, played, Starts::default()));
+        new.games.push(NewGame { id, bucket, played, uploader, starts: Starts::default() });
     }
     let n_pg = pg.bucket.len();
     // The games grouped by bucket, for counting one bucket at a time (see `tally::Dense`).
@@ -182,7 +182,7 @@ pub(crate) fn translate<'a>(corpus: &'a Corpus, catalog: &Catalog, at: Starts) -
         while extra.get(e).is_some_and(|x| x.0 < g) {
             e += 1;
         }
-        game.3 = Starts {
+        game.starts = Starts {
             pg: idx(at.pg as usize + p)?,
             tiles: idx(at.tiles as usize + tile_first.get(p).copied().unwrap_or(n_tiles))?,
             loot: idx(at.loot as usize + loot_first.get(p).copied().unwrap_or(n_loot))?,
