@@ -180,7 +180,16 @@ impl Skill {
                 source.push(code);
             }
         }
-        let names = games.flat_map(|g| &g.seats).map(|s| (canonical(&s.player).to_owned(), s.name.clone())).collect();
+        // The latest game's name: the first met walking back (one lookup per seat, one
+        // allocation per player).
+        let mut names: HashMap<String, String> = HashMap::new();
+        let seats: Vec<&SkillSeat> = games.flat_map(|g| &g.seats).collect();
+        for s in seats.into_iter().rev() {
+            let key = canonical(&s.player);
+            if !names.contains_key(key) {
+                names.insert(key.to_owned(), s.name.clone());
+            }
+        }
         let mut skill =
             Skill { ratings, effects: Vec::new(), games: count, names, rows, used, table_floor, source, sources };
         skill.effects = skill.effects_where(&EffectsFilter::default());
