@@ -47,6 +47,7 @@ pub(crate) enum Label {
     Tournament,
     Source,
     Uploader,
+    Player,
 }
 
 /// Tallies to add up, each with the class of its games.
@@ -82,6 +83,8 @@ pub(crate) struct NewGame {
     pub(crate) bucket: u32,
     pub(crate) played: Option<i64>,
     pub(crate) uploader: Option<u32>,
+    /// The label codes of its seats' player keys.
+    pub(crate) players: Vec<u32>,
     pub(crate) starts: Starts,
 }
 
@@ -94,6 +97,9 @@ pub(crate) struct Catalog {
     /// are many, so they are not part of a class: a filter by uploader selects games one by one.
     played: Vec<Option<i64>>,
     uploaders: Vec<Option<u32>>,
+    /// Per game number, the player codes of its seats: `players[player_at[g]..player_at[g + 1]]`.
+    players: Vec<u32>,
+    player_at: Vec<u32>,
     starts: Vec<Starts>,
     ids: HashMap<BucketKey, u32>,
     buckets: Vec<Bucket>,
@@ -139,6 +145,7 @@ impl Catalog {
             + self.classes.values().map(Tally::bytes).sum::<usize>();
         let games = self.played.capacity() * std::mem::size_of::<Option<i64>>()
             + self.uploaders.capacity() * std::mem::size_of::<Option<u32>>()
+            + (self.players.capacity() + self.player_at.capacity()) * 4
             + self.starts.capacity() * std::mem::size_of::<Starts>()
             + self.game_ids.capacity() * 16;
         tallies + games
@@ -158,11 +165,16 @@ impl Catalog {
             }
             self.buckets.push(Bucket { key, games: Vec::new(), tally: Tally::default() });
         }
-        for NewGame { id, bucket, played, uploader, starts } in new.games {
+        for NewGame { id, bucket, played, uploader, players, starts } in new.games {
             let number = self.played.len() as IdxSize;
             self.game_ids.insert(id);
             self.played.push(played);
             self.uploaders.push(uploader);
+            if self.player_at.is_empty() {
+                self.player_at.push(0);
+            }
+            self.players.extend(players);
+            self.player_at.push(self.players.len() as u32);
             self.starts.push(starts);
             if let Some(b) = self.buckets.get_mut(bucket as usize) {
                 b.games.push(number);
@@ -207,8 +219,24 @@ impl Catalog {
                 && source.as_ref().is_none_or(|codes| has(codes, c.source))
                 && excluded.as_ref().is_none_or(|codes| !has(codes, c.source))
         };
+        // Players: the codes of the keys asked for that some game has (none known: no game).
+        let players: Option<HashSet<u32>> = (!filter.players.is_empty())
+            .then(|| filter.players.iter().filter_map(|k| self.label(Label::Player, k)).collect());
+        if players.as_ref().is_some_and(HashSet::is_empty) {
+            return Ok(Vec::new());
+        }
+        let seated = |g: IdxSize| {
+            let (a, b) = (self.player_at.get(g as usize), self.player_at.get(g as usize + 1));
+            let codes = match (a, b) {
+                (Some(&a), Some(&b)) => self.players.get(a as usize..b as usize).unwrap_or_default(),
+                _ => &[],
+            };
+            players.as_ref().is_none_or(|wanted| codes.iter().any(|c| wanted.contains(c)))
+        };
+        // Filters on single games (uploader, players): their games are picked one by one.
+        let by_game = uploader.is_some() || players.is_some();
         let bounded = from.is_some() || until.is_some();
-        if !bounded && uploader.is_none() {
+        if !bounded && !by_game {
             return Ok(self.classes.iter().filter(|(c, _)| matches(c)).map(|(c, t)| (*c, Cow::Borrowed(t))).collect());
         }
         let inside = |at: i64| from.is_none_or(|f| at >= f) && until.is_none_or(|u| at < u);
@@ -216,6 +244,7 @@ impl Catalog {
         let keep = |g: IdxSize| {
             (!bounded || played(g).is_some_and(inside))
                 && uploader.is_none_or(|u| self.uploaders.get(g as usize).copied().flatten() == Some(u))
+                && seated(g)
         };
         // The buckets to look at: with time bounds, those of the months they touch; without,
         // every bucket (dated or not).
@@ -237,9 +266,9 @@ impl Catalog {
         let mut minus: HashSet<u32> = HashSet::new();
         for (month, id) in touched {
             let Some(b) = self.buckets.get(id as usize).filter(|b| matches(&b.key.1)) else { continue };
-            let whole_month = month
-                .is_none_or(|m| inside(month_start(m)) && until.is_none_or(|u| month_start(m + 1) <= u));
-            if whole_month && uploader.is_none() {
+            let whole_month =
+                month.is_none_or(|m| inside(month_start(m)) && until.is_none_or(|u| month_start(m + 1) <= u));
+            if whole_month && !by_game {
                 out.push((b.key.1, Cow::Borrowed(&b.tally)));
                 continue;
             }

@@ -21,6 +21,9 @@ pub struct StatsFilter {
     pub exclude_source: Option<String>,
     /// Games stored by the token of this name.
     pub uploader: Option<String>,
+    /// Games in which one of these players sat (identity keys: a player and the identities
+    /// merged into them); every seat of those games counts. Empty: no condition.
+    pub players: Vec<String>,
     /// Games played at or after this instant (RFC 3339 or a bare date, see
     /// [`parse_played_at`]). Games without a readable `played_at` are excluded when either bound
     /// is set.
@@ -40,6 +43,7 @@ impl Default for StatsFilter {
             source: None,
             exclude_source: None,
             uploader: None,
+            players: Vec::new(),
             played_from: None,
             played_until: None,
             min_sample: DEFAULT_MIN_SAMPLE,
@@ -83,6 +87,12 @@ impl StatsFilter {
         self
     }
 
+    /// Adds a player identity key to [`StatsFilter::players`].
+    pub fn player(mut self, key: impl Into<String>) -> Self {
+        self.players.push(key.into());
+        self
+    }
+
     pub fn played_from(mut self, at: impl Into<String>) -> Self {
         self.played_from = Some(at.into());
         self
@@ -106,6 +116,7 @@ impl StatsFilter {
             && self.source.is_none()
             && self.exclude_source.is_none()
             && self.uploader.is_none()
+            && self.players.is_empty()
             && self.played_from.is_none()
             && self.played_until.is_none()
     }

@@ -125,6 +125,12 @@ pub(crate) fn translate<'a>(corpus: &'a Corpus, catalog: &Catalog, at: Starts) -
             source: code(Label::Source, first.source.as_deref())?,
         };
         let uploader = code(Label::Uploader, first.uploader.as_deref())?;
+        let mut players = Vec::with_capacity(rows.len());
+        for &r in rows {
+            if let Some(c) = code(Label::Player, corpus.player_games.get(r).and_then(|p| p.player.as_deref()))? {
+                players.push(c);
+            }
+        }
         let key = (played.map(month_of), class);
         let bucket = match catalog.bucket(&key) {
             Some(b) => b,
@@ -150,7 +156,7 @@ pub(crate) fn translate<'a>(corpus: &'a Corpus, catalog: &Catalog, at: Starts) -
             pg.strength.push(p.max_strength.map(i32::from));
             pg.expeditions.push(p.expeditions);
         }
-        new.games.push(NewGame { id, bucket, played, uploader, starts: Starts::default() });
+        new.games.push(NewGame { id, bucket, played, uploader, players, starts: Starts::default() });
     }
     let n_pg = pg.bucket.len();
     // The games grouped by bucket, for counting one bucket at a time (see `tally::Dense`).

@@ -75,6 +75,9 @@ pub struct PlayerGame {
     pub source: Option<String>,
     /// The name of the token that stored the game.
     pub uploader: Option<String>,
+    /// The seat's player identity key (`ratings::player_key`: `id:…` or `name:…`), for the
+    /// filter "games with this player".
+    pub player: Option<String>,
     /// As written in the log (RFC 3339 by the format's documentation); see
     /// [`crate::filter::parse_played_at`] for how it is compared.
     pub played_at: Option<String>,

@@ -76,6 +76,11 @@ fn synthetic_source(game_id: i64) -> Option<String> {
     (game_id.rem_euclid(4) == 0).then(|| "simulate:random".to_owned())
 }
 
+/// One of 5,000 synthetic players for a seat, by game id and seat (no random draw).
+fn synthetic_player(game_id: i64, seat: u8) -> String {
+    format!("name:synthetic {}", (game_id * 7 + i64::from(seat) * 1_009).rem_euclid(5_000))
+}
+
 pub fn corpus(opts: Options) -> Corpus {
     let mut r = SplitMix64::new(opts.seed);
     let mut c = Corpus::new();
@@ -147,6 +152,7 @@ pub fn corpus(opts: Options) -> Corpus {
                 tournament: tournament.clone(),
                 source: synthetic_source(game_id),
                 uploader: Some(UPLOADERS[game_id.rem_euclid(UPLOADERS.len() as i64) as usize].to_owned()),
+                player: Some(synthetic_player(game_id, *seat)),
                 played_at: played_at.clone(),
                 seat: *seat,
                 total: *total,

@@ -40,6 +40,12 @@ fn filters() -> Vec<(&'static str, StatsFilter)> {
         ("no simulated (prefix), 4p", StatsFilter::all().exclude_source("simulate").player_count(4)),
         ("uploader, 3p", StatsFilter::all().uploader("club-b").player_count(3)),
         ("unknown uploader", StatsFilter::all().uploader("nobody")),
+        ("games with a player", StatsFilter::all().player("name:synthetic 17")),
+        (
+            "games with a player and their alias, 2023",
+            StatsFilter::all().player("name:synthetic 17").player("name:synthetic 4242").played_from("2023-01-01"),
+        ),
+        ("games with a player nobody is", StatsFilter::all().player("name:nobody")),
         (
             "uploader, not simulated, 2023",
             StatsFilter::all().uploader("club-a").exclude_source("simulate:random").played_from("2023-01-01"),

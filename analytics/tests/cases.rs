@@ -38,6 +38,7 @@ fn pg(
         tournament: t.map(str::to_owned),
         source: None,
         uploader: None,
+        player: Some(format!("name:p{seat}")),
         played_at: at.map(str::to_owned),
         seat,
         total,

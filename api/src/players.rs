@@ -7,7 +7,6 @@ use std::io::Write;
 
 use serde_json::json;
 
-use chronicle_analytics::ratings::player_key;
 use chronicle_store::Store;
 
 use crate::cli::Done;
@@ -16,13 +15,7 @@ use crate::tokens::with_store;
 /// An identity key from the command line: `id:…` and `name:…` are keys as the ratings table
 /// shows them; anything else is a player's name.
 pub fn key_of(text: &str) -> Result<String, String> {
-    let text = text.trim();
-    let key =
-        if text.starts_with("id:") || text.starts_with("name:") { text.to_owned() } else { player_key(None, text) };
-    if key == "id:" || key == "name:" {
-        return Err(format!("`{text}` names no player"));
-    }
-    Ok(key)
+    chronicle_service::stats_corpus::key_of(text).ok_or_else(|| format!("`{}` names no player", text.trim()))
 }
 
 /// `chronicle players merge INTO ALIAS…`.

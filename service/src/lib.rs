@@ -275,6 +275,17 @@ impl Service {
         self.skill.get(aliases).await
     }
 
+    /// Every identity key of the player `text` names (a key or a name): their canonical key
+    /// and every identity merged into it. `None` when the text names nobody.
+    pub async fn player_identities(&self, text: &str) -> Result<Option<Vec<String>>, ServiceError> {
+        let Some(asked) = stats_corpus::key_of(text) else { return Ok(None) };
+        let aliases = self.store.player_aliases().await?;
+        let canonical = aliases.iter().find(|(a, _)| *a == asked).map_or(asked, |(_, c)| c.clone());
+        let mut keys: Vec<String> = aliases.into_iter().filter(|(_, c)| *c == canonical).map(|(a, _)| a).collect();
+        keys.insert(0, canonical);
+        Ok(Some(keys))
+    }
+
     /// Every merged player identity as (alias, canonical) keys.
     pub async fn player_aliases(&self) -> Result<Vec<(String, String)>, ServiceError> {
         Ok(self.store.player_aliases().await?)

@@ -34,6 +34,15 @@ pub fn seat_key(aliases: &Aliases, id: Option<&str>, name: &str) -> String {
     aliases.get(&key).cloned().unwrap_or(key)
 }
 
+/// The identity key a person typed: a key as the ratings table shows it (`id:…`, `name:…`), or
+/// else a player's name (normalised). `None` for a text that names nobody.
+pub fn key_of(text: &str) -> Option<String> {
+    let text = text.trim();
+    let key =
+        if text.starts_with("id:") || text.starts_with("name:") { text.to_owned() } else { player_key(None, text) };
+    (key != "id:" && key != "name:").then_some(key)
+}
+
 /// A stored complete Caverna game as the skill statistics read it (`None` for other games);
 /// merged identities are resolved when the statistics are computed.
 pub fn skill_game(game_id: i64, r: &GameRecord) -> Result<Option<SkillGame>, String> {
@@ -93,6 +102,7 @@ pub fn add_game(corpus: &mut Corpus, game_id: i64, uploader: Option<&str>, r: &G
             tournament: r.meta.tournament.clone(),
             source: r.meta.source.clone(),
             uploader: uploader.map(str::to_owned),
+            player: Some(player_key(p.id.as_deref(), &p.name)),
             played_at: r.meta.played_at.clone(),
             seat,
             total: score.total,

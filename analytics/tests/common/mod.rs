@@ -14,8 +14,16 @@ use chronicle_caverna::furnishing::Furnishing;
 pub fn selected<'a>(c: &'a Corpus, f: &StatsFilter) -> Vec<&'a PlayerGame> {
     let from = f.played_from.as_deref().map(|s| parse_played_at(s).expect("test bound"));
     let until = f.played_until.as_deref().map(|s| parse_played_at(s).expect("test bound"));
+    // Games in which one of the players asked for sat.
+    let with_player: BTreeSet<i64> = c
+        .player_games
+        .iter()
+        .filter(|p| p.player.as_ref().is_some_and(|k| f.players.contains(k)))
+        .map(|p| p.game_id)
+        .collect();
     c.player_games
         .iter()
+        .filter(|p| f.players.is_empty() || with_player.contains(&p.game_id))
         .filter(|p| f.player_count.is_none_or(|n| p.player_count == n))
         .filter(|p| f.furnishing_set.is_none_or(|s| p.furnishing_set == s))
         .filter(|p| f.tournament.is_none() || p.tournament == f.tournament)

@@ -33,6 +33,10 @@ pub struct StatsFilter {
     pub exclude_source: Option<String>,
     /// Games stored with the API token of this name.
     pub uploader: Option<String>,
+    /// Games in which this player sat (an identity key as `ratings` shows it, `id:…` or
+    /// `name:…`, or a name; identities merged into the player count too). Every seat of those
+    /// games counts, not only the player's.
+    pub player: Option<String>,
     /// Rates with fewer observations are flagged `belowMinSample` (default 30).
     pub min_sample: Option<i32>,
 }
@@ -365,8 +369,18 @@ async fn query<T: Send + 'static>(
     filter: Option<StatsFilter>,
     f: impl FnOnce(&Stats, &analytics::StatsFilter) -> Result<T, AnalyticsError> + Send + 'static,
 ) -> Result<T> {
-    let filter = filter.unwrap_or_default().to_analytics()?;
-    service(ctx)?.stats(move |s| f(s, &filter)).await.map_err(errors::service)
+    let filter = filter.unwrap_or_default();
+    let mut stats_filter = filter.to_analytics()?;
+    let service = service(ctx)?;
+    if let Some(player) = &filter.player {
+        // A player and every identity merged into them.
+        stats_filter.players = service
+            .player_identities(player)
+            .await
+            .map_err(errors::service)?
+            .ok_or_else(|| errors::bad_input("player names nobody"))?;
+    }
+    service.stats(move |s| f(s, &stats_filter)).await.map_err(errors::service)
 }
 
 #[Object]

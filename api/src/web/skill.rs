@@ -128,16 +128,6 @@ fn shown<'a>(skill: &'a chronicle_analytics::skill::Skill, key: &'a str) -> &'a 
     skill.names.get(key).map_or(key, String::as_str)
 }
 
-/// The identity key a `/players/…` path names: a key as the ratings table links it
-/// (`id:…`, `name:…`), or else a name.
-fn key_of(path: &str) -> String {
-    if path.starts_with("id:") || path.starts_with("name:") {
-        path.to_owned()
-    } else {
-        chronicle_analytics::ratings::player_key(None, path)
-    }
-}
-
 pub async fn players(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse {
     if let Some(r) = refused(&state, &req) {
         return r;
@@ -188,7 +178,9 @@ pub async fn player(state: web::Data<AppState>, req: HttpRequest, name: web::Pat
         Ok(a) => a,
         Err(e) => return service_problem(&e),
     };
-    let asked = key_of(&name);
+    let Some(asked) = chronicle_service::stats_corpus::key_of(&name) else {
+        return super::not_found("rated player of that name");
+    };
     let key = aliases.iter().find(|(alias, _)| *alias == asked).map_or(asked, |(_, canonical)| canonical.clone());
     let merged: Vec<&str> = aliases.iter().filter(|(_, c)| *c == key).map(|(a, _)| a.as_str()).collect();
     let skill = match state.service.skill().await {

@@ -76,6 +76,7 @@ fn filter_form(family: &str, q: &BTreeMap<String, String>) -> Markup {
             label { "Played from " input name="from" type="date" value=[param(q, "from")]; }
             label { "until " input name="until" type="date" value=[param(q, "until")]; }
             label { "Uploader " input name="uploader" value=[param(q, "uploader")]; }
+            label { "Games with player " input name="player" value=[param(q, "player")] placeholder="name or id:…"; }
             label { "Source " input name="source" value=[param(q, "source")] placeholder="any"; }
             label { "Leave out source " input name="exclude_source" value=[param(q, "exclude_source")] placeholder="e.g. simulate"; }
             label { "Min sample " input name="min" type="number" min="0" value=[param(q, "min")] placeholder="30"; }
@@ -111,10 +112,18 @@ pub async fn family(state: web::Data<AppState>, req: HttpRequest, family: web::P
         return super::not_found("such statistics page");
     };
     let q = query_map(&req);
-    let filter = match filter_of(&q) {
+    let mut filter = match filter_of(&q) {
         Ok(f) => f,
         Err(e) => return problem(StatusCode::BAD_REQUEST, "Bad filter", &e),
     };
+    if let Some(player) = param(&q, "player") {
+        // Games with the player or an identity merged into them.
+        filter.players = match state.service.player_identities(player).await {
+            Ok(Some(keys)) => keys,
+            Ok(None) => return problem(StatusCode::BAD_REQUEST, "Bad filter", "player names nobody"),
+            Err(e) => return super::service_problem(&e),
+        };
+    }
     let content = match id {
         "furnishings" => state.service.stats(move |s| s.furnishings(&filter)).await.map(|f| furnishings(&f)),
         "weapons" => state.service.stats(move |s| s.weapons(&filter)).await.map(|w| weapons(&w)),

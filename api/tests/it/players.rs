@@ -73,6 +73,16 @@ fn player_ids_and_merges_make_one_rated_player(db: Database) {
         "one player per id, named as in their latest game"
     );
 
+    // Statistics of the games a player sat in (every seat of those games counts).
+    let with = |player: &str| -> i64 {
+        let q = "query($p: String) { caverna { scoreDistribution(filter: { player: $p }) { playerGames } } }";
+        server.data(None, q, json!({ "p": player }))["caverna"]["scoreDistribution"]["playerGames"].as_i64().unwrap()
+    };
+    assert_eq!((with("id:ada-7"), with("Cleo"), with("Nobody")), (5, 3, 0), "2 + 3 seats; 3 seats; none");
+    let (_, code) =
+        server.error_code(None, "{ caverna { seatStats(filter: { player: \"  \" }) { bySeat { seat } } } }", json!({}));
+    assert_eq!(code, "BAD_USER_INPUT");
+
     // An administrator merges the name into the id; the running server counts them as one.
     let (ok, out, err) = cli(&db, &["players", "merge", "id:ada-7", "Ada  LOVELACE"]);
     assert!(ok, "{err}");
@@ -80,6 +90,8 @@ fn player_ids_and_merges_make_one_rated_player(db: Database) {
     let merged = ratings(&server);
     assert_eq!(merged.len(), 3, "{merged:?}");
     assert_eq!(merged[0], row("id:ada-7", "Ada Lovelace", 3));
+    assert_eq!(with("id:ada-7"), 7, "the merged identity's games count for the player");
+    assert_eq!(server.get("/stats/scores?player=id:ada-7").0, 200);
     let (status, page) = server.get("/players/Ada Lovelace".replace(' ', "%20").as_str());
     assert_eq!(status, 200, "the merged name finds the player");
     assert!(page.contains("also recorded as") && page.contains("name:ada lovelace"), "{page}");
