@@ -1,11 +1,9 @@
-//! One test per decision of `RULES.md` H where it is observable on its own; the others are
-//! covered where their rule is tested (named in each test's doc comment below the list):
-//! H.4 `actions::h4_stables_training_needs_data`, H.9 `deaths::h9_several_passings`,
-//! H.18 `mass::h18_no_majority_with_an_empty_track`, H.20 the golden 2- and 4-player games
-//! (ties broken by living members), H.27 `turns::g3_1_turn_order`, H.28 `turns::g2_2_and_g2_3…`,
-//! H.31 `turns::g3_turn_shape_table`, H.36 `actions::d5_advance_and_stage_2_privilege`,
-//! H.39 the die-rule golden solo game, H.40 `setup::g1_setup_faults_table`,
-//! H.43 `solo::f3_quill_kills_carla`.
+//! One test per decision of `RULES.md` H, named `hN_…` (H.37 is a sourcing rule with nothing
+//! to replay). This module holds the ones that need only a short log; `decisions_play`
+//! (H.1, H.3, H.5, H.7, H.13, H.15, H.16, H.19, H.20, H.27, H.28, H.31–H.33, H.36, H.40) and
+//! `decisions_solo` (H.21–H.25, H.34, H.35, H.38, H.39, H.41–H.43) the others. Elsewhere:
+//! H.4 `actions::h4_stables_training_needs_data`, H.9 `deaths::h9_several_passings`, H.18
+//! `mass::h18_no_majority_with_an_empty_track`.
 
 use serde_json::json;
 
@@ -162,10 +160,10 @@ fn h14_full_category_goes_to_a_grave() {
     assert_eq!(s["end_triggered"], json!(false));
 }
 
-/// H.32, H.33, E.2: the end trigger owes the other players a last turn; on an empty board
-/// it is a free action.
+/// E.2: the end trigger owes the other players a last turn (H.13, H.32, H.33 have their own
+/// tests in `decisions_play`).
 #[test]
-fn h13_h32_last_turns_after_the_trigger() {
+fn e2_last_turns_after_the_trigger() {
     let mut c = synthetic();
     c["life_track"] = json!(1);
     c["graves"] = json!([""]);
@@ -181,8 +179,8 @@ fn h13_h32_last_turns_after_the_trigger() {
     assert_eq!(s2["phase"], json!("last_turn"));
 }
 
-/// H.15: a colour places at most 6 discs (tested through the scoring table ending at 6).
+/// A.8, H.15: the travel table ends at 6 cities (a colour has 6 discs).
 #[test]
-fn h15_discs_cap_the_travel_table() {
+fn a8_travel_table_ends_at_six() {
     assert_eq!(chronicle_village::rules::scoring::travel_points(7), 18);
 }

@@ -8,6 +8,8 @@ mod actions;
 mod common;
 mod deaths;
 mod decisions;
+mod decisions_play;
+mod decisions_solo;
 mod end_and_scoring;
 mod fixtures;
 mod market;
