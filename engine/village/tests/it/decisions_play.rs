@@ -244,7 +244,7 @@ fn h28_short_bag_at_populate() {
 
 /// The h13 game's state before Bo's last turn, and the same with the board emptied (changed
 /// state: every cube on the board returned to the supply).
-fn last_turn(empty_board: bool) -> chronicle_village::Game {
+pub(crate) fn last_turn(empty_board: bool) -> chronicle_village::Game {
     let mut log = trigger_in_bos_market_day();
     if let Some(a) = log["entries"].as_array_mut() {
         a.push(take(0, "harvest", "orange"));
