@@ -352,7 +352,10 @@ fn h40_customer_ids() {
 #[test]
 fn h15_no_reward_without_a_disc() {
     let mut g = game_at(&game2(vec![]));
-    g.players[0].discs = (1..=6).collect();
+    let cities = &g.components().travel.as_ref().expect("travel map").cities;
+    let north = cities.iter().position(|c| c.id == "north").expect("north");
+    g.players[0].discs = (0..cities.len()).filter(|&c| c != north).collect();
+    assert_eq!(g.players[0].discs.len(), 6);
     g.players[0].goods[Good::Wagon.index()] = 1;
     g.players[0].cubes.add(Cube::Brown, 1);
     let depart = turn(0, "travel", "brown", json!({"do": "travel", "member": {"gen": 1}, "to": "north"}));
@@ -361,4 +364,5 @@ fn h15_no_reward_without_a_disc() {
     assert_eq!(count_at(p, "city:north"), 1);
     assert_eq!(p["provisional_score"]["rows"]["track_travel"], json!(0));
     assert_eq!(p["cities"].as_array().map(Vec::len), Some(6));
+    assert!(p["cities"].as_array().is_some_and(|c| !c.contains(&json!("north"))));
 }

@@ -13,6 +13,7 @@ mod decisions;
 mod decisions_play;
 mod decisions_solo;
 mod end_and_scoring;
+mod families;
 mod fixtures;
 mod market;
 mod mass;
