@@ -73,7 +73,9 @@ fn h22_fifth_carla_member_back_to_the_bag() {
 }
 
 /// H.23: "Carla takes no more cubes; … If she triggers the end, you get one last turn." In the
-/// golden game no `carla` entry follows the end trigger, and a written one is refused.
+/// golden game Alice's own death ends it on a turn that took a cube: no `carla` entry follows,
+/// and one written before the final mass is refused (the seeded final mass, run on its own
+/// when the next entry is not a `mass`, leaves the game over).
 #[test]
 fn h23_no_carla_cube_after_the_trigger() {
     let log = fixture("synthetic-solo-complete.json");
@@ -85,12 +87,17 @@ fn h23_no_carla_cube_after_the_trigger() {
             state_until(&part)["end_triggered"] == json!(true)
         })
         .expect("the game ends");
+    let last_turn = entries[..trigger].iter().rev().find(|e| e["type"] == "turn");
+    assert!(last_turn.is_some_and(|t| t.get("take").is_some()), "the triggering turn took a cube");
     assert!(entries[trigger..].iter().all(|e| e["type"] != "carla"));
-    let mut part = log.clone();
-    part["entries"] = json!(entries[..trigger].to_vec());
-    part.as_object_mut().map(|o| o.remove("claimed"));
-    let s = state_until(&part);
-    assert_ne!(s["phase"], json!("carla"));
+    let last = entries.len() - 1;
+    assert_eq!(entries[last]["type"], json!("mass"));
+    let mut with_carla = log.clone();
+    with_carla.as_object_mut().map(|o| o.remove("claimed"));
+    if let Some(e) = with_carla["entries"].as_array_mut() {
+        e.insert(last, carla("harvest", "orange"));
+    }
+    assert_invalid(&with_carla, last, "game_over");
 }
 
 /// H.24: "She serves once, right after your first opportunity (also if you passed); first
