@@ -8,7 +8,8 @@
 //! times three passes over the same bytes in the same run: (a) the floor, reading the JSON and
 //! discarding it (`serde_json::from_slice::<serde::de::IgnoredAny>`), which no replay can beat;
 //! (b) parsing only ([`chronicle_village::parse`]: the envelope, the setup and every entry's
-//! notation, no rule); (c) the full replay with final scoring. Each pass runs `rounds` times
+//! notation, no rule); (c) the full replay with final scoring. Between (a) and (b), the JSON
+//! read into a `serde_json::Value` tree, the first step of (b), shows what the tree costs. Each pass runs `rounds` times
 //! (default 5), alternating, and the median is reported, so that a noisy shared machine
 //! skews all three alike. Ratios are to the floor.
 
@@ -59,10 +60,15 @@ fn main() {
     println!("{} logs ({games} per player count, 1-5), {bytes} bytes, {entries} entries", logs.len());
 
     let floor = |b: &[u8]| serde_json::from_slice::<serde::de::IgnoredAny>(b).is_ok();
+    let tree = |b: &[u8]| serde_json::from_slice::<serde_json::Value>(b).is_ok();
     let parse = |b: &[u8]| chronicle_village::parse(b).is_ok();
     let replay = |b: &[u8]| chronicle_village::replay(b).status == chronicle_village::Status::Complete;
-    let passes: [(&str, Pass<'_>); 3] =
-        [("(a) JSON floor (IgnoredAny)", &floor), ("(b) parse only", &parse), ("(c) full replay", &replay)];
+    let passes: [(&str, Pass<'_>); 4] = [
+        ("(a) JSON floor (IgnoredAny)", &floor),
+        ("    JSON to a Value tree", &tree),
+        ("(b) parse only", &parse),
+        ("(c) full replay", &replay),
+    ];
     let mut times: Vec<Vec<Duration>> = vec![Vec::new(); passes.len()];
     for _ in 0..rounds {
         for (i, (_, f)) in passes.iter().enumerate() {
