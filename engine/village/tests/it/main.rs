@@ -6,6 +6,7 @@
 //! `fixtures` (golden and invalid logs, the worked example), `robustness` (mutated logs).
 
 mod actions;
+mod checks;
 mod codes;
 mod common;
 mod deaths;
