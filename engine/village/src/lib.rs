@@ -32,5 +32,5 @@ pub mod view;
 
 pub use error::{ErrorCode, RuleError};
 pub use game::Game;
-pub use replay::{replay, replay_until, LogError, Replay, Status, ENGINE_VERSION};
+pub use replay::{parse, replay, replay_until, LogError, Replay, Status, ENGINE_VERSION};
 pub use verdict::Village;

@@ -218,6 +218,22 @@ impl Game {
     }
 }
 
+/// Parses a log without replaying it: the envelope, the setup notation and every entry's
+/// notation, no rule applied. Returns the number of entries. It exists to measure what the
+/// notation costs apart from the rules (`examples/village_speed.rs`).
+pub fn parse(input: &[u8]) -> Result<usize, LogError> {
+    let doc = parse_document(input).map_err(|(e, _)| e)?;
+    for (i, value) in doc.entries.iter().enumerate() {
+        parse_entry(value).map_err(|(player, e)| LogError {
+            entry: Some(i),
+            player,
+            code: e.code,
+            message: format!("entry {i}: {}", e.message),
+        })?;
+    }
+    Ok(doc.entries.len())
+}
+
 /// Replays a whole log.
 pub fn replay(input: &[u8]) -> Replay {
     replay_until(input, None)

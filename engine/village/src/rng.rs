@@ -24,10 +24,12 @@ impl Rng {
         z ^ (z >> 31)
     }
 
-    /// A uniform number in `0..n` (`n` ≥ 1; 0 for `n` = 0), without modulo bias:
-    /// `limit = 2^64 − (2^64 mod n)`, redraw while `x ≥ limit`.
+    /// A uniform number in `0..n` (`n` ≥ 1; 0 for `n` = 0, which no event asks for), without
+    /// modulo bias: `limit = 2^64 − (2^64 mod n)`, redraw while `x ≥ limit`. With `n` = 1 the
+    /// format still draws once (every `x` is below 2^64): a pick from a one-item list, such as
+    /// the last monk of a mass, advances the generator like any other.
     pub fn below(&mut self, n: u64) -> u64 {
-        if n <= 1 {
+        if n == 0 {
             return 0;
         }
         // 2^64 mod n, computed in u128 to avoid overflow.
@@ -76,6 +78,11 @@ mod tests {
         let mut r = Rng::new(7);
         assert!((0..1000).all(|_| r.below(6) < 6));
         assert_eq!(r.below(1), 0);
+        // below(1) draws once, as LOG-FORMAT's `below` prescribes (one x, always < 2^64).
+        let (mut a, mut b) = (Rng::new(3), Rng::new(3));
+        assert_eq!(a.below(1), 0);
+        b.next_u64();
+        assert_eq!(a, b);
         let mut v: Vec<u32> = (0..24).collect();
         r.shuffle(&mut v);
         let mut sorted = v.clone();

@@ -137,7 +137,7 @@ fn take_privilege(game: &mut Game, p: usize, pr: &Privilege, reached: u8) -> Rul
             let Some(cubes) = &pr.cubes else {
                 return fail(ErrorCode::BadPrivilege, "the stage-2 privilege names 2 influence colours in `cubes`");
             };
-            take_from_supply(game, p, cubes)?;
+            take_from_supply(game, p, cubes, ErrorCode::BadPrivilege)?;
         }
         3 => {
             let Some(g) = pr.good else {
@@ -155,18 +155,18 @@ fn take_privilege(game: &mut Game, p: usize, pr: &Privilege, reached: u8) -> Rul
 }
 
 /// "2 influence cubes of your choice from the supply" (H.17): influence colours only; when the
-/// supply holds fewer than 2, exactly what is left (G.4.3).
-pub fn take_from_supply(game: &mut Game, p: usize, cubes: &[Cube]) -> RuleResult {
+/// supply holds fewer than 2, exactly what is left (G.4.3). A count other than 2 while the
+/// supply holds 2 is the action's own fault, `wrong_count` (G.8.4 `bad_privilege`, G.9.3
+/// `bad_reward`), not the supply's.
+pub fn take_from_supply(game: &mut Game, p: usize, cubes: &[Cube], wrong_count: ErrorCode) -> RuleResult {
     if let Some(c) = cubes.iter().find(|c| !c.is_influence()) {
         return fail(ErrorCode::BadPrivilege, format!("`{c}` is not an influence colour (RULES.md H.17)"));
     }
     let available: u32 = Cube::INFLUENCE.iter().map(|&c| game.supply.get(c)).sum();
     let due = available.min(2) as usize;
     if cubes.len() != due {
-        return fail(
-            ErrorCode::SupplyEmpty,
-            format!("{} cubes named; {due} are due from the supply (RULES.md G.4.3)", cubes.len()),
-        );
+        let (code, rule) = if due == 2 { (wrong_count, "G.8.4, G.9.3") } else { (ErrorCode::SupplyEmpty, "G.4.3") };
+        return fail(code, format!("{} cubes named; {due} are due from the supply (RULES.md {rule})", cubes.len()));
     }
     for &c in cubes {
         if !game.supply.take(c, 1) {

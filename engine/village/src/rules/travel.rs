@@ -61,7 +61,7 @@ pub fn travel(
                     if r.cubes.iter().any(|c| !c.is_influence()) {
                         return fail(ErrorCode::BadReward, "a city's cubes are influence colours (RULES.md H.17)");
                     }
-                    take_from_supply(game, p, &r.cubes)?;
+                    take_from_supply(game, p, &r.cubes, ErrorCode::BadReward)?;
                 }
                 (Reward::Cubes, None) => {}
             }

@@ -69,7 +69,8 @@ fn d3_crafts_table() {
     }
 }
 
-/// H.4: training at the stables needs `components.training.stables`.
+/// H.4: "No default: training at the stables or the office needs `components.training` for
+/// that building (`missing_component_data` otherwise)."
 #[test]
 fn h4_stables_training_needs_data() {
     let mut c = synthetic();

@@ -60,7 +60,7 @@ fn c7_forced_death_is_optional() {
     assert_valid(&log2(c, written));
 }
 
-/// H.9: several passings in one turn are several deaths, in order.
+/// H.9: "One death per passing, resolved in order." Two passings in one turn, two deaths.
 #[test]
 fn h9_several_passings() {
     let mut c = synthetic();

@@ -1,17 +1,15 @@
-//! One test per decision of `RULES.md` H where it is observable on its own; the others are
-//! covered where their rule is tested (named in each test's doc comment below the list):
-//! H.4 `actions::h4_stables_training_needs_data`, H.9 `deaths::h9_several_passings`,
-//! H.18 `mass::h18_no_majority_with_an_empty_track`, H.20 the golden 2- and 4-player games
-//! (ties broken by living members), H.27 `turns::g3_1_turn_order`, H.28 `turns::g2_2_and_g2_3…`,
-//! H.31 `turns::g3_turn_shape_table`, H.36 `actions::d5_advance_and_stage_2_privilege`,
-//! H.39 the die-rule golden solo game, H.40 `setup::g1_setup_faults_table`,
-//! H.43 `solo::f3_quill_kills_carla`.
+//! One test per decision of `RULES.md` H, named `hN_…` (H.37 is a sourcing rule with nothing
+//! to replay). This module holds the ones that need only a short log; `decisions_play`
+//! (H.1, H.3, H.5, H.7, H.13, H.15, H.16, H.19, H.20, H.27, H.28, H.31–H.33, H.36, H.40) and
+//! `decisions_solo` (H.21–H.25, H.34, H.35, H.38, H.39, H.41–H.43) the others. Elsewhere:
+//! H.4 `actions::h4_stables_training_needs_data`, H.9 `deaths::h9_several_passings`, H.18
+//! `mass::h18_no_majority_with_an_empty_track`.
 
 use serde_json::json;
 
 use crate::common::*;
 
-/// H.2: 3 stalls with 2 players, 4 with 3, 5 with 4–5; the queue always 5.
+/// H.2: "Both are stalls: 3 / 4 / 5 stalls for 2 / 3 / 4–5 players; the queue always has 5."
 #[test]
 fn h2_stall_counts() {
     for (n, stalls) in [(3usize, 4usize), (4, 5), (5, 5)] {
@@ -32,7 +30,8 @@ fn h2_stall_counts() {
     }
 }
 
-/// H.6: a move onto church stage 3 needs `church_grain`; onto stage 2 it costs 1 (built in).
+/// H.6: "G2 = 1 is built in. G3 and G4 have no default: a move onto stage 3 or 4 needs
+/// `components.church_grain`." A move onto stage 2 needs no data; onto stage 3 it does.
 #[test]
 fn h6_church_grain() {
     let round1: Vec<_> =
@@ -45,7 +44,7 @@ fn h6_church_grain() {
     assert_invalid(&log, 23, "missing_component_data");
 }
 
-/// H.10: grain beyond 5 is lost; the harvest stays legal.
+/// H.10: "Gains that would exceed 5 are lost; the harvest stays legal."
 #[test]
 fn h10_grain_cap() {
     let e = vec![
@@ -59,7 +58,9 @@ fn h10_grain_cap() {
     assert_eq!(s["players"][0]["grain"], json!(5));
 }
 
-/// H.11: a coin replaces any one influence cube of a cost, never grain or goods.
+/// H.11: "A coin replaces any one influence cube in any cost … Never grain, goods or time."
+/// A coin for the church's brown is accepted; one for a green the stables' grain price lacks
+/// is not, and Alice's coin does not stand in for that grain.
 #[test]
 fn h11_coins_replace_cubes_only() {
     let ok = game2(vec![turn(
@@ -76,9 +77,17 @@ fn h11_coins_replace_cubes_only() {
         json!({"do": "craft", "building": "stables", "good": "ox", "pay": "price", "coin_for": ["green"]}),
     )]);
     assert_invalid(&bad, 1, "bad_coin_substitution");
+    let grain = game2(vec![turn(
+        0,
+        "crafts",
+        "orange",
+        json!({"do": "craft", "building": "stables", "good": "ox", "pay": "price"}),
+    )]);
+    assert_invalid(&grain, 1, "cannot_pay");
 }
 
-/// H.12: every sequence of a market day starts at the trigger; a pass is final.
+/// H.12: "Every sequence of the market day starts at the triggering player and goes
+/// clockwise; a pass is final for that day, for the triggering player too."
 #[test]
 fn h12_pass_is_final() {
     let prefix: Vec<_> =
@@ -91,7 +100,8 @@ fn h12_pass_is_final() {
     assert_valid(&example(e));
 }
 
-/// H.17: the stage-2 privilege takes influence colours only.
+/// H.17: "Influence colours only (same or different), from the supply; if it is short, take
+/// what is there." A plague cube named in the stage-2 privilege is refused.
 #[test]
 fn h17_privilege_cubes_are_influence() {
     let e = vec![turn(
@@ -104,13 +114,14 @@ fn h17_privilege_cubes_are_influence() {
     assert_invalid(&game2(e), 1, "bad_privilege");
 }
 
-/// H.26: compensation is on by default; a 2-player seat 1 has 1 grain.
+/// H.26: "On unless `setup.compensation` is `false`." Without the field, seat 1 of 2 has its
+/// grain.
 #[test]
 fn h26_compensation_default_on() {
     assert_eq!(state_until(&game2(vec![]))["players"][1]["grain"], json!(1));
 }
 
-/// H.29: a recall from the black bag is refused.
+/// H.29: "Any own living member on the main board, church track included; not from the bag."
 #[test]
 fn h29_no_recall_from_the_bag() {
     let e = vec![
@@ -121,7 +132,8 @@ fn h29_no_recall_from_the_bag() {
     assert_invalid(&game2(e), 3, "member_not_found");
 }
 
-/// H.30: a plague cube's death comes at the end of the turn, after the action.
+/// H.30: "Its 2 time are spent before the action; a passing from it is resolved at the end of
+/// the turn." The member sent to the bag by the action can no longer die.
 #[test]
 fn h30_plague_death_after_the_action() {
     let mut c = synthetic();
@@ -137,7 +149,8 @@ fn h30_plague_death_after_the_action() {
     assert!(m.iter().filter(|x| x["at"] == "chronicle:farm").count() >= 1);
 }
 
-/// H.8: with no visible member nobody dies and the passing is spent.
+/// H.8: "Candidates are the visible members (farm + main board); among them the lowest
+/// generation dies. No visible member: no death, the passing is spent."
 #[test]
 fn h8_no_visible_member_no_death() {
     let mut c = synthetic();
@@ -149,7 +162,8 @@ fn h8_no_visible_member_no_death() {
     assert_eq!(m.iter().filter(|x| x["at"] == "farm").count(), 2);
 }
 
-/// H.14: a full category alone does not trigger the end; the member goes to a grave.
+/// H.14: "The chronicle is full when no space of any category is free; a full category alone
+/// triggers nothing." The member goes to a grave instead.
 #[test]
 fn h14_full_category_goes_to_a_grave() {
     let mut c = synthetic();
@@ -162,10 +176,10 @@ fn h14_full_category_goes_to_a_grave() {
     assert_eq!(s["end_triggered"], json!(false));
 }
 
-/// H.32, H.33, E.2: the end trigger owes the other players a last turn; on an empty board
-/// it is a free action.
+/// E.2: the end trigger owes the other players a last turn (H.13, H.32, H.33 have their own
+/// tests in `decisions_play`).
 #[test]
-fn h13_h32_last_turns_after_the_trigger() {
+fn e2_last_turns_after_the_trigger() {
     let mut c = synthetic();
     c["life_track"] = json!(1);
     c["graves"] = json!([""]);
@@ -181,8 +195,8 @@ fn h13_h32_last_turns_after_the_trigger() {
     assert_eq!(s2["phase"], json!("last_turn"));
 }
 
-/// H.15: a colour places at most 6 discs (tested through the scoring table ending at 6).
+/// A.8, H.15: the travel table ends at 6 cities (a colour has 6 discs).
 #[test]
-fn h15_discs_cap_the_travel_table() {
+fn a8_travel_table_ends_at_six() {
     assert_eq!(chronicle_village::rules::scoring::travel_points(7), 18);
 }

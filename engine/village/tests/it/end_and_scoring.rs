@@ -33,6 +33,7 @@ fn e3_golden_games_score_as_expected() {
             assert_eq!(json!(got.total), want["total"], "{name}: total");
         }
         assert_eq!(json!(r.winners), expect["winners"], "{name}: winners");
+        assert_eq!(json!(r.tie_break), expect["tie_break"], "{name}: what decided (E.4)");
         if let Some(rank) = expect.get("solo_rank") {
             assert_eq!(json!(r.solo_rank), *rank, "{name}: solo rank");
         }

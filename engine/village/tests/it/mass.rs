@@ -64,7 +64,7 @@ fn g12_mass_faults_table() {
     assert_invalid(&example(e), 23, "expected_mass");
 }
 
-/// H.18: nobody on the track, nobody scores the majority.
+/// H.18: "No points. A player needs ≥ 1 member on the track."
 #[test]
 fn h18_no_majority_with_an_empty_track() {
     let s = state_until(&with_mass(json!({"type": "mass", "draw": ["monk", "monk", "monk", "monk"]})));

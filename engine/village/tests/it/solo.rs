@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 
 use crate::common::*;
 
-fn solo(entries: Vec<Value>) -> Value {
+pub(crate) fn solo(entries: Vec<Value>) -> Value {
     json!({
         "format": "village-log/1",
         "setup": {
@@ -20,7 +20,7 @@ fn solo(entries: Vec<Value>) -> Value {
 }
 
 /// Three turns: Carla's cubes land on boxes 0, 1, 2; the third flips the first top tile.
-fn three_turns(first_flip: &str) -> Vec<Value> {
+pub(crate) fn three_turns(first_flip: &str) -> Vec<Value> {
     vec![
         populate1(),
         take(0, "harvest", "green"),

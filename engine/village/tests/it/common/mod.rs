@@ -102,3 +102,30 @@ pub fn example(entries: Vec<Value>) -> Value {
     log["entries"] = Value::Array(all);
     log
 }
+
+/// The game after the log's entries, for tests that set up a position the rules rarely reach
+/// by changing the state directly (each such test says what it changes).
+pub fn game_at(log: &Value) -> chronicle_village::Game {
+    let bytes = log.to_string();
+    let r = chronicle_village::replay_until(bytes.as_bytes(), Some(usize::MAX));
+    assert!(r.error.is_none(), "{:?}", r.error);
+    r.game.expect("a game after a valid setup")
+}
+
+/// Plays entries on a game as a replay does; the error code of the first illegal one.
+pub fn play(game: &mut chronicle_village::Game, entries: &[Value]) -> Result<(), String> {
+    for e in entries {
+        game.play(e).map_err(|(_, err)| err.code.as_str().to_owned())?;
+    }
+    chronicle_village::rules::run_automatic(game).map_err(|e| e.code.as_str().to_owned())
+}
+
+/// The state view of a game.
+pub fn view(game: &chronicle_village::Game) -> Value {
+    chronicle_village::view::state_json(game)
+}
+
+/// How many of a state view player's members stand at `at`.
+pub fn count_at(player: &Value, at: &str) -> usize {
+    player["members"].as_array().map_or(0, |m| m.iter().filter(|x| x["at"] == at).count())
+}
