@@ -136,6 +136,9 @@ pub struct LootStats {
     /// Other player-games that took the item, of all other player-games.
     pub others: Rate,
     pub difference: f64,
+    /// The 95% interval of `difference` (Newcombe's hybrid score interval; `None` when a group
+    /// is empty).
+    pub difference_ci: Option<(f64, f64)>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -197,7 +200,9 @@ pub(crate) fn compute(tallies: &Gathered<'_>, min_sample: u64) -> WeaponStats {
             let (w, o) = took.get(&(item as i64)).copied().unwrap_or((0, 0));
             let winners = Rate::new(w, winners, min_sample);
             let others = Rate::new(o, others, min_sample);
-            LootStats { item, winners, others, difference: winners.rate - others.rate }
+            let difference_ci = crate::rate::newcombe(winners.successes, winners.n, others.successes, others.n)
+                .map(|d| (d.ci_low, d.ci_high));
+            LootStats { item, winners, others, difference: winners.rate - others.rate, difference_ci }
         })
         .collect();
     loot.sort_by(|a, b| b.difference.total_cmp(&a.difference).then(a.item.cmp(&b.item)));

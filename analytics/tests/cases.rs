@@ -220,6 +220,10 @@ fn tiny_corpus_weapons() {
     assert_eq!(dog.item, LootItem::LootDog);
     assert_eq!((dog.winners.successes, dog.winners.n, dog.others.successes, dog.others.n), (1, 4, 0, 3));
     assert!(approx(dog.difference, 0.25));
+    // Newcombe's interval of 1/4 − 0/3: it holds the difference and stays within ±1.
+    let d = chronicle_analytics::rate::newcombe(1, 4, 0, 3).unwrap();
+    assert_eq!(dog.difference_ci, Some((d.ci_low, d.ci_high)));
+    assert!(d.ci_low < 0.25 && 0.25 < d.ci_high && d.ci_low >= -1.0 && d.ci_high <= 1.0);
     let wood = w.loot.last().unwrap();
     assert_eq!(wood.item, LootItem::LootWood);
     assert_eq!((wood.winners.successes, wood.others.successes), (1, 1));

@@ -205,7 +205,10 @@ pub fn weapons(c: &Corpus, f: &StatsFilter) -> WeaponStats {
             }
             let winners = Rate::new(w, winners, ms);
             let others = Rate::new(o, others, ms);
-            LootStats { item, winners, others, difference: winners.rate - others.rate }
+            let difference_ci =
+                chronicle_analytics::rate::newcombe(winners.successes, winners.n, others.successes, others.n)
+                    .map(|d| (d.ci_low, d.ci_high));
+            LootStats { item, winners, others, difference: winners.rate - others.rate, difference_ci }
         })
         .collect();
     loot.sort_by(|a, b| b.difference.total_cmp(&a.difference).then(a.item.cmp(&b.item)));

@@ -188,6 +188,9 @@ pub struct LootStat {
     pub others: RateView,
     /// `winners.rate − others.rate`.
     pub difference: f64,
+    /// Its 95% interval (Newcombe's hybrid score interval); null when a group is empty.
+    pub difference_ci_low: Option<f64>,
+    pub difference_ci_high: Option<f64>,
 }
 
 /// Weapons beyond the three strategies: by strongest weapon, by expeditions, and loot.
@@ -571,6 +574,8 @@ impl CavernaStats {
                     winners: RateView::from(&l.winners),
                     others: RateView::from(&l.others),
                     difference: l.difference,
+                    difference_ci_low: l.difference_ci.map(|c| c.0),
+                    difference_ci_high: l.difference_ci.map(|c| c.1),
                 })
                 .collect(),
         })

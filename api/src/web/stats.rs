@@ -211,9 +211,12 @@ fn weapons(w: &analytics::WeaponStats) -> Markup {
         (group_rows(w.by_expeditions.iter().map(|e| (e.bucket.id().to_owned(), &e.stats)).collect()))
         h2 { "Loot: winners and others" }
         div.scroll { table.sortable {
-            thead { tr { th data-type="text" { "Loot" } th data-type="num" { "Winners who took it" } th data-type="num" { "Others who took it" } th data-type="num" { "Difference" } } }
+            thead { tr { th data-type="text" { "Loot" } th data-type="num" { "Winners who took it" } th data-type="num" { "Others who took it" } th data-type="num" { "Difference (95%)" } } }
             tbody { @for l in &w.loot {
-                tr { td { (l.item.id().replace('_', " ")) } (rate_cell(&l.winners)) (rate_cell(&l.others)) td.num data-sort=(l.difference) { (format!("{:+.1} pts", l.difference * 100.0)) } }
+                tr { td { (l.item.id().replace('_', " ")) } (rate_cell(&l.winners)) (rate_cell(&l.others)) td.num data-sort=(l.difference) {
+                    (format!("{:+.1} pts", l.difference * 100.0))
+                    @if let Some((lo, hi)) = l.difference_ci { span.n { " (" (format!("{:+.1}", lo * 100.0)) " to " (format!("{:+.1}", hi * 100.0)) ")" } }
+                } }
             } }
         } }
     }
