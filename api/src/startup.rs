@@ -37,8 +37,14 @@ pub fn serve(args: ServeArgs, out: &mut dyn Write) -> Result<crate::cli::Done, S
     actix_web::rt::System::new().block_on(async move {
         let store = store::open(&url).await.map_err(|e| e.to_string())?;
         let service = Arc::new(Service::new(store, args.cache_games, args.admission()).map_err(|e| e.to_string())?);
+        // Listen first: a game another replica stores while the statistics load is then
+        // announced after it, and counted once.
+        let changes = service.listen_for_changes().await.map_err(|e| e.to_string())?;
         let counted = service.load_stats().await.map_err(|e| e.to_string())?;
         tracing::info!(games = counted, "statistics loaded");
+        if let Some(changes) = changes {
+            actix_web::rt::spawn(Arc::clone(&service).follow_changes(changes));
+        }
         let state = web::Data::new(AppState {
             schema: graphql::schema(Arc::clone(&service), args.limits()),
             service: Arc::clone(&service),

@@ -14,6 +14,7 @@
 
 pub mod admission;
 pub mod auth;
+pub mod replicas;
 pub mod skill_cache;
 pub mod stats_corpus;
 pub mod tournament;
@@ -144,6 +145,11 @@ pub struct Service {
     stats: Arc<RwLock<Stats>>,
     /// The skill statistics (ratings, strategy effects), kept current (see [`skill_cache`]).
     skill: Arc<skill_cache::SkillCache>,
+    /// The complete games in the statistics: a game stored by this process and announced by
+    /// the store's notification (see [`replicas`]) is added once.
+    counted: Mutex<std::collections::HashSet<i64>>,
+    /// Held while the statistics are rebuilt or added to, so that the two never interleave.
+    stats_writer: tokio::sync::Mutex<()>,
     admission: Admission,
     /// Set when a write failed because the disk is full; cleared by the next successful write.
     cannot_write: Mutex<Option<String>>,
@@ -175,6 +181,8 @@ impl Service {
             games: Cache::new(cached_games.max(1)),
             stats: Arc::new(RwLock::new(Stats::new().map_err(stats_error)?)),
             skill: Arc::default(),
+            counted: Mutex::default(),
+            stats_writer: tokio::sync::Mutex::new(()),
             admission: Admission::new(limits),
             cannot_write: Mutex::new(None),
         })
@@ -232,6 +240,8 @@ impl Service {
 
     /// Builds the statistics from every stored complete game; returns the number of games.
     pub async fn load_stats(&self) -> Result<usize, ServiceError> {
+        let _writing = self.stats_writer.lock().await;
+        let mut counted = std::collections::HashSet::new();
         let mut corpus = Corpus::new();
         let mut skill_games = Vec::new();
         let mut after = 0;
@@ -239,6 +249,7 @@ impl Service {
             let batch = self.store.complete_records(after, STATS_BATCH).await?;
             let Some(last) = batch.last().map(|g| g.id) else { break };
             for g in &batch {
+                counted.insert(g.id);
                 stats_corpus::add_game(&mut corpus, g.id, g.uploader.as_deref(), &g.record).map_err(internal)?;
                 skill_games.extend(stats_corpus::skill_game(g.id, &g.record).map_err(internal)?);
             }
@@ -246,13 +257,15 @@ impl Service {
         }
         self.skill.set(skill_games)?;
         let stats = Arc::clone(&self.stats);
-        blocking(move || {
+        let games = blocking(move || {
             let fresh = Stats::from_corpus(&corpus).map_err(stats_error)?;
             let games = fresh.games();
             *stats.write().map_err(|_| internal("statistics lock poisoned"))? = fresh;
-            Ok(games)
+            Ok::<usize, ServiceError>(games)
         })
-        .await?
+        .await??;
+        *self.counted.lock().map_err(|_| internal("statistics lock poisoned"))? = counted;
+        Ok(games)
     }
 
     /// Runs a statistics query (on a blocking thread: polars computes).
@@ -316,11 +329,21 @@ impl Service {
     }
 
     /// Adds newly stored games to the statistics (only complete ones count).
-    async fn add_to_stats(&self, games: Vec<(i64, GameRecord)>, uploader: Option<&str>) -> Result<(), ServiceError> {
+    /// Adds stored games (id, uploader, record) to the statistics, each complete game once
+    /// however often it is announced.
+    pub(crate) async fn add_to_stats(&self, games: Vec<(i64, Option<String>, GameRecord)>) -> Result<(), ServiceError> {
+        let _writing = self.stats_writer.lock().await;
+        let games: Vec<(i64, Option<String>, GameRecord)> = {
+            let mut counted = self.counted.lock().map_err(|_| internal("statistics lock poisoned"))?;
+            games
+                .into_iter()
+                .filter(|(id, _, r)| r.status == chronicle_game::Status::Complete && counted.insert(*id))
+                .collect()
+        };
         let mut corpus = Corpus::new();
         let mut skill = Vec::new();
-        for (id, record) in &games {
-            stats_corpus::add_game(&mut corpus, *id, uploader, record).map_err(internal)?;
+        for (id, uploader, record) in &games {
+            stats_corpus::add_game(&mut corpus, *id, uploader.as_deref(), record).map_err(internal)?;
             skill.extend(stats_corpus::skill_game(*id, record).map_err(internal)?);
         }
         if self.skill.extend(skill)? {
@@ -335,6 +358,11 @@ impl Service {
             stats.add_games(&corpus).map_err(stats_error)
         })
         .await?
+    }
+
+    /// Drops every cached game (their verdicts were rewritten elsewhere).
+    fn forget_cached_games(&self) {
+        self.games.clear();
     }
 
     pub fn store(&self) -> &Backend {
@@ -423,13 +451,13 @@ impl Service {
         let mut fresh = Vec::new();
         for (g, r) in new_games.iter().zip(inserted) {
             if let Inserted::New(id) = r {
-                fresh.push((id, g.record.clone()));
+                fresh.push((id, uploader_name.clone(), g.record.clone()));
             }
             stored.insert(g.sha256.as_str(), r);
         }
         // The games are stored whatever happens to the statistics; a failure here is logged
         // (the statistics catch up at the next start).
-        if let Err(e) = self.add_to_stats(fresh, uploader_name.as_deref()).await {
+        if let Err(e) = self.add_to_stats(fresh).await {
             tracing::error!(error = e.message(), "adding games to the statistics");
         }
         let mut ids = Vec::with_capacity(shas.len());

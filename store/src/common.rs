@@ -299,6 +299,15 @@ macro_rules! write_tx {
     }};
 }
 
+/// Tells the other processes on this database about a change, when the backend can
+/// ([`NOTIFY`]); delivered when the transaction commits.
+async fn notify(conn: &mut Conn, change: &crate::changes::Change) -> Result<(), sqlx::Error> {
+    if let Some(sql) = NOTIFY {
+        sqlx::query(sql).bind(change.payload()).execute(&mut *conn).await?;
+    }
+    Ok(())
+}
+
 /// Stores a batch in one transaction: the games not stored yet, with their logs, players and
 /// facts. Keys must be distinct within the batch.
 async fn insert_batch(pool: &Pool<Db>, games: &[&NewGame]) -> Result<Vec<Inserted>, sqlx::Error> {
@@ -329,6 +338,9 @@ async fn insert_batch_on(conn: &mut Conn, games: &[&NewGame]) -> Result<Vec<Inse
     .await?;
     let records: Vec<(i64, &GameRecord)> = stored.iter().map(|(id, g)| (*id, &g.record)).collect();
     insert_children(&mut tx, &records).await?;
+    if let (Some(first), Some(last)) = (new.values().min(), new.values().max()) {
+        notify(&mut tx, &crate::changes::Change::Games { first: *first, last: *last }).await?;
+    }
     tx.commit().await?;
     Ok(games
         .iter()
@@ -511,6 +523,7 @@ async fn replace_records_on(conn: &mut Conn, records: &[(i64, GameRecord)]) -> R
     }
     let refs: Vec<(i64, &GameRecord)> = records.iter().map(|(id, r)| (*id, r)).collect();
     insert_children(&mut tx, &refs).await?;
+    notify(&mut tx, &crate::changes::Change::Rewritten).await?;
     tx.commit().await
 }
 

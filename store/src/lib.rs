@@ -23,6 +23,7 @@ use chronicle_game::{GameKind, Status};
 
 use crate::record::{GameRecord, Outcome};
 
+pub mod changes;
 mod pg;
 pub mod record;
 mod sqlite;

@@ -25,6 +25,10 @@ fn now_plus_seconds(param: &str) -> String {
     format!("now() + make_interval(secs => {param})")
 }
 
+/// Tells every `chronicle serve` on this database what changed, at commit
+/// ([`crate::changes`]): `pg_notify` is transactional, so a rolled-back write says nothing.
+const NOTIFY: Option<&str> = Some("SELECT pg_notify('chronicle_changes', $1)");
+
 /// After the readiness probe's write: nothing (a commit has written the write-ahead log).
 const PROBE_FLUSH: Option<&str> = None;
 

@@ -32,6 +32,9 @@ fn now_plus_seconds(param: &str) -> String {
 /// succeed on a full disk; the checkpoint must grow the database file, and fails there.
 const PROBE_FLUSH: Option<&str> = Some("PRAGMA wal_checkpoint(TRUNCATE)");
 
+/// SQLite has no notifications: one process serves an embedded store.
+const NOTIFY: Option<&str> = None;
+
 /// Makes a text comparison byte-wise (ISO 8601 timestamps then sort by time).
 const BYTE_ORDER: &str = "";
 

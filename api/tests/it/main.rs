@@ -13,6 +13,7 @@ mod migration;
 mod other_games;
 mod players;
 mod recorder;
+mod replicas;
 mod schema;
 mod server;
 mod store_contract;
