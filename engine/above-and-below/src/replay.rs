@@ -185,6 +185,20 @@ impl Entry {
     }
 }
 
+/// Parses a log without applying any rule: the envelope, the setup notation and every entry
+/// read into its typed form. Returns the number of entries. This is the syntax share of a
+/// replay, timed apart from the rules by `examples/aab_speed.rs`.
+pub fn parse_only(input: &[u8]) -> Result<usize, LogError> {
+    let doc = parse_document(input).map_err(|(e, _)| e)?;
+    for (i, value) in doc.entries.iter().enumerate() {
+        Entry::deserialize_value(value).map_err(|e| {
+            let e = notation_error(&e, "entry");
+            LogError { entry: Some(i), player: None, code: e.code, message: e.message }
+        })?;
+    }
+    Ok(doc.entries.len())
+}
+
 /// Replays a whole log: forced passes at the end, scoring when the game is over.
 pub fn replay(input: &[u8]) -> Replay {
     run(input, None)
