@@ -297,7 +297,10 @@ fn h11_cat_rolls_come_first() {
 /// Shown here: villagers gained from an encounter arrive exhausted, even with train_to_ready.
 #[test]
 fn h12_encounter_villagers_arrive_exhausted() {
-    let e = explore(
+    // Player 0 owns a `train_to_ready` card (house_01 changed), then gains villager_01 from an
+    // encounter: exhausted all the same.
+    let s = with_card(setup(2), "house_01", card("house_01", 2, json!([{"effect": "train_to_ready"}])));
+    let gain = explore(
         0,
         "cave_01",
         1,
@@ -308,8 +311,9 @@ fn h12_encounter_villagers_arrive_exhausted() {
             json!([{"get": "villager", "villager": "villager_01", "from": "row", "which": "cheapest"}]),
         ),
     );
-    let st = state(&log(2, vec![e]));
+    let st = state(&log_with(s, vec![build(0, "house_01", Some("house_05")), pass(1), gain]));
     assert_eq!(player(&st, 0)["villagers"][3], json!({"id": "villager_01", "state": "exhausted"}));
+    // `which: cheapest` must name a villager of the cheapest occupied slot.
     let e = explore(
         0,
         "cave_01",
