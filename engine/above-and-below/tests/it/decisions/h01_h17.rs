@@ -227,13 +227,10 @@ fn h11_cat_rolls_come_first() {
         log_with(s, vec![gain(0), pass(1), pass(0), json!({"type": "round_end"}), pass(1), turn(0, action)])
     };
     let step0 = json!({"paragraph": 6, "option": 1, "thresholds": [], "reached": 0, "outcome": []});
-    // The one value 1–6 the seed gives at a place, found by writing each and keeping the one
-    // that is not E_RANDOM_MISMATCH.
+    // The value 1–6 the seed gives at a place: the first one whose writing is not
+    // E_RANDOM_MISMATCH (the seeded engine accepts exactly the derived value).
     let derive = |seed: u64, action: &dyn Fn(i64) -> Value| -> Option<i64> {
-        let ok: Vec<i64> = (1..=6)
-            .filter(|v| run(&game(seed, action(*v))).error.is_none_or(|e| e.code.as_str() != "E_RANDOM_MISMATCH"))
-            .collect();
-        (ok.len() == 1).then(|| ok[0])
+        (1..=6).find(|v| run(&game(seed, action(*v))).error.is_none_or(|e| e.code.as_str() != "E_RANDOM_MISMATCH"))
     };
     let with_cat_die = |v: i64| json!({"do": "explore", "party": ["cave_cat_1", "start_quill"], "cat_rolls": [{"villager": "cave_cat_1", "die": v}], "step": step0});
     let with_cat_paragraph =
@@ -245,7 +242,10 @@ fn h11_cat_rolls_come_first() {
         "rolls": [{"villager": "start_explorer", "die": v}, {"villager": "start_quill"}], "step": step0})
     };
     let mut checked = 0;
-    for seed in 0..12u64 {
+    for seed in 0..40u64 {
+        if checked == 3 {
+            break;
+        }
         let (Some(cat), Some(paragraph), Some(first), Some(second)) = (
             derive(seed, &with_cat_die),
             derive(seed, &with_cat_paragraph),
@@ -261,7 +261,7 @@ fn h11_cat_rolls_come_first() {
         assert_eq!(paragraph, second, "seed {seed}: the paragraph die comes after it");
         checked += 1;
     }
-    assert!(checked >= 2, "only {checked} seeds could tell the orders apart");
+    assert_eq!(checked, 3, "three seeds that tell the orders apart");
 
     // Explicit mode: a cat that fails, and no action, leaves the cave deck untouched.
     let gain = explore(
