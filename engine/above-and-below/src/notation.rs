@@ -423,12 +423,41 @@ pub enum Action {
     },
 }
 
-/// D.8.3: which row a refresh replaces.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+/// D.8.3: which row a refresh replaces. Any other row name (the key, star or villager row, or
+/// a misspelling) is kept as written, so that the rule answers `E_REFRESH` ("house or outpost
+/// row only", G.1) instead of the parser answering with a generic code.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RowName {
     Houses,
     Outposts,
+    Other(String),
+}
+
+impl RowName {
+    pub fn id(&self) -> &str {
+        match self {
+            RowName::Houses => "houses",
+            RowName::Outposts => "outposts",
+            RowName::Other(s) => s,
+        }
+    }
+}
+
+impl Serialize for RowName {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.id())
+    }
+}
+
+impl<'de> Deserialize<'de> for RowName {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        Ok(match s.as_str() {
+            "houses" => RowName::Houses,
+            "outposts" => RowName::Outposts,
+            _ => RowName::Other(s),
+        })
+    }
 }
 
 /// A free action (D.8).

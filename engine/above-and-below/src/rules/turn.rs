@@ -183,7 +183,7 @@ fn free_action(game: &mut Game, p: usize, f: &Free, ctx: &mut TurnCtx) -> RuleRe
     match f {
         Free::Offer { item } => market::offer(game, p, *item),
         Free::Buy { from, price } => market::buy(game, p, *from, *price),
-        Free::Refresh { row, drawn, pay } => market::refresh(game, p, *row, drawn.as_deref(), *pay, ctx),
+        Free::Refresh { row, drawn, pay } => market::refresh(game, p, row, drawn.as_deref(), *pay, ctx),
         Free::Store { goods } => storage::store(game, p, goods),
     }
 }

@@ -46,6 +46,21 @@ fn h19_store_after_round_seven() {
     assert_eq!(r.scores.map(|s| s[0].storage), Some(2));
 }
 
+/// H.19, second half: goods stored between the last pass of a round and its income raise that
+/// income (two types reach storage space 2, income 5 on the synthetic board, against 4).
+#[test]
+fn h19_store_before_the_income() {
+    let goods = json!([{"get": "good", "good": "ore", "n": 1}, {"get": "good", "good": "fish", "n": 1}]);
+    let e = explore(0, "cave_01", 1, [4, 3], step(json!([3]), json!(3), goods));
+    let store = json!({"type": "store", "player": 0, "goods": ["ore", "fish"]});
+    let coins = |between: Vec<serde_json::Value>| {
+        let entries = [vec![e.clone(), pass(1), pass(0)], between, vec![json!({"type": "round_end"})]].concat();
+        player(&state(&log(2, entries)), 0)["coins"].clone()
+    };
+    assert_eq!(coins(vec![store]), 7 + 5);
+    assert_eq!(coins(vec![]), 7 + 4);
+}
+
 /// H.20 (Harvest with fewer goods than villagers). RULES.md decides: "Legal."
 ///
 /// Shown here: a harvest may take fewer goods than villagers.
