@@ -17,7 +17,8 @@ fn json(name: &str) -> Value {
 }
 
 /// The golden games and their player counts.
-const GOLDEN: [(&str, usize); 4] = [("golden-2p", 2), ("golden-3p", 3), ("golden-4p", 4), ("golden-2p-rich", 2)];
+const GOLDEN: [(&str, usize); 5] =
+    [("golden-2p", 2), ("golden-3p", 3), ("golden-4p", 4), ("golden-2p-rich", 2), ("golden-4p-rich", 4)];
 
 /// The hand-worked score table at the end of a `.scores.md` file: `| row | P0 | P1 | … |`, one
 /// line per F.10 row and `total`, as `(row, points per seat)`.
