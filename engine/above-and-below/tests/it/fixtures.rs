@@ -20,12 +20,16 @@ fn json(name: &str) -> Value {
 const GOLDEN: [(&str, usize); 5] =
     [("golden-2p", 2), ("golden-3p", 3), ("golden-4p", 4), ("golden-2p-rich", 2), ("golden-4p-rich", 4)];
 
-/// The hand-worked score table at the end of a `.scores.md` file: `| row | P0 | P1 | … |`, one
-/// line per F.10 row and `total`, as `(row, points per seat)`.
+/// The hand-worked score table at the end of a `.scores.md` file (from its last
+/// `| row | P0 | P1 | … |` header): one line per F.10 row and `total`, as `(row, points per
+/// seat)`.
 fn hand_worked(name: &str) -> Vec<(String, Vec<i64>)> {
     let text = read(&format!("{name}.scores.md"));
     let rows: Vec<&str> = ROWS.iter().copied().chain(["total"]).collect();
-    text.lines()
+    // The final table starts at the last `| row |` header.
+    let start = text.rfind("| row |").unwrap_or_else(|| panic!("{name}.scores.md has no `| row |` table"));
+    text[start..]
+        .lines()
         .filter_map(|line| {
             let cells: Vec<&str> = line.trim().trim_matches('|').split('|').map(str::trim).collect();
             let (row, points) = cells.split_first()?;
