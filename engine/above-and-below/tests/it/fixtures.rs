@@ -17,8 +17,14 @@ fn json(name: &str) -> Value {
 }
 
 /// The golden games and their player counts.
-const GOLDEN: [(&str, usize); 5] =
-    [("golden-2p", 2), ("golden-3p", 3), ("golden-4p", 4), ("golden-2p-rich", 2), ("golden-4p-rich", 4)];
+const GOLDEN: [(&str, usize); 6] = [
+    ("golden-2p", 2),
+    ("golden-3p", 3),
+    ("golden-4p", 4),
+    ("golden-2p-rich", 2),
+    ("golden-3p-rich", 3),
+    ("golden-4p-rich", 4),
+];
 
 /// The hand-worked score table at the end of a `.scores.md` file (from its last
 /// `| row | P0 | P1 | … |` header): one line per F.10 row and `total`, as `(row, points per
@@ -41,6 +47,17 @@ fn hand_worked(name: &str) -> Vec<(String, Vec<i64>)> {
         .collect()
 }
 
+/// The hand-worked winners: the seats of the `Winner: P0 (…)` or `Winners: P0, P2 (…)` line.
+fn hand_winners(name: &str) -> Vec<usize> {
+    let text = read(&format!("{name}.scores.md"));
+    let line = text
+        .lines()
+        .find_map(|l| l.strip_prefix("Winner: ").or_else(|| l.strip_prefix("Winners: ")))
+        .unwrap_or_else(|| panic!("{name}.scores.md names no winner"));
+    let seats = line.split(" (").next().unwrap_or_default();
+    seats.split(", ").map(|p| p.trim_start_matches('P').parse().unwrap_or_else(|_| panic!("{name}: {line}"))).collect()
+}
+
 /// F.10: each golden game is complete and the engine's score rows equal the numbers worked out
 /// by hand in its `.scores.md` (every row of F.10 and the total, for every seat); the log's
 /// `claimed` totals are the same hand-worked totals, so no `W_SCORE_CLAIM` is raised.
@@ -54,6 +71,7 @@ fn golden_games_score_as_worked_out_by_hand() {
         assert!(r.warnings.is_empty(), "{name}: {:?}", r.warnings);
         let v = AboveAndBelow::verdict(&r);
         assert_eq!(v.player_count, Some(n as u8));
+        assert_eq!(r.winners, hand_winners(name), "{name}: winners (F.12)");
         let hand = hand_worked(name);
         assert_eq!(
             hand.iter().map(|(row, _)| row.as_str()).collect::<Vec<_>>(),
