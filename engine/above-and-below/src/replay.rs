@@ -221,19 +221,21 @@ fn run(input: &[u8], limit: Option<usize>) -> Replay {
     };
     let claimed = doc.claimed.as_ref().map(|c| c.scores.clone());
     let stop = limit.unwrap_or(doc.entries.len()).min(doc.entries.len());
-    let mut last_good = game.clone();
     for (i, value) in doc.entries.iter().take(stop).enumerate() {
         let before = game.warnings.len();
         if let Err((player, e)) = step(&mut game, value) {
             let message = format!("entry {i}: {}", e.message);
             let error = LogError { entry: Some(i), player, code: e.code, message };
-            let warnings = last_good.warnings.clone();
-            return Replay { claimed, warnings, ..Replay::invalid(error, doc.meta, Some(last_good), i) };
+            // A failed entry may have half-changed the game: the state reported is the one
+            // after the last legal entry, rebuilt by replaying the legal prefix again (only
+            // invalid logs pay for this, instead of every entry paying for a copy).
+            let last_good = state_after(&doc, i);
+            let warnings = last_good.as_ref().map(|g| g.warnings.clone()).unwrap_or_default();
+            return Replay { claimed, warnings, ..Replay::invalid(error, doc.meta, last_good, i) };
         }
         for w in &mut game.warnings[before..] {
             w.entry = Some(i);
         }
-        last_good.clone_from(&game);
     }
     if limit.is_none() {
         forced_passes(&mut game, None);
@@ -270,6 +272,20 @@ fn run(input: &[u8], limit: Option<usize>) -> Replay {
         claimed,
         entries_applied: stop,
     }
+}
+
+/// The game after the first `n` entries of a document whose first `n` entries are legal, with
+/// the warnings located as in [`run`].
+fn state_after(doc: &Document, n: usize) -> Option<Game> {
+    let mut game = start(doc).ok()?;
+    for (i, value) in doc.entries.iter().take(n).enumerate() {
+        let before = game.warnings.len();
+        step(&mut game, value).ok()?;
+        for w in &mut game.warnings[before..] {
+            w.entry = Some(i);
+        }
+    }
+    Some(game)
 }
 
 /// G.3 `W_SUPPLY`: more goods of a type owned or on cards than there are tokens, or more
