@@ -7,6 +7,7 @@
 //! (`E_DIE`, `E_CAT_ROLL`) and not as a malformed number.
 
 use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::value::RawValue;
 use serde_json::Value;
 
 use crate::ids::{Good, Item, Skill, Trait};
@@ -50,12 +51,13 @@ pub enum RandomMode {
 }
 
 /// `setup`, unvalidated. `catalogue` and `board` are a string or an object, read by
-/// [`crate::setup`] so that each shape keeps its own error.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// [`crate::setup`] so that each shape keeps its own error. The catalogue, most of a log's
+/// bytes, is kept as its raw JSON text and read once, straight into its typed form.
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SetupNotation {
     pub players: Vec<PlayerNotation>,
-    pub catalogue: Value,
+    pub catalogue: Box<RawValue>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub board: Option<Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
