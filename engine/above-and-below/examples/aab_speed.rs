@@ -9,8 +9,9 @@
 //!
 //! * **floor**: `serde_json::from_slice::<serde::de::IgnoredAny>`, the least any JSON reader
 //!   must do (tokenise and validate, build nothing);
-//! * **parse**: [`chronicle_above_and_below::parse_only`], the envelope, the setup notation and
-//!   every entry read into the engine's typed form, no rule applied;
+//! * **parse**: [`chronicle_above_and_below::parse_only`], the envelope, the setup notation, the
+//!   catalogue (most of a log's bytes) and every entry read into the engine's typed form, no
+//!   rule applied;
 //! * **replay**: [`chronicle_above_and_below::replay`], the whole verification and scoring.
 //!
 //! Each measurement is repeated `R` times (default 5) and the median is printed, with its ratio
