@@ -237,7 +237,8 @@ fn h29_refresh_order() {
 /// the cave that are still there at the start of the step. This step's efforts do not remove them;
 /// earlier efforts, `injure` and `lose_villager` do."
 ///
-/// Shown here: `per_skill` counts villagers in the cave at the start of the step, efforts included.
+/// Shown here: `per_skill` counts villagers in the cave at the start of the step, this step's
+/// efforts included, and no longer counts one injured by an earlier step's effort.
 #[test]
 fn h30_per_skill_counts_this_steps_efforts() {
     let e = explore(
@@ -248,7 +249,19 @@ fn h30_per_skill_counts_this_steps_efforts() {
         json!({"paragraph": 1, "option": 1, "thresholds": [3],
         "bonus": [{"kind": "per_skill", "skill": "quill", "n": 2}], "efforts": ["start_quill"], "reached": 3, "outcome": []}),
     );
+    // Dice 1 + 0, the effort +1, the quill still counted at this step +2: 4 ≥ 3.
     assert_ok(&log(2, vec![e]));
+    // At a later step, the villager injured by an earlier effort no longer counts: E_BONUS.
+    let chain = explore(
+        0,
+        "cave_01",
+        1,
+        [1, 1],
+        json!({"paragraph": 1, "option": 1, "thresholds": [2], "efforts": ["start_quill"], "reached": 2, "outcome": [],
+               "then": {"paragraph": 130, "option": 1, "thresholds": [3],
+                        "bonus": [{"kind": "per_skill", "skill": "quill", "n": 1}], "reached": 3, "outcome": []}}),
+    );
+    assert_error(&log(2, vec![chain]), Some(0), "E_BONUS");
 }
 
 /// H.31 (Rows a free `card` reward may take from). RULES.md decides: "Any face-up row: house, key,
