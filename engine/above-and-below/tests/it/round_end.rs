@@ -62,6 +62,21 @@ fn f9_declare_after_an_omitted_forced_pass() {
     assert_error(&log_with(s, [e.clone(), vec![declare]].concat()), Some(e.len()), "E_SEQUENCE");
 }
 
+/// F.2, H.3: the last pass of round 7 ends the game at once: no rest, no cider back, no income,
+/// no restock (the villagers used and the cider taken in round 7 stay as they are).
+#[test]
+fn f2_nothing_runs_after_round_seven() {
+    let mut e = passes(2, 0, 6);
+    e.push(labor(0, &ALL));
+    e.push(pass(1));
+    let st = state(&log(2, e));
+    assert_eq!(st["phase"], "game_end");
+    assert_eq!(st["board_cider"], false, "the cider taken in round 7 is not replaced");
+    let p = player(&st, 0);
+    assert_eq!(p["coins"], 7 + 6 * 4 + 3, "six incomes and the labor, no seventh income");
+    assert!(p["villagers"].as_array().into_iter().flatten().all(|v| v["state"] == "exhausted"), "no rest");
+}
+
 /// F.4: villagers drawn after the slide must be written in explicit mode.
 #[test]
 fn f4_villager_row_refill() {
