@@ -42,9 +42,7 @@ pub fn serve(args: ServeArgs, out: &mut dyn Write) -> Result<crate::cli::Done, S
         let changes = service.listen_for_changes().await.map_err(|e| e.to_string())?;
         let counted = service.load_stats().await.map_err(|e| e.to_string())?;
         tracing::info!(games = counted, "statistics loaded");
-        if let Some(changes) = changes {
-            actix_web::rt::spawn(Arc::clone(&service).follow_changes(changes));
-        }
+        let follower = changes.map(|changes| actix_web::rt::spawn(Arc::clone(&service).follow_changes(changes)));
         let state = web::Data::new(AppState {
             schema: graphql::schema(Arc::clone(&service), args.limits()),
             service: Arc::clone(&service),
@@ -93,6 +91,12 @@ pub fn serve(args: ServeArgs, out: &mut dyn Write) -> Result<crate::cli::Done, S
         out.flush().map_err(|e| e.to_string())?;
         let result = server.run().await;
         tracing::info!("shutting down");
+        // Stop listening while the runtime still runs: the listener hands its connection back
+        // to the pool when it is dropped.
+        if let Some(follower) = follower {
+            follower.abort();
+            let _ = follower.await;
+        }
         service.store().close().await;
         result.map_err(|e| format!("server: {e}"))?;
         tracing::info!("stopped");

@@ -3,6 +3,7 @@
 //! 4, storage space 3 = `[2, 6]`, the top track space −2 VP, positions −1…+2 worth 0); a log
 //! supplies the rest in `setup.board` (H.27). An incomplete or insane profile is `E_SETUP_BOARD`.
 
+use serde::Deserialize;
 use serde_json::Value;
 
 use crate::error::{ensure, fail, ErrorCode, RuleResult};
@@ -34,7 +35,7 @@ impl Board {
                 return fail(ErrorCode::SetupBoard, format!("board \"{s}\" is not \"standard\" or an object"))
             }
             Some(v @ Value::Object(_)) => {
-                serde_json::from_value(v.clone()).map_err(|e| crate::replay::notation_error(&e, "setup.board"))?
+                BoardNotation::deserialize(v).map_err(|e| crate::replay::notation_error(&e, "setup.board"))?
             }
             Some(other) => {
                 return fail(ErrorCode::Format, format!("setup.board is {other}, not \"standard\" or an object"))

@@ -57,7 +57,7 @@ pub fn ledger(input: &[u8]) -> Vec<LedgerLine> {
                 })
             })
             .collect();
-        let player = value.get("player").and_then(serde_json::Value::as_u64).and_then(|p| usize::try_from(p).ok());
+        let player = crate::replay::player_of(value, game.players().len());
         lines.push(LedgerLine { entry: i, round, player, changes });
         before = after;
     }

@@ -30,5 +30,5 @@ pub mod view;
 
 pub use error::{ErrorCode, RuleError};
 pub use game::{Game, Phase};
-pub use replay::{replay, replay_until, LogError, Replay, Status, ENGINE_VERSION, FORMAT};
+pub use replay::{parse_only, replay, replay_until, LogError, Replay, Status, ENGINE_VERSION, FORMAT};
 pub use verdict::AboveAndBelow;

@@ -7,6 +7,7 @@
 //! (`E_DIE`, `E_CAT_ROLL`) and not as a malformed number.
 
 use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::value::RawValue;
 use serde_json::Value;
 
 use crate::ids::{Good, Item, Skill, Trait};
@@ -50,12 +51,13 @@ pub enum RandomMode {
 }
 
 /// `setup`, unvalidated. `catalogue` and `board` are a string or an object, read by
-/// [`crate::setup`] so that each shape keeps its own error.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// [`crate::setup`] so that each shape keeps its own error. The catalogue, most of a log's
+/// bytes, is kept as its raw JSON text and read once, straight into its typed form.
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SetupNotation {
     pub players: Vec<PlayerNotation>,
-    pub catalogue: Value,
+    pub catalogue: Box<RawValue>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub board: Option<Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -423,12 +425,41 @@ pub enum Action {
     },
 }
 
-/// D.8.3: which row a refresh replaces.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+/// D.8.3: which row a refresh replaces. Any other row name (the key, star or villager row, or
+/// a misspelling) is kept as written, so that the rule answers `E_REFRESH` ("house or outpost
+/// row only", G.1) instead of the parser answering with a generic code.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RowName {
     Houses,
     Outposts,
+    Other(String),
+}
+
+impl RowName {
+    pub fn id(&self) -> &str {
+        match self {
+            RowName::Houses => "houses",
+            RowName::Outposts => "outposts",
+            RowName::Other(s) => s,
+        }
+    }
+}
+
+impl Serialize for RowName {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.id())
+    }
+}
+
+impl<'de> Deserialize<'de> for RowName {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        Ok(match s.as_str() {
+            "houses" => RowName::Houses,
+            "outposts" => RowName::Outposts,
+            _ => RowName::Other(s),
+        })
+    }
 }
 
 /// A free action (D.8).

@@ -3,6 +3,7 @@
 //! apply the end-of-log forced passes and score a finished game.
 
 use serde::Serialize;
+use serde_json::value::RawValue;
 use serde_json::Value;
 
 use crate::error::{ErrorCode, RuleError};
@@ -90,15 +91,52 @@ pub(crate) fn notation_error(e: &serde_json::Error, what: &str) -> RuleError {
     RuleError::new(code, format!("{what}: {text}"))
 }
 
-/// The parsed envelope; entries are read one at a time.
+/// The parsed envelope; entries are kept as their raw JSON text and read one at a time, so a
+/// malformed entry is an error at that entry, and no JSON tree is built for the log.
 pub(crate) struct Document {
     pub(crate) meta: Meta,
     pub(crate) setup: SetupNotation,
-    pub(crate) entries: Vec<Value>,
+    pub(crate) entries: Vec<Box<RawValue>>,
     pub(crate) claimed: Option<Claimed>,
 }
 
 const TOP_LEVEL: [&str; 5] = ["format", "meta", "setup", "entries", "claimed"];
+
+/// The top-level object's members, in document order, each value as raw JSON text.
+struct Members(Vec<(String, Box<RawValue>)>);
+
+impl<'de> serde::Deserialize<'de> for Members {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Members, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Members;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Members, A::Error> {
+                let mut members = Vec::new();
+                while let Some(member) = map.next_entry::<String, Box<RawValue>>()? {
+                    members.push(member);
+                }
+                Ok(Members(members))
+            }
+        }
+        d.deserialize_map(V)
+    }
+}
+
+impl Members {
+    /// A member's raw value (names are checked to be distinct first).
+    fn take(&mut self, name: &str) -> Option<Box<RawValue>> {
+        let i = self.0.iter().position(|(k, _)| k == name)?;
+        Some(self.0.swap_remove(i).1)
+    }
+}
+
+/// `null` and absence are the same for the optional members.
+fn present(raw: Option<Box<RawValue>>) -> Option<Box<RawValue>> {
+    raw.filter(|r| r.get().trim() != "null")
+}
 
 #[allow(clippy::result_large_err)]
 pub(crate) fn parse_document(input: &[u8]) -> Result<Document, (LogError, Meta)> {
@@ -106,40 +144,48 @@ pub(crate) fn parse_document(input: &[u8]) -> Result<Document, (LogError, Meta)>
     if input.len() > MAX_LOG_BYTES {
         return Err((doc_error(ErrorCode::Format, format!("{} bytes; at most {MAX_LOG_BYTES}", input.len())), none));
     }
-    let value: Value = serde_json::from_slice(input)
-        .map_err(|e| (doc_error(ErrorCode::Format, format!("not JSON: {e}")), Meta::default()))?;
-    let Value::Object(mut obj) = value else {
-        return Err((doc_error(ErrorCode::Format, "a log is a JSON object"), none));
-    };
-    match obj.get("format") {
-        Some(Value::String(f)) if f == FORMAT => {}
-        Some(other) => return Err((doc_error(ErrorCode::Format, format!("format {other} is not \"{FORMAT}\"")), none)),
+    let mut obj: Members = serde_json::from_slice(input).map_err(|e| {
+        let message = if e.is_data() { "a log is a JSON object".to_owned() } else { format!("not JSON: {e}") };
+        (doc_error(ErrorCode::Format, message), Meta::default())
+    })?;
+    let format = obj.0.iter().find(|(k, _)| k == "format").map(|(_, v)| v.get());
+    match format.map(serde_json::from_str::<Value>) {
+        Some(Ok(Value::String(f))) if f == FORMAT => {}
+        Some(Ok(other)) => {
+            return Err((doc_error(ErrorCode::Format, format!("format {other} is not \"{FORMAT}\"")), none))
+        }
+        Some(Err(e)) => return Err((doc_error(ErrorCode::Format, format!("not JSON: {e}")), none)),
         None => {
             return Err((doc_error(ErrorCode::Format, format!("`format` is missing; expected \"{FORMAT}\"")), none))
         }
     }
-    if let Some(k) = obj.keys().find(|k| !TOP_LEVEL.contains(&k.as_str())) {
+    if let Some((k, _)) = obj.0.iter().enumerate().find_map(|(i, (k, _))| obj.0[..i].iter().find(|(o, _)| o == k)) {
+        return Err((doc_error(ErrorCode::Format, format!("top-level member `{k}` is repeated")), none));
+    }
+    if let Some((k, _)) = obj.0.iter().find(|(k, _)| !TOP_LEVEL.contains(&k.as_str())) {
         return Err((doc_error(ErrorCode::UnknownField, format!("unknown top-level field `{k}`")), none));
     }
-    let meta: Meta = match obj.remove("meta") {
-        None | Some(Value::Null) => Meta::default(),
-        Some(v) => serde_json::from_value(v).map_err(|e| (located(notation_error(&e, "meta")), Meta::default()))?,
+    let meta: Meta = match present(obj.take("meta")) {
+        None => Meta::default(),
+        Some(v) => serde_json::from_str(v.get()).map_err(|e| (located(notation_error(&e, "meta")), Meta::default()))?,
     };
-    let setup: SetupNotation = match obj.remove("setup") {
+    let setup: SetupNotation = match obj.take("setup") {
         None => return Err((doc_error(ErrorCode::Format, "`setup` is missing"), meta)),
-        Some(v) => serde_json::from_value(v).map_err(|e| (located(notation_error(&e, "setup")), meta.clone()))?,
+        Some(v) => serde_json::from_str(v.get()).map_err(|e| (located(notation_error(&e, "setup")), meta.clone()))?,
     };
-    let entries = match obj.remove("entries") {
-        Some(Value::Array(a)) => a,
-        Some(_) => return Err((doc_error(ErrorCode::Format, "`entries` is not an array"), meta)),
+    let entries: Vec<Box<RawValue>> = match obj.take("entries") {
+        Some(v) => serde_json::from_str(v.get())
+            .map_err(|_| (doc_error(ErrorCode::Format, "`entries` is not an array"), meta.clone()))?,
         None => return Err((doc_error(ErrorCode::Format, "`entries` is missing"), meta)),
     };
     if entries.len() > MAX_ENTRIES {
         return Err((doc_error(ErrorCode::Format, format!("{} entries; at most {MAX_ENTRIES}", entries.len())), meta));
     }
-    let claimed = match obj.remove("claimed") {
-        None | Some(Value::Null) => None,
-        Some(v) => Some(serde_json::from_value(v).map_err(|e| (located(notation_error(&e, "claimed")), meta.clone()))?),
+    let claimed = match present(obj.take("claimed")) {
+        None => None,
+        Some(v) => {
+            Some(serde_json::from_str(v.get()).map_err(|e| (located(notation_error(&e, "claimed")), meta.clone()))?)
+        }
     };
     Ok(Document { meta, setup, entries, claimed })
 }
@@ -163,14 +209,22 @@ pub(crate) fn start(doc: &Document) -> Result<Game, LogError> {
     Ok(Game::new(setup))
 }
 
+/// The `player` of an entry that may be malformed (for locating its error), when it is a seat.
+pub(crate) fn player_of(raw: &RawValue, seats: usize) -> Option<usize> {
+    #[derive(serde::Deserialize)]
+    struct Player {
+        player: Option<u64>,
+    }
+    let p = serde_json::from_str::<Player>(raw.get()).ok()?.player?;
+    usize::try_from(p).ok().filter(|p| *p < seats)
+}
+
 /// Reads and applies one entry; the error names the entry's player when it has a valid one.
-pub(crate) fn step(game: &mut Game, value: &Value) -> Result<(), (Option<usize>, RuleError)> {
-    let player = value
-        .get("player")
-        .and_then(Value::as_u64)
-        .and_then(|p| usize::try_from(p).ok())
-        .filter(|p| *p < game.players.len());
-    let entry = Entry::deserialize_value(value).map_err(|e| (player, notation_error(&e, "entry")))?;
+pub(crate) fn step(game: &mut Game, raw: &RawValue) -> Result<(), (Option<usize>, RuleError)> {
+    let seats = game.players.len();
+    let entry: Entry =
+        serde_json::from_str(raw.get()).map_err(|e| (player_of(raw, seats), notation_error(&e, "entry")))?;
+    let player = entry.player().and_then(|p| usize::try_from(p).ok()).filter(|p| *p < seats);
     let before = game.warnings.len();
     let result = game.apply(&entry).map_err(|e| (player, e));
     for w in &mut game.warnings[before..] {
@@ -179,10 +233,22 @@ pub(crate) fn step(game: &mut Game, value: &Value) -> Result<(), (Option<usize>,
     result
 }
 
-impl Entry {
-    fn deserialize_value(v: &Value) -> Result<Entry, serde_json::Error> {
-        <Entry as serde::Deserialize>::deserialize(v)
+/// Parses a log without applying any rule: the envelope, the setup notation, a catalogue
+/// object and every entry read into their typed forms. Returns the number of entries. This is
+/// the syntax share of a replay, timed apart from the rules by `examples/aab_speed.rs`.
+pub fn parse_only(input: &[u8]) -> Result<usize, LogError> {
+    let doc = parse_document(input).map_err(|(e, _)| e)?;
+    if doc.setup.catalogue.get().starts_with('{') {
+        serde_json::from_str::<crate::notation::CatalogueNotation>(doc.setup.catalogue.get())
+            .map_err(|e| located(notation_error(&e, "setup.catalogue")))?;
     }
+    for (i, value) in doc.entries.iter().enumerate() {
+        serde_json::from_str::<Entry>(value.get()).map_err(|e| {
+            let e = notation_error(&e, "entry");
+            LogError { entry: Some(i), player: None, code: e.code, message: e.message }
+        })?;
+    }
+    Ok(doc.entries.len())
 }
 
 /// Replays a whole log: forced passes at the end, scoring when the game is over.
@@ -207,19 +273,21 @@ fn run(input: &[u8], limit: Option<usize>) -> Replay {
     };
     let claimed = doc.claimed.as_ref().map(|c| c.scores.clone());
     let stop = limit.unwrap_or(doc.entries.len()).min(doc.entries.len());
-    let mut last_good = game.clone();
     for (i, value) in doc.entries.iter().take(stop).enumerate() {
         let before = game.warnings.len();
         if let Err((player, e)) = step(&mut game, value) {
             let message = format!("entry {i}: {}", e.message);
             let error = LogError { entry: Some(i), player, code: e.code, message };
-            let warnings = last_good.warnings.clone();
-            return Replay { claimed, warnings, ..Replay::invalid(error, doc.meta, Some(last_good), i) };
+            // A failed entry may have half-changed the game: the state reported is the one
+            // after the last legal entry, rebuilt by replaying the legal prefix again (only
+            // invalid logs pay for this, instead of every entry paying for a copy).
+            let last_good = state_after(&doc, i);
+            let warnings = last_good.as_ref().map(|g| g.warnings.clone()).unwrap_or_default();
+            return Replay { claimed, warnings, ..Replay::invalid(error, doc.meta, last_good, i) };
         }
         for w in &mut game.warnings[before..] {
             w.entry = Some(i);
         }
-        last_good.clone_from(&game);
     }
     if limit.is_none() {
         forced_passes(&mut game, None);
@@ -256,6 +324,20 @@ fn run(input: &[u8], limit: Option<usize>) -> Replay {
         claimed,
         entries_applied: stop,
     }
+}
+
+/// The game after the first `n` entries of a document whose first `n` entries are legal, with
+/// the warnings located as in [`run`].
+fn state_after(doc: &Document, n: usize) -> Option<Game> {
+    let mut game = start(doc).ok()?;
+    for (i, value) in doc.entries.iter().take(n).enumerate() {
+        let before = game.warnings.len();
+        step(&mut game, value).ok()?;
+        for w in &mut game.warnings[before..] {
+            w.entry = Some(i);
+        }
+    }
+    Some(game)
 }
 
 /// G.3 `W_SUPPLY`: more goods of a type owned or on cards than there are tokens, or more

@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeSet, VecDeque};
 
-use serde_json::Value;
+use serde_json::value::RawValue;
 
 use crate::board::Board;
 use crate::catalogue::Catalogue;
@@ -75,18 +75,19 @@ pub fn validate(n: &SetupNotation) -> RuleResult<Setup> {
     }
 }
 
-fn read_catalogue(v: &Value) -> RuleResult<Catalogue> {
-    match v {
-        Value::String(name) => fail(
-            ErrorCode::Catalogue,
-            format!("catalogue \"{name}\" is not shipped: this engine has no named catalogue yet (RULES.md B.1); declare the catalogue object in the log"),
-        ),
-        Value::Object(_) => {
-            let n: CatalogueNotation =
-                serde_json::from_value(v.clone()).map_err(|e| crate::replay::notation_error(&e, "setup.catalogue"))?;
-            Catalogue::from_notation(n)
+fn read_catalogue(raw: &RawValue) -> RuleResult<Catalogue> {
+    let text = raw.get().trim_start();
+    let read = |e: serde_json::Error| crate::replay::notation_error(&e, "setup.catalogue");
+    match text.as_bytes().first() {
+        Some(b'"') => {
+            let name: String = serde_json::from_str(text).map_err(read)?;
+            fail(
+                ErrorCode::Catalogue,
+                format!("catalogue \"{name}\" is not shipped: this engine has no named catalogue yet (RULES.md B.1); declare the catalogue object in the log"),
+            )
         }
-        other => fail(ErrorCode::Format, format!("setup.catalogue is {other}, not a name or an object")),
+        Some(b'{') => Catalogue::from_notation(serde_json::from_str::<CatalogueNotation>(text).map_err(read)?),
+        _ => fail(ErrorCode::Format, format!("setup.catalogue is {text}, not a name or an object")),
     }
 }
 

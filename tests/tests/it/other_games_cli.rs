@@ -78,13 +78,13 @@ fn an_invalid_village_log_names_its_entry_and_code() {
 #[test]
 fn above_and_below_replays_show_the_trust_report() {
     let log = engine_fixture("above-and-below", "golden-4p.json");
-    let expect = read_json(&engine_fixture("above-and-below", "golden-4p.expect.json"));
+
     let (code, out, _) = chronicle(&["replay", "--json", &log], b"");
     assert_eq!(code, 0);
     let v = json(&out);
     assert_eq!((v["game"].as_str(), v["status"].as_str()), (Some("above-and-below"), Some("complete")));
-    let want: Vec<i64> = expect["players"].as_array().unwrap().iter().map(|s| s["total"].as_i64().unwrap()).collect();
-    assert_eq!(totals(&v), want);
+    // The totals worked by hand in golden-4p.scores.md.
+    assert_eq!(totals(&v), vec![8, 0, 5, 3]);
     let trust = &v["trust"];
     assert!(trust["declared"]["catalogue"].as_str().is_some_and(|s| s.starts_with("synthetic test data")));
     assert_eq!(trust["players"].as_array().map(Vec::len), Some(4));

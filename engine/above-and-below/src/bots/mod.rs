@@ -59,7 +59,7 @@ pub fn simulated_setup(players: usize, seed: u64) -> Result<SetupNotation, Strin
     let (catalogue, board) = crate::synthetic::components()?;
     Ok(SetupNotation {
         players: (0..players).map(|i| crate::notation::PlayerNotation { name: format!("Bot {}", i + 1) }).collect(),
-        catalogue,
+        catalogue: serde_json::value::to_raw_value(&catalogue).map_err(|e| e.to_string())?,
         board: Some(board),
         random: Some(RandomMode::Seeded),
         seed: Some(seed),

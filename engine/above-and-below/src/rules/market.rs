@@ -60,15 +60,23 @@ pub fn buy(game: &mut Game, p: usize, from: u64, price: i64) -> RuleResult {
     Ok(())
 }
 
+/// D.8.3, G.1: key, star and villager rows (and any other name) are never refreshed.
+fn not_refreshable(name: &str) -> RuleResult {
+    fail(ErrorCode::Refresh, format!("row `{name}` cannot be refreshed: only \"houses\" or \"outposts\" (D.8.3)"))
+}
+
 /// D.8.3, H.29: put the row under its deck (slot 0 first) and draw up to 4 new cards.
 pub fn refresh(
     game: &mut Game,
     p: usize,
-    row: RowName,
+    row: &RowName,
     drawn: Option<&[String]>,
     pay: Option<Payment>,
     ctx: &mut TurnCtx,
 ) -> RuleResult {
+    if let RowName::Other(name) = row {
+        return not_refreshable(name);
+    }
     ensure(!ctx.refreshed, ErrorCode::Refresh, || "a row may be refreshed at most once per turn (D.8.3)".into())?;
     ctx.refreshed = true;
     payment::pay(game, p, 1, pay, ErrorCode::Payment)?;
@@ -76,6 +84,7 @@ pub fn refresh(
     let (kind, deck, slots) = match row {
         RowName::Houses => (CardKind::Basic, &mut game.decks.houses, &mut game.house_row),
         RowName::Outposts => (CardKind::Outpost, &mut game.decks.outposts, &mut game.outpost_row),
+        RowName::Other(name) => return not_refreshable(name),
     };
     for card in slots.iter_mut().filter_map(Option::take) {
         deck.put_bottom(card);

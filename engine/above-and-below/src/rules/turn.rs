@@ -37,7 +37,10 @@ pub fn apply(game: &mut Game, entry: &Entry) -> RuleResult {
         }
         Entry::Declare { player, card, vp } => {
             let p = game.seat(*player)?;
-            forced_passes(game, Some(p));
+            // A declaration is never the player's turn: like a round_end, it lets every omitted
+            // forced pass happen first, including the declaring player's own (the last pass of
+            // round 7 may be theirs).
+            forced_passes(game, None);
             ensure(game.phase == Phase::Over, ErrorCode::Sequence, || {
                 "declare is only allowed after round 7 (F.9)".into()
             })?;
@@ -183,7 +186,7 @@ fn free_action(game: &mut Game, p: usize, f: &Free, ctx: &mut TurnCtx) -> RuleRe
     match f {
         Free::Offer { item } => market::offer(game, p, *item),
         Free::Buy { from, price } => market::buy(game, p, *from, *price),
-        Free::Refresh { row, drawn, pay } => market::refresh(game, p, *row, drawn.as_deref(), *pay, ctx),
+        Free::Refresh { row, drawn, pay } => market::refresh(game, p, row, drawn.as_deref(), *pay, ctx),
         Free::Store { goods } => storage::store(game, p, goods),
     }
 }

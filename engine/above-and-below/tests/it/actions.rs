@@ -153,17 +153,7 @@ fn d6_train() {
     assert_eq!(p["villagers"][3], json!({"id": "villager_05", "state": "exhausted"}));
     assert_eq!(p["reputation"], 1, "villager_05 has good_reputation (A.4)");
     assert_eq!(st["rows"]["villagers"][4], json!(null), "D.6.4: the slot stays empty");
-    // Slot 1 is empty now.
-    assert_error(
-        &log(
-            2,
-            vec![
-                t(1, None),
-                labor(1, &["start_quill"]),
-                turn(0, json!({"do": "train", "villager": "start_quill", "slot": 1})),
-            ],
-        ),
-        Some(2),
-        "E_VILLAGER_NOT_READY",
-    );
+    // D.6.4: after player 0 trains from slot 1, the slot is empty for player 1 (E_SLOT).
+    let other = turn(1, json!({"do": "train", "villager": "start_quill", "slot": 1}));
+    assert_error(&log(2, vec![t(1, None), other]), Some(1), "E_SLOT");
 }

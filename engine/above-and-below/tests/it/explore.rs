@@ -253,3 +253,22 @@ fn d10_cave_cat_obedience() {
     let no_action = [base, vec![json!({"type": "turn", "player": 0})]].concat();
     assert_error(&log(2, no_action), Some(5), "E_FORMAT");
 }
+
+/// E.11: after the action no villager stays in the cave: those still there are exhausted, those
+/// who made a last effort injured, a lost one gone from the village (a failure with a penalty).
+#[test]
+fn e11_no_villager_stays_in_the_cave() {
+    let e = turn(
+        0,
+        json!({"do": "explore", "party": ["start_hammer", "start_quill", "start_explorer"], "cave": "cave_01", "die": 1,
+               "rolls": [{"villager": "start_hammer", "die": 1}, {"villager": "start_quill", "die": 1}, {"villager": "start_explorer", "die": 1}],
+               "step": {"paragraph": 1, "option": 1, "thresholds": [5], "efforts": ["start_quill"], "reached": null,
+                        "outcome": [{"get": "lose_villager", "villager": "start_hammer"}]}}),
+    );
+    let st = state_until(&log(2, vec![e]), 1);
+    assert_eq!(
+        player(&st, 0)["villagers"],
+        json!([{"id": "start_quill", "state": "injured"}, {"id": "start_explorer", "state": "exhausted"}])
+    );
+    assert_eq!(player(&st, 0)["caves"], json!([]), "a failure gives no cave");
+}

@@ -82,6 +82,15 @@ fn d8_3_refresh() {
         json!({"do": "labor", "villagers": ["start_hammer"]}),
     )];
     assert_error(&log(2, seen), Some(0), "E_DRAW");
+    // G.1 D.8.3 "house or outpost row only": the key and star rows are never refreshed.
+    for row in ["keys", "stars", "villagers"] {
+        let other = vec![free(
+            0,
+            json!([{"do": "refresh", "row": row, "drawn": []}]),
+            json!({"do": "labor", "villagers": ["start_hammer"]}),
+        )];
+        assert_error(&log(2, other), Some(0), "E_REFRESH");
+    }
 }
 
 /// D.9, A.5: storing fills spaces left to right, one type per space; income follows.

@@ -38,6 +38,45 @@ fn f1_f9_entry_sequence() {
     assert_error(&log(2, game), Some(14), "E_SEQUENCE");
 }
 
+/// F.9 with LOG-FORMAT's omitted forced passes: a `declare` is never a turn, so a player whose
+/// last pass of round 7 was forced may leave it out and declare (the engine passes for them
+/// first); a declaration while that player can still act stays E_SEQUENCE.
+#[test]
+fn f9_declare_after_an_omitted_forced_pass() {
+    let s = with_card(
+        setup(2),
+        "house_01",
+        json!({"id": "house_01", "kind": "basic", "cost": 2, "effects": [{"effect": "custom", "text": "synthetic custom effect (test only)"}]}),
+    );
+    let declare = json!({"type": "declare", "player": 0, "card": "house_01", "vp": 2});
+    let mut e = vec![build(0, "house_01", Some("house_05")), pass(1), pass(0)];
+    e.extend(passes(2, 1, 5));
+    // Round 7 (player 0 first): player 0 labors with all three, player 1 passes, and player 0's
+    // forced pass is left out.
+    e.push(labor(0, &ALL));
+    e.push(pass(1));
+    let r = run(&log_with(s.clone(), [e.clone(), vec![declare.clone()]].concat()));
+    assert_eq!(r.status, chronicle_above_and_below::Status::Complete, "{:?}", r.error);
+    assert_eq!(r.scores.map(|s| s[0].card_vp_custom), Some(2));
+    e.pop();
+    assert_error(&log_with(s, [e.clone(), vec![declare]].concat()), Some(e.len()), "E_SEQUENCE");
+}
+
+/// F.2, H.3: the last pass of round 7 ends the game at once: no rest, no cider back, no income,
+/// no restock (the villagers used and the cider taken in round 7 stay as they are).
+#[test]
+fn f2_nothing_runs_after_round_seven() {
+    let mut e = passes(2, 0, 6);
+    e.push(labor(0, &ALL));
+    e.push(pass(1));
+    let st = state(&log(2, e));
+    assert_eq!(st["phase"], "game_end");
+    assert_eq!(st["board_cider"], false, "the cider taken in round 7 is not replaced");
+    let p = player(&st, 0);
+    assert_eq!(p["coins"], 7 + 6 * 4 + 3, "six incomes and the labor, no seventh income");
+    assert!(p["villagers"].as_array().into_iter().flatten().all(|v| v["state"] == "exhausted"), "no rest");
+}
+
 /// F.4: villagers drawn after the slide must be written in explicit mode.
 #[test]
 fn f4_villager_row_refill() {

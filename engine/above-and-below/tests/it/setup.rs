@@ -150,7 +150,7 @@ fn seeded_setup_needs_a_seed_and_derives_the_rows() {
     assert_eq!(st["decks"]["caves"], 25);
 }
 
-/// LOG-FORMAT "Envelope": format, unknown fields, claimed scores.
+/// LOG-FORMAT "Envelope": format, unknown fields, claimed scores, repeated member names.
 #[test]
 fn envelope_errors_have_their_codes() {
     let cases: [(&str, &str); 5] = [
@@ -166,4 +166,9 @@ fn envelope_errors_have_their_codes() {
     let mut doc: serde_json::Value = serde_json::from_str(&log(2, vec![])).expect("json");
     doc["claimed"] = json!({"scores": [1, 2, 3]});
     assert_error(&doc.to_string(), None, "E_FORMAT");
+    // A repeated member name (undefined in JSON) is refused: at the top level, in an entry.
+    let top = r#"{"format": "above-and-below-log/1", "entries": [], "entries": [], "setup": {}}"#;
+    assert_error(top, None, "E_FORMAT");
+    let entry = log(2, vec![]).replace(r#""entries":[]"#, r#""entries":[{"type":"pass","player":0,"player":0}]"#);
+    assert_error(&entry, Some(0), "E_FORMAT");
 }
