@@ -9,7 +9,7 @@ use chronicle_game::{LedgerChange, LedgerLine};
 
 use crate::game::{Game, Player};
 use crate::goods::Good;
-use crate::replay::{parse_document, validated};
+use crate::replay::{parse_document, player_hint, step_raw, tree_error, validated};
 use crate::scoring::score;
 
 /// The counted items of a player, by id, in ledger order.
@@ -33,13 +33,17 @@ fn snapshot(game: &Game) -> Vec<BTreeMap<&'static str, i64>> {
 
 /// The ledger of every legal entry of a Caverna log.
 pub fn ledger(input: &[u8]) -> Vec<LedgerLine> {
+    // A log a JSON tree cannot read has no legal entry (see `replay::tree_error`).
+    if tree_error(input).is_some() {
+        return Vec::new();
+    }
     let Ok(doc) = parse_document(input) else { return Vec::new() };
     let Some(mut game) = validated(&doc) else { return Vec::new() };
     let mut lines = Vec::with_capacity(doc.entries.len());
     let mut before = snapshot(&game);
-    for (i, value) in doc.entries.iter().enumerate() {
+    for (i, raw) in doc.entries.iter().enumerate() {
         let round = u16::from(game.round());
-        if game.play(value).is_err() {
+        if step_raw(&mut game, raw).is_err() {
             break;
         }
         let after = snapshot(&game);
@@ -54,7 +58,7 @@ pub fn ledger(input: &[u8]) -> Vec<LedgerLine> {
                 })
             })
             .collect();
-        let player = value.get("player").and_then(serde_json::Value::as_u64).and_then(|p| usize::try_from(p).ok());
+        let player = player_hint(raw);
         lines.push(LedgerLine { entry: i, round, player, changes });
         before = after;
     }

@@ -2,6 +2,7 @@
 //! entries one by one, apply the end-of-log defaults, score (`LOG-FORMAT.md` "Replay result").
 
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::Value;
 
 use crate::error::{fail, ErrorCode, RuleError, RuleResult};
@@ -90,9 +91,16 @@ fn doc_error(code: ErrorCode, message: impl Into<String>) -> LogError {
     LogError { entry: None, player: None, code, message: message.into() }
 }
 
-/// Classifies a serde error on a typed part of the log.
+/// Classifies a serde error on a typed part of the log. The part is read from its own text, so
+/// serde's " at line L column C" (a place inside that part, not in the log) is dropped.
 fn notation_error(e: &serde_json::Error, what: &str) -> RuleError {
-    let text = e.to_string();
+    let mut text = e.to_string();
+    if e.line() > 0 {
+        let place = format!(" at line {} column {}", e.line(), e.column());
+        if text.ends_with(&place) {
+            text.truncate(text.len() - place.len());
+        }
+    }
     let code = if text.contains("unknown field") {
         ErrorCode::UnknownField
     } else if text.contains("unknown variant") {
@@ -103,17 +111,84 @@ fn notation_error(e: &serde_json::Error, what: &str) -> RuleError {
     RuleError::new(code, crate::messages::notation(&format!("{what}: {text}")))
 }
 
-/// The parsed envelope: everything but the entries, which are parsed one at a time.
-pub(crate) struct Document {
+/// The parsed envelope: everything but the entries, which stay as their text in the log
+/// (borrowed, never copied) and are read one at a time.
+pub(crate) struct Document<'a> {
     meta: Meta,
     setup: SetupNotation,
-    pub(crate) entries: Vec<Value>,
+    pub(crate) entries: Vec<&'a RawValue>,
     claimed: Option<Claimed>,
+}
+
+/// The top-level members of a log in document order, each as its text: the envelope is
+/// checked member by member without building a JSON tree of the whole log.
+struct Members<'a>(Vec<(String, &'a RawValue)>);
+
+impl<'de> Deserialize<'de> for Members<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = Members<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Members<'de>, A::Error> {
+                let mut members = Vec::new();
+                while let Some(member) = map.next_entry::<String, &'de RawValue>()? {
+                    members.push(member);
+                }
+                Ok(Members(members))
+            }
+        }
+        d.deserialize_map(Visit)
+    }
+}
+
+impl<'a> Members<'a> {
+    /// The member's text (the last one, as a JSON object with a repeated member reads).
+    fn get(&self, key: &str) -> Option<&'a RawValue> {
+        self.0.iter().rev().find(|(k, _)| k == key).map(|(_, v)| *v)
+    }
+}
+
+/// The member's text unless it is absent or `null`.
+fn present(raw: Option<&RawValue>) -> Option<&RawValue> {
+    raw.filter(|r| r.get() != "null")
+}
+
+/// Reads a typed part of the log straight from its text. When that fails, the part is read
+/// again through a JSON tree, as logs have always been read: a member repeated in an object
+/// then counts once (the last), and the error is the one that path gives.
+fn read<T: serde::de::DeserializeOwned>(raw: &RawValue) -> Result<T, serde_json::Error> {
+    serde_json::from_str(raw.get()).or_else(|_| {
+        let value: Value = serde_json::from_str(raw.get())?;
+        T::deserialize(&value)
+    })
+}
+
+/// [`read`] of the envelope part `what`.
+fn typed<T: serde::de::DeserializeOwned>(raw: &RawValue, what: &str) -> Result<T, LogError> {
+    read(raw).map_err(|e| located(notation_error(&e, what)))
+}
+
+/// The error of a log that is not JSON as a JSON tree reads it (a number out of a double's
+/// range, say, which reading member by member does not notice): checked on the way out of
+/// every invalid log, so such a log is `malformed_json` wherever the first rule error is.
+pub(crate) fn tree_error(input: &[u8]) -> Option<LogError> {
+    serde_json::from_slice::<Value>(input).err().map(|e| doc_error(ErrorCode::MalformedJson, e.to_string()))
 }
 
 // Called once per replay: the size of its error does not matter.
 #[allow(clippy::result_large_err)]
-pub(crate) fn parse_document(input: &[u8]) -> Result<Document, (LogError, Meta)> {
+pub(crate) fn parse_document(input: &[u8]) -> Result<Document<'_>, (LogError, Meta)> {
+    envelope(input).map_err(|(e, meta)| match tree_error(input) {
+        Some(json) => (json, Meta::default()),
+        None => (e, meta),
+    })
+}
+
+#[allow(clippy::result_large_err)]
+fn envelope(input: &[u8]) -> Result<Document<'_>, (LogError, Meta)> {
     let none = Meta::default();
     if input.len() > MAX_LOG_BYTES {
         return Err((
@@ -121,34 +196,38 @@ pub(crate) fn parse_document(input: &[u8]) -> Result<Document, (LogError, Meta)>
             none,
         ));
     }
-    let value: Value = serde_json::from_slice(input)
-        .map_err(|e| (doc_error(ErrorCode::MalformedJson, e.to_string()), Meta::default()))?;
-    let Value::Object(mut obj) = value else {
+    let Ok(members) = serde_json::from_slice::<Members>(input) else {
+        // Not JSON (reported by `parse_document` as the tree reader words it), or not an object.
         return Err((doc_error(ErrorCode::Malformed, "a log is a JSON object"), none));
     };
-    if let Some(k) = obj.keys().find(|k| !["format", "meta", "setup", "entries", "claimed"].contains(&k.as_str())) {
+    if let Some((k, _)) =
+        members.0.iter().find(|(k, _)| !["format", "meta", "setup", "entries", "claimed"].contains(&k.as_str()))
+    {
         return Err((doc_error(ErrorCode::UnknownField, format!("unknown top-level field `{k}`")), none));
     }
-    match obj.get("format") {
-        Some(Value::String(f)) if f == FORMAT => {}
-        Some(other) => {
+    match members.get("format").map(|raw| serde_json::from_str::<Value>(raw.get())) {
+        Some(Ok(Value::String(f))) if f == FORMAT => {}
+        Some(Ok(other)) => {
             return Err((doc_error(ErrorCode::BadFormat, format!("format {other} is not \"{FORMAT}\"")), none))
         }
+        Some(Err(e)) => return Err((doc_error(ErrorCode::MalformedJson, e.to_string()), none)),
         None => {
             return Err((doc_error(ErrorCode::BadFormat, format!("`format` is missing; expected \"{FORMAT}\"")), none))
         }
     }
-    let meta: Meta = match obj.remove("meta") {
-        None | Some(Value::Null) => Meta::default(),
-        Some(v) => serde_json::from_value(v).map_err(|e| (located(notation_error(&e, "meta")), Meta::default()))?,
+    let meta: Meta = match present(members.get("meta")) {
+        None => Meta::default(),
+        Some(raw) => typed(raw, "meta").map_err(|e| (e, Meta::default()))?,
     };
-    let setup: SetupNotation = match obj.remove("setup") {
+    let setup: SetupNotation = match members.get("setup") {
         None => return Err((doc_error(ErrorCode::Malformed, "`setup` is missing"), meta)),
-        Some(v) => serde_json::from_value(v).map_err(|e| (located(notation_error(&e, "setup")), meta.clone()))?,
+        Some(raw) => typed(raw, "setup").map_err(|e| (e, meta.clone()))?,
     };
-    let entries = match obj.remove("entries") {
-        Some(Value::Array(a)) => a,
-        Some(_) => return Err((doc_error(ErrorCode::Malformed, "`entries` is not an array"), meta)),
+    let entries: Vec<&RawValue> = match members.get("entries") {
+        Some(raw) => match serde_json::from_str(raw.get()) {
+            Ok(entries) => entries,
+            Err(_) => return Err((doc_error(ErrorCode::Malformed, "`entries` is not an array"), meta)),
+        },
         None => return Err((doc_error(ErrorCode::Malformed, "`entries` is missing"), meta)),
     };
     if entries.len() > MAX_ENTRIES {
@@ -157,9 +236,9 @@ pub(crate) fn parse_document(input: &[u8]) -> Result<Document, (LogError, Meta)>
             meta,
         ));
     }
-    let claimed = match obj.remove("claimed") {
-        None | Some(Value::Null) => None,
-        Some(v) => Some(serde_json::from_value(v).map_err(|e| (located(notation_error(&e, "claimed")), meta.clone()))?),
+    let claimed = match present(members.get("claimed")) {
+        None => None,
+        Some(raw) => Some(typed(raw, "claimed").map_err(|e| (e, meta.clone()))?),
     };
     Ok(Document { meta, setup, entries, claimed })
 }
@@ -173,10 +252,10 @@ fn located(e: RuleError) -> LogError {
 /// of entries.
 pub fn parse_only(input: &[u8]) -> Result<usize, LogError> {
     let doc = parse_document(input).map_err(|(e, _)| e)?;
-    for (i, value) in doc.entries.iter().enumerate() {
-        Entry::deserialize(value).map_err(|e| {
+    for (i, raw) in doc.entries.iter().enumerate() {
+        read::<Entry>(raw).map_err(|e| {
             let e = notation_error(&e, "entry");
-            LogError { entry: Some(i), player: None, code: e.code, message: e.message }
+            tree_error(input).unwrap_or(LogError { entry: Some(i), player: None, code: e.code, message: e.message })
         })?;
     }
     Ok(doc.entries.len())
@@ -200,12 +279,20 @@ pub fn replay_until(input: &[u8], limit: Option<usize>) -> Replay {
     };
     let mut game = match start(&doc) {
         Ok(game) => game,
-        Err(e) => return Replay::invalid(e, doc.meta, None, 0),
+        Err(e) => {
+            return match tree_error(input) {
+                Some(json) => Replay::invalid(json, Meta::default(), None, 0),
+                None => Replay::invalid(e, doc.meta, None, 0),
+            }
+        }
     };
     let claimed = doc.claimed.as_ref().map(|c| c.scores.clone());
     let stop = limit.unwrap_or(doc.entries.len()).min(doc.entries.len());
-    for (i, value) in doc.entries.iter().take(stop).enumerate() {
-        if let Err((player, e)) = step(&mut game, value) {
+    for (i, raw) in doc.entries.iter().take(stop).enumerate() {
+        if let Err((player, e)) = step_raw(&mut game, raw) {
+            if let Some(json) = tree_error(input) {
+                return Replay::invalid(json, Meta::default(), None, 0);
+            }
             let names: Vec<&str> = game.players().iter().map(|p| &*p.name).collect();
             let message = crate::messages::with_names(&e.message, &names);
             let error = LogError { entry: Some(i), player, code: e.code, message };
@@ -365,6 +452,17 @@ impl Game {
 }
 
 /// Parses and applies one entry; errors carry the entry's player when known.
+/// The `player` of an entry that could not be read, when its text says one.
+pub(crate) fn player_hint(raw: &RawValue) -> Option<usize> {
+    serde_json::from_str::<Value>(raw.get()).ok()?.get("player").and_then(Value::as_u64).map(|p| p as usize)
+}
+
+/// [`step`] from the entry's text in the log: read straight into its typed form.
+pub(crate) fn step_raw(game: &mut Game, raw: &RawValue) -> Result<(), (Option<usize>, RuleError)> {
+    let entry: Entry = read(raw).map_err(|e| (player_hint(raw), notation_error(&e, "entry")))?;
+    game.play_entry(&entry).map_err(|e| (Some(entry.player() as usize), e))
+}
+
 fn step(game: &mut Game, value: &Value) -> Result<(), (Option<usize>, RuleError)> {
     let player_hint = value.get("player").and_then(Value::as_u64).map(|p| p as usize);
     let entry = Entry::deserialize(value).map_err(|e| (player_hint, notation_error(&e, "entry")))?;

@@ -1,0 +1,67 @@
+//! Replay speed against the JSON floor, on the same bytes in the same run.
+//!
+//! ```sh
+//! cargo run --release -p chronicle-caverna --example replay_speed -- [GAMES] [PLAYERS] [ROUNDS]
+//! ```
+//!
+//! Simulates GAMES games of PLAYERS (default 1,000 of 4, random bots, seed 1: the corpus of
+//! docs/performance.md), then times ROUNDS times (default 5, the median reported) over every
+//! log: (a) the JSON floor, `serde_json::from_slice::<IgnoredAny>` (checking the bytes are
+//! JSON, building nothing); (b) reading each log into a `serde_json::Value` tree (how logs were
+//! read before); (c) `parse_only` (envelope, setup and every entry's notation); (d) `replay`.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use chronicle_caverna::bots::{self, BotChoice, BotKind};
+use chronicle_caverna::notation::FurnishingSet;
+
+fn median(mut times: Vec<Duration>) -> Duration {
+    times.sort();
+    times[times.len() / 2]
+}
+
+fn time(rounds: usize, logs: &[String], f: impl Fn(&[u8])) -> Duration {
+    median(
+        (0..rounds)
+            .map(|_| {
+                let t = Instant::now();
+                for log in logs {
+                    f(log.as_bytes());
+                }
+                t.elapsed()
+            })
+            .collect(),
+    )
+}
+
+fn main() {
+    let arg = |i: usize, default: usize| std::env::args().nth(i).and_then(|a| a.parse().ok()).unwrap_or(default);
+    let (games, players, rounds) = (arg(1, 1000), arg(2, 4), arg(3, 5).max(1));
+    let logs: Vec<String> = (0..games as u64)
+        .filter_map(|i| {
+            let seed = bots::game_seed(1, i);
+            let kinds = bots::seat_kinds(BotChoice::All(BotKind::Random), players, seed);
+            let setup = bots::simulated_setup(&kinds, FurnishingSet::Full, seed);
+            bots::simulate(&setup, &kinds, seed).ok().map(|s| s.log_json())
+        })
+        .collect();
+    let bytes: usize = logs.iter().map(String::len).sum();
+    println!("{} logs of {players} players, {:.1} MB; median of {rounds} rounds", logs.len(), bytes as f64 / 1e6);
+    let floor = time(rounds, &logs, |b| {
+        black_box(serde_json::from_slice::<serde::de::IgnoredAny>(b).ok());
+    });
+    let tree = time(rounds, &logs, |b| {
+        black_box(serde_json::from_slice::<serde_json::Value>(b).ok());
+    });
+    let parse = time(rounds, &logs, |b| {
+        black_box(chronicle_caverna::parse_only(b).ok());
+    });
+    let replay = time(rounds, &logs, |b| {
+        black_box(chronicle_caverna::replay(b).status);
+    });
+    let ratio = |d: Duration| d.as_secs_f64() / floor.as_secs_f64();
+    for (name, d) in [("JSON floor", floor), ("JSON tree", tree), ("parse only", parse), ("replay", replay)] {
+        println!("{name:<12} {:>8.1} ms  {:>5.2}× floor", d.as_secs_f64() * 1e3, ratio(d));
+    }
+}
