@@ -205,8 +205,12 @@ fn quantile(counts: &[(i64, u64)], n: u64, q: f64) -> f64 {
 }
 
 pub(crate) fn scores(tallies: &Gathered<'_>, bucket_width: u32) -> ScoreStats {
+    score_stats(&score_counts(tallies), bucket_width)
+}
+
+/// The score distribution of player-games counted by score (ascending, distinct scores).
+pub(crate) fn score_stats(counts: &[(i64, u64)], bucket_width: u32) -> ScoreStats {
     let width = i64::from(bucket_width.max(1));
-    let counts = score_counts(tallies);
     let player_games: u64 = counts.iter().map(|c| c.1).sum();
     let (Some(&(min, _)), Some(&(max, _))) = (counts.first(), counts.last()) else {
         return ScoreStats {
@@ -220,11 +224,11 @@ pub(crate) fn scores(tallies: &Gathered<'_>, bucket_width: u32) -> ScoreStats {
         };
     };
     let sum: i128 = counts.iter().map(|&(score, n)| i128::from(score) * i128::from(n)).sum();
-    let q = |p: f64| quantile(&counts, player_games, p);
+    let q = |p: f64| quantile(counts, player_games, p);
     let quantiles = Some(Quantiles { p10: q(0.10), p25: q(0.25), p50: q(0.50), p75: q(0.75), p90: q(0.90) });
     // Buckets `[from, from + width)` with `from` a multiple of `width`.
     let mut by_from: BTreeMap<i64, u64> = BTreeMap::new();
-    for &(score, n) in &counts {
+    for &(score, n) in counts {
         *by_from.entry(score - score.rem_euclid(width)).or_default() += n;
     }
     let mut histogram = Vec::new();
