@@ -14,6 +14,7 @@
 
 pub mod admission;
 pub mod auth;
+pub mod outcome_corpora;
 pub mod skill_cache;
 pub mod stats_corpus;
 pub mod tournament;
@@ -142,6 +143,8 @@ pub struct Service {
     games: Cache<i64, Arc<GameHead>>,
     /// The statistics of every stored complete game (`load_stats`, then each new game).
     stats: Arc<RwLock<Stats>>,
+    /// The outcome statistics' rows of Village and Above and Below (see [`outcome_corpora`]).
+    outcomes: Arc<outcome_corpora::OutcomeCorpora>,
     /// The skill statistics (ratings, strategy effects), kept current (see [`skill_cache`]).
     skill: Arc<skill_cache::SkillCache>,
     admission: Admission,
@@ -174,6 +177,7 @@ impl Service {
             store,
             games: Cache::new(cached_games.max(1)),
             stats: Arc::new(RwLock::new(Stats::new().map_err(stats_error)?)),
+            outcomes: Arc::default(),
             skill: Arc::default(),
             admission: Admission::new(limits),
             cannot_write: Mutex::new(None),
@@ -234,6 +238,7 @@ impl Service {
     pub async fn load_stats(&self) -> Result<usize, ServiceError> {
         let mut corpus = Corpus::new();
         let mut skill_games = Vec::new();
+        let mut outcomes = Vec::new();
         let mut after = 0;
         loop {
             let batch = self.store.complete_records(after, STATS_BATCH).await?;
@@ -241,10 +246,12 @@ impl Service {
             for g in &batch {
                 stats_corpus::add_game(&mut corpus, g.id, g.uploader.as_deref(), &g.record).map_err(internal)?;
                 skill_games.extend(stats_corpus::skill_game(g.id, &g.record).map_err(internal)?);
+                outcomes.extend(outcome_corpora::outcome(g.id, &g.record).map_err(internal)?);
             }
             after = last;
         }
         self.skill.set(skill_games)?;
+        self.outcomes.replace_with(outcome_corpora::OutcomeCorpora::from_games(&outcomes));
         let stats = Arc::clone(&self.stats);
         blocking(move || {
             let fresh = Stats::from_corpus(&corpus).map_err(stats_error)?;
@@ -266,6 +273,18 @@ impl Service {
             f(&stats).map_err(stats_error)
         })
         .await?
+    }
+
+    /// The outcome statistics of one game with counters (Village, Above and Below) over the
+    /// games `filter` selects, computed now from the kept rows (on a blocking thread).
+    pub async fn outcomes(
+        &self,
+        kind: chronicle_game::GameKind,
+        filter: chronicle_analytics::outcomes::OutcomeFilter,
+    ) -> Result<chronicle_analytics::outcomes::OutcomeReport, ServiceError> {
+        let corpora = Arc::clone(&self.outcomes);
+        let report = blocking(move || corpora.report(kind, &filter)).await?;
+        report.ok_or_else(|| ServiceError::BadInput(format!("{kind} has no outcome statistics")))
     }
 
     /// Ratings and the strategies' raw and controlled effects over every stored complete
@@ -308,10 +327,13 @@ impl Service {
     async fn add_to_stats(&self, games: Vec<(i64, GameRecord)>, uploader: Option<&str>) -> Result<(), ServiceError> {
         let mut corpus = Corpus::new();
         let mut skill = Vec::new();
+        let mut outcomes = Vec::new();
         for (id, record) in &games {
             stats_corpus::add_game(&mut corpus, *id, uploader, record).map_err(internal)?;
             skill.extend(stats_corpus::skill_game(*id, record).map_err(internal)?);
+            outcomes.extend(outcome_corpora::outcome(*id, record).map_err(internal)?);
         }
+        self.outcomes.add(&outcomes);
         if self.skill.extend(skill)? {
             self.skill.refresh_in_background();
         }
