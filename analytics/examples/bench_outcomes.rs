@@ -15,7 +15,8 @@ use chronicle_caverna::shuffle::SplitMix64;
 
 const ROWS: [&str; 9] =
     ["track_travel", "track_council", "track_mass", "travel", "church", "customers", "chronicle", "council", "coins"];
-const COUNTERS: [&str; 5] = ["cities_visited", "crafts_held", "customers_served", "chronicle_members", "church_members"];
+const COUNTERS: [&str; 5] =
+    ["cities_visited", "crafts_held", "customers_served", "chronicle_members", "church_members"];
 
 fn arg(args: &[String], name: &str, default: u64) -> u64 {
     args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).and_then(|v| v.parse().ok()).unwrap_or(default)
@@ -68,7 +69,8 @@ fn main() {
     let (load_median, load_max) = timed(runs, || drop(load()));
     let corpus = load();
     let all = OutcomeFilter::default();
-    let filtered = OutcomeFilter { min_players: 3, exclude_source: Some("simulate".into()), ..OutcomeFilter::default() };
+    let filtered =
+        OutcomeFilter { min_players: 3, exclude_source: Some("simulate".into()), ..OutcomeFilter::default() };
     let (all_median, all_max) = timed(runs, || drop(corpus.report(&all)));
     let (f_median, f_max) = timed(runs, || drop(corpus.report(&filtered)));
     let r = corpus.report(&all);

@@ -237,8 +237,8 @@ impl Catalog {
         let mut minus: HashSet<u32> = HashSet::new();
         for (month, id) in touched {
             let Some(b) = self.buckets.get(id as usize).filter(|b| matches(&b.key.1)) else { continue };
-            let whole_month = month
-                .is_none_or(|m| inside(month_start(m)) && until.is_none_or(|u| month_start(m + 1) <= u));
+            let whole_month =
+                month.is_none_or(|m| inside(month_start(m)) && until.is_none_or(|u| month_start(m + 1) <= u));
             if whole_month && uploader.is_none() {
                 out.push((b.key.1, Cow::Borrowed(&b.tally)));
                 continue;

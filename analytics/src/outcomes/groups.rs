@@ -108,7 +108,10 @@ mod tests {
         assert_eq!((g[0].low, g[0].high), (0, Some(0)));
         assert_eq!((g[7].low, g[7].high, g[7].win_rate.n, g[7].win_rate.successes), (7, None, 3, 1));
         let few = value_groups(vec![(3, true, 1.0), (1, false, -1.0), (3, false, 0.0)], 1);
-        assert_eq!(few.iter().map(|g| (g.low, g.high, g.win_rate.n)).collect::<Vec<_>>(), [(1, Some(1), 1), (3, Some(3), 2)]);
+        assert_eq!(
+            few.iter().map(|g| (g.low, g.high, g.win_rate.n)).collect::<Vec<_>>(),
+            [(1, Some(1), 1), (3, Some(3), 2)]
+        );
     }
 
     #[test]

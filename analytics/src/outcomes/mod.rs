@@ -139,8 +139,12 @@ fn by_source(corpus: &OutcomeCorpus, seen: &[Seen<'_>], min_sample: u64) -> Vec<
         }
     }
     let rows = corpus.row_ids.iter().zip(acc).filter(|(_, a)| a.win_rate(0).n > 0);
-    rows.map(|(row, a)| SourceGroup { row: row.clone(), win_rate: a.win_rate(min_sample), margin: a.margin(min_sample) })
-        .collect()
+    rows.map(|(row, a)| SourceGroup {
+        row: row.clone(),
+        win_rate: a.win_rate(min_sample),
+        margin: a.margin(min_sample),
+    })
+    .collect()
 }
 
 fn row_points(corpus: &OutcomeCorpus, seen: &[Seen<'_>], min_sample: u64) -> Vec<RowPoints> {
@@ -153,7 +157,11 @@ fn row_points(corpus: &OutcomeCorpus, seen: &[Seen<'_>], min_sample: u64) -> Vec
         }
     }
     (corpus.row_ids.iter().zip(acc))
-        .map(|(row, (w, o))| RowPoints { row: row.clone(), winners: w.finish(min_sample), others: o.finish(min_sample) })
+        .map(|(row, (w, o))| RowPoints {
+            row: row.clone(),
+            winners: w.finish(min_sample),
+            others: o.finish(min_sample),
+        })
         .collect()
 }
 

@@ -12,13 +12,7 @@
 use super::*;
 
 fn player(seat: u8, winner: bool, total: i64, a: i64, b: i64, k: i64) -> PlayerOutcome {
-    PlayerOutcome {
-        seat,
-        winner,
-        total,
-        rows: vec![("a".into(), a), ("b".into(), b)],
-        counters: vec![("k".into(), k)],
-    }
+    PlayerOutcome { seat, winner, total, rows: vec![("a".into(), a), ("b".into(), b)], counters: vec![("k".into(), k)] }
 }
 
 fn corpus() -> OutcomeCorpus {

@@ -64,7 +64,13 @@ pub struct MeanView {
 
 impl From<&Mean> for MeanView {
     fn from(m: &Mean) -> MeanView {
-        MeanView { mean: m.mean, n: int(m.n), ci_low: m.ci_low, ci_high: m.ci_high, below_min_sample: m.below_min_sample }
+        MeanView {
+            mean: m.mean,
+            n: int(m.n),
+            ci_low: m.ci_low,
+            ci_high: m.ci_high,
+            below_min_sample: m.below_min_sample,
+        }
     }
 }
 

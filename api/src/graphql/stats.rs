@@ -93,7 +93,13 @@ pub(crate) fn score_distribution(stats: &analytics::ScoreStats) -> ScoreDistribu
         mean: stats.mean,
         min: stats.min,
         max: stats.max,
-        quantiles: stats.quantiles.map(|q| ScoreQuantiles { p10: q.p10, p25: q.p25, p50: q.p50, p75: q.p75, p90: q.p90 }),
+        quantiles: stats.quantiles.map(|q| ScoreQuantiles {
+            p10: q.p10,
+            p25: q.p25,
+            p50: q.p50,
+            p75: q.p75,
+            p90: q.p90,
+        }),
         bucket_width: i32::try_from(stats.bucket_width).unwrap_or(i32::MAX),
         histogram: stats.histogram.iter().map(|b| ScoreBucket { from: b.from, count: int(b.count) }).collect(),
     }

@@ -601,7 +601,11 @@ impl GameKindInfo {
                 .map(|r| ScoreRowInfo { id: r.id.to_owned(), label: r.label.to_owned() })
                 .collect(),
             variants: spec.variants.iter().map(|v| (*v).to_owned()).collect(),
-            counters: spec.counters.iter().map(|c| ScoreRowInfo { id: c.id.to_owned(), label: c.label.to_owned() }).collect(),
+            counters: spec
+                .counters
+                .iter()
+                .map(|c| ScoreRowInfo { id: c.id.to_owned(), label: c.label.to_owned() })
+                .collect(),
             verified,
         }
     }

@@ -63,7 +63,10 @@ fn seen(games: &[Value]) -> Vec<Seen> {
             let others: i64 = totals.iter().sum::<i64>() - totals[i];
             let pairs = |list: &Value, key: &str| -> Vec<(String, i64)> {
                 let items = list.as_array().expect("list");
-                items.iter().map(|x| (x["id"].as_str().expect("id").to_owned(), x[key].as_i64().expect("value"))).collect()
+                items
+                    .iter()
+                    .map(|x| (x["id"].as_str().expect("id").to_owned(), x[key].as_i64().expect("value")))
+                    .collect()
             };
             out.push(Seen {
                 players: totals.len() as i64,
@@ -108,7 +111,11 @@ fn check_counters(stats: &Value, seen: &[Seen]) {
             let low = g["low"].as_i64().expect("low");
             let high = g["high"].as_i64().unwrap_or(i64::MAX);
             let (wins, n, margins) = tally(seen.iter().filter(|s| value(s).is_some_and(|v| v >= low && v <= high)));
-            assert_eq!((g["winRate"]["successes"].as_u64(), g["winRate"]["n"].as_u64()), (Some(wins), Some(n)), "{id} {g}");
+            assert_eq!(
+                (g["winRate"]["successes"].as_u64(), g["winRate"]["n"].as_u64()),
+                (Some(wins), Some(n)),
+                "{id} {g}"
+            );
             assert!(n > 0 && close(&g["margin"]["mean"], mean(&margins)), "{id} {g}");
             covered += n;
         }
@@ -159,7 +166,10 @@ fn check(server: &Server, field: &str, games: &[Value], solo: usize) -> Value {
     assert_eq!(stats(server, field, json!({ "minPlayers": 3 }))["games"], three);
     assert_eq!(stats(server, field, json!({ "source": "simulate:" }))["games"], games.len() - solo);
     let none = stats(server, field, json!({ "excludeSource": "simulate" }));
-    assert_eq!((none["games"].as_u64(), none["soloGames"].as_u64(), none["counters"][0]["groups"].as_array().map(Vec::len)), (Some(0), Some(0), Some(0)));
+    assert_eq!(
+        (none["games"].as_u64(), none["soloGames"].as_u64(), none["counters"][0]["groups"].as_array().map(Vec::len)),
+        (Some(0), Some(0), Some(0))
+    );
     all
 }
 
@@ -191,6 +201,9 @@ fn outcome_statistics_match_plain_counts_over_the_stored_verdicts(db: Database) 
 
     server.terminate();
     let server = Server::start(&db, &[]);
-    let after = (stats(&server, "village", json!({ "minSample": 0 })), stats(&server, "aboveAndBelow", json!({ "minSample": 0 })));
+    let after = (
+        stats(&server, "village", json!({ "minSample": 0 })),
+        stats(&server, "aboveAndBelow", json!({ "minSample": 0 })),
+    );
     assert_eq!(before, after, "loaded from the store at start, the same numbers");
 }

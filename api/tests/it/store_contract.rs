@@ -607,10 +607,9 @@ async fn counters_round_trip_and_reverify_restores_them<S: TestStore>(s: &S) {
         .collect();
     let report = import(s, logs, None, 10, &quiet()).await.unwrap();
     let ids: Vec<i64> = report.ids.iter().map(|i| i.unwrap()).collect();
-    let counters: usize = [3 * GameKind::Village.spec().counters.len(), GameKind::Village.spec().counters.len()]
-        .iter()
-        .sum::<usize>()
-        + 2 * GameKind::AboveAndBelow.spec().counters.len();
+    let counters: usize =
+        [3 * GameKind::Village.spec().counters.len(), GameKind::Village.spec().counters.len()].iter().sum::<usize>()
+            + 2 * GameKind::AboveAndBelow.spec().counters.len();
     assert_eq!(s.count("SELECT COUNT(*) FROM game_player_counts").await, counters as i64);
     assert_stored_matches_replay(s).await;
     let records = s.complete_records(0, 100).await.unwrap();
@@ -618,7 +617,11 @@ async fn counters_round_trip_and_reverify_restores_them<S: TestStore>(s: &S) {
     for head in &records {
         let stored = s.game(head.id).await.unwrap().unwrap();
         assert_eq!(head.record, stored.record, "complete_records and game agree");
-        assert!(head.record.players.iter().all(|p| p.counters.len() == head.record.game.unwrap().spec().counters.len()));
+        assert!(head
+            .record
+            .players
+            .iter()
+            .all(|p| p.counters.len() == head.record.game.unwrap().spec().counters.len()));
     }
 
     s.exec(&format!("UPDATE game_player_counts SET value = value + 7 WHERE game_id = {}", ids[0])).await;

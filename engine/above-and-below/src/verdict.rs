@@ -1,6 +1,8 @@
 //! Above and Below behind the game-agnostic [`GameEngine`] trait.
 
-use chronicle_game::{player_verdicts, Counter, GameEngine, GameKind, LedgerLine, Legal, LogError, Meta, StateAt, Verdict};
+use chronicle_game::{
+    player_verdicts, Counter, GameEngine, GameKind, LedgerLine, Legal, LogError, Meta, StateAt, Verdict,
+};
 use serde_json::Value;
 
 use crate::game::Player;

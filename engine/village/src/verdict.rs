@@ -1,7 +1,9 @@
 //! Village behind the game-agnostic [`GameEngine`] trait: the verdict of a replay in shared
 //! terms, the state view, legal entries, the ledger and simulation.
 
-use chronicle_game::{player_verdicts, Counter, GameEngine, GameKind, LedgerLine, Legal, LogError, Meta, StateAt, Verdict};
+use chronicle_game::{
+    player_verdicts, Counter, GameEngine, GameKind, LedgerLine, Legal, LogError, Meta, StateAt, Verdict,
+};
 use serde_json::Value;
 
 use crate::game::{Loc, Player};
