@@ -208,6 +208,9 @@ pub(crate) fn scores(tallies: &Gathered<'_>, bucket_width: u32) -> ScoreStats {
     score_stats(&score_counts(tallies), bucket_width)
 }
 
+/// Most histogram buckets drawn with the empty ones between them.
+const MAX_HISTOGRAM_BUCKETS: i128 = 10_000;
+
 /// The score distribution of player-games counted by score (ascending, distinct scores).
 pub(crate) fn score_stats(counts: &[(i64, u64)], bucket_width: u32) -> ScoreStats {
     let width = i64::from(bucket_width.max(1));
@@ -231,14 +234,20 @@ pub(crate) fn score_stats(counts: &[(i64, u64)], bucket_width: u32) -> ScoreStat
     for &(score, n) in counts {
         *by_from.entry(score - score.rem_euclid(width)).or_default() += n;
     }
-    let mut histogram = Vec::new();
-    if let (Some((&lo, _)), Some((&hi, _))) = (by_from.first_key_value(), by_from.last_key_value()) {
-        let mut from = lo;
-        while from <= hi {
-            histogram.push(Bucket { from, count: by_from.get(&from).copied().unwrap_or(0) });
-            from += width;
-        }
-    }
+    // Every bucket from the lowest to the highest, empty ones included, unless absurd totals
+    // (a tampered store) would make that millions of buckets: then the non-empty ones only.
+    let span = match (by_from.first_key_value(), by_from.last_key_value()) {
+        (Some((&lo, _)), Some((&hi, _))) => i128::from(hi) - i128::from(lo),
+        _ => 0,
+    };
+    let histogram: Vec<Bucket> = if span / i128::from(width) <= MAX_HISTOGRAM_BUCKETS {
+        let (lo, hi) = (by_from.first_key_value().map_or(0, |b| *b.0), by_from.last_key_value().map_or(0, |b| *b.0));
+        std::iter::successors(Some(lo), |&from| from.checked_add(width).filter(|&f| f <= hi))
+            .map(|from| Bucket { from, count: by_from.get(&from).copied().unwrap_or(0) })
+            .collect()
+    } else {
+        by_from.iter().map(|(&from, &count)| Bucket { from, count }).collect()
+    };
     ScoreStats {
         player_games,
         mean: Some(sum as f64 / player_games as f64),

@@ -114,3 +114,20 @@ fn players_without_a_counter_are_left_out_of_its_groups() {
     assert_eq!((r.player_games, r.counters[0].player_games, r.main_sources.len()), (2, 0, 0));
     assert!(r.counters[0].groups.is_empty());
 }
+
+#[test]
+fn absurd_totals_do_not_panic() {
+    let mut c = OutcomeCorpus::new(&["a"], &["k"]);
+    let p = |seat, winner, total| PlayerOutcome {
+        seat,
+        winner,
+        total,
+        rows: vec![("a".into(), total)],
+        counters: vec![("k".into(), total)],
+    };
+    let players = vec![p(0, true, i64::MAX), p(1, false, i64::MIN), p(2, false, 0)];
+    c.add(&GameOutcome { game_id: 1, source: None, players });
+    let r = c.report(&OutcomeFilter { bucket_width: 1, ..OutcomeFilter::default() });
+    assert_eq!((r.player_games, r.scores.histogram.len()), (3, 3), "only the non-empty buckets of a huge span");
+    assert_eq!(r.counters[0].groups.len(), 3);
+}
