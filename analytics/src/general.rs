@@ -205,8 +205,15 @@ fn quantile(counts: &[(i64, u64)], n: u64, q: f64) -> f64 {
 }
 
 pub(crate) fn scores(tallies: &Gathered<'_>, bucket_width: u32) -> ScoreStats {
+    score_stats(&score_counts(tallies), bucket_width)
+}
+
+/// Most histogram buckets drawn with the empty ones between them.
+const MAX_HISTOGRAM_BUCKETS: i128 = 10_000;
+
+/// The score distribution of player-games counted by score (ascending, distinct scores).
+pub(crate) fn score_stats(counts: &[(i64, u64)], bucket_width: u32) -> ScoreStats {
     let width = i64::from(bucket_width.max(1));
-    let counts = score_counts(tallies);
     let player_games: u64 = counts.iter().map(|c| c.1).sum();
     let (Some(&(min, _)), Some(&(max, _))) = (counts.first(), counts.last()) else {
         return ScoreStats {
@@ -220,21 +227,27 @@ pub(crate) fn scores(tallies: &Gathered<'_>, bucket_width: u32) -> ScoreStats {
         };
     };
     let sum: i128 = counts.iter().map(|&(score, n)| i128::from(score) * i128::from(n)).sum();
-    let q = |p: f64| quantile(&counts, player_games, p);
+    let q = |p: f64| quantile(counts, player_games, p);
     let quantiles = Some(Quantiles { p10: q(0.10), p25: q(0.25), p50: q(0.50), p75: q(0.75), p90: q(0.90) });
     // Buckets `[from, from + width)` with `from` a multiple of `width`.
     let mut by_from: BTreeMap<i64, u64> = BTreeMap::new();
-    for &(score, n) in &counts {
+    for &(score, n) in counts {
         *by_from.entry(score - score.rem_euclid(width)).or_default() += n;
     }
-    let mut histogram = Vec::new();
-    if let (Some((&lo, _)), Some((&hi, _))) = (by_from.first_key_value(), by_from.last_key_value()) {
-        let mut from = lo;
-        while from <= hi {
-            histogram.push(Bucket { from, count: by_from.get(&from).copied().unwrap_or(0) });
-            from += width;
-        }
-    }
+    // Every bucket from the lowest to the highest, empty ones included, unless absurd totals
+    // (a tampered store) would make that millions of buckets: then the non-empty ones only.
+    let span = match (by_from.first_key_value(), by_from.last_key_value()) {
+        (Some((&lo, _)), Some((&hi, _))) => i128::from(hi) - i128::from(lo),
+        _ => 0,
+    };
+    let histogram: Vec<Bucket> = if span / i128::from(width) <= MAX_HISTOGRAM_BUCKETS {
+        let (lo, hi) = (by_from.first_key_value().map_or(0, |b| *b.0), by_from.last_key_value().map_or(0, |b| *b.0));
+        std::iter::successors(Some(lo), |&from| from.checked_add(width).filter(|&f| f <= hi))
+            .map(|from| Bucket { from, count: by_from.get(&from).copied().unwrap_or(0) })
+            .collect()
+    } else {
+        by_from.iter().map(|(&from, &count)| Bucket { from, count }).collect()
+    };
     ScoreStats {
         player_games,
         mean: Some(sum as f64 / player_games as f64),

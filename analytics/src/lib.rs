@@ -14,6 +14,10 @@
 //! | [`Stats::scores`] | [`general`] | score quantiles and histogram |
 //! | [`Stats::spaces`] | [`general`] | action-space use by round |
 //!
+//! Games other than Caverna (Village, Above and Below) have the game-agnostic [`outcomes`]:
+//! win rate and margin by counter value, main source of points, seat and score distribution,
+//! computed on query from an [`outcomes::OutcomeCorpus`] (plain Rust; those corpora are small).
+//!
 //! Rates are fractions in 0–1 with their sample size, a 95% Wilson score interval and a
 //! `below_min_sample` flag ([`Rate`]). Each module's documentation gives the exact definitions;
 //! [`stats`] describes how results stay fresh.
@@ -59,6 +63,7 @@ pub mod furnishings;
 pub mod general;
 mod ingest;
 pub mod input;
+pub mod outcomes;
 pub mod rate;
 pub mod ratings;
 pub mod skill;

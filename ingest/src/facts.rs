@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use chronicle_caverna::events::{Event, Via};
 use chronicle_caverna::Replay;
-use chronicle_game::Verdict;
+use chronicle_game::{Counter, Verdict};
 use chronicle_store::record::{
     clean, CavernaFacts, ErrorRow, ExpeditionRow, Facts, FurnishingRow, GameRecord, MetaRow, PlacementRow, PlayerRow,
     WeaponRow,
@@ -55,6 +55,7 @@ pub fn record(v: &Verdict, facts: Facts) -> GameRecord {
                 rank: p.rank.map(|r| i16::try_from(r).unwrap_or(i16::MAX)),
                 winner: p.winner,
                 claimed: p.claimed,
+                counters: p.counters.iter().map(|c| Counter { id: clean(&c.id), value: c.value }).collect(),
             })
             .collect(),
         facts,

@@ -14,6 +14,7 @@
 
 pub mod admission;
 pub mod auth;
+pub mod outcome_corpora;
 pub mod replicas;
 pub mod skill_cache;
 pub mod stats_corpus;
@@ -143,6 +144,8 @@ pub struct Service {
     games: Cache<i64, Arc<GameHead>>,
     /// The statistics of every stored complete game (`load_stats`, then each new game).
     stats: Arc<RwLock<Stats>>,
+    /// The outcome statistics' rows of Village and Above and Below (see [`outcome_corpora`]).
+    outcomes: Arc<outcome_corpora::OutcomeCorpora>,
     /// The skill statistics (ratings, strategy effects), kept current (see [`skill_cache`]).
     skill: Arc<skill_cache::SkillCache>,
     /// The complete games in the statistics: a game stored by this process and announced by
@@ -180,6 +183,7 @@ impl Service {
             store,
             games: Cache::new(cached_games.max(1)),
             stats: Arc::new(RwLock::new(Stats::new().map_err(stats_error)?)),
+            outcomes: Arc::default(),
             skill: Arc::default(),
             counted: Mutex::default(),
             stats_writer: tokio::sync::Mutex::new(()),
@@ -244,6 +248,7 @@ impl Service {
         let mut counted = std::collections::HashSet::new();
         let mut corpus = Corpus::new();
         let mut skill_games = Vec::new();
+        let mut outcomes = Vec::new();
         let mut after = 0;
         loop {
             let batch = self.store.complete_records(after, STATS_BATCH).await?;
@@ -252,10 +257,12 @@ impl Service {
                 counted.insert(g.id);
                 stats_corpus::add_game(&mut corpus, g.id, g.uploader.as_deref(), &g.record).map_err(internal)?;
                 skill_games.extend(stats_corpus::skill_game(g.id, &g.record).map_err(internal)?);
+                outcomes.extend(outcome_corpora::outcome(g.id, &g.record).map_err(internal)?);
             }
             after = last;
         }
         self.skill.set(skill_games)?;
+        self.outcomes.replace_with(outcome_corpora::OutcomeCorpora::from_games(&outcomes));
         let stats = Arc::clone(&self.stats);
         let games = blocking(move || {
             let fresh = Stats::from_corpus(&corpus).map_err(stats_error)?;
@@ -279,6 +286,18 @@ impl Service {
             f(&stats).map_err(stats_error)
         })
         .await?
+    }
+
+    /// The outcome statistics of one game with counters (Village, Above and Below) over the
+    /// games `filter` selects, computed now from the kept rows (on a blocking thread).
+    pub async fn outcomes(
+        &self,
+        kind: chronicle_game::GameKind,
+        filter: chronicle_analytics::outcomes::OutcomeFilter,
+    ) -> Result<chronicle_analytics::outcomes::OutcomeReport, ServiceError> {
+        let corpora = Arc::clone(&self.outcomes);
+        let report = blocking(move || corpora.report(kind, &filter)).await?;
+        report.ok_or_else(|| ServiceError::BadInput(format!("{kind} has no outcome statistics")))
     }
 
     /// Ratings and the strategies' raw and controlled effects over every stored complete
@@ -342,10 +361,13 @@ impl Service {
         };
         let mut corpus = Corpus::new();
         let mut skill = Vec::new();
+        let mut outcomes = Vec::new();
         for (id, uploader, record) in &games {
             stats_corpus::add_game(&mut corpus, *id, uploader.as_deref(), record).map_err(internal)?;
             skill.extend(stats_corpus::skill_game(*id, record).map_err(internal)?);
+            outcomes.extend(outcome_corpora::outcome(*id, record).map_err(internal)?);
         }
+        self.outcomes.add(&outcomes);
         if self.skill.extend(skill)? {
             self.skill.refresh_in_background();
         }

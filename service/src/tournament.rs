@@ -139,6 +139,7 @@ mod tests {
                         rank: None,
                         winner: complete && total == best,
                         claimed,
+                        counters: Vec::new(),
                     })
                     .collect(),
                 facts: Facts::None,

@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, HashMap};
 use sqlx::query_builder::Separated;
 use sqlx::{Pool, QueryBuilder, Row};
 
-use chronicle_game::{GameKind, Score, ScoreRow, Status};
+use chronicle_game::{Counter, GameKind, Score, ScoreRow, Status};
 
 use crate::record::{
     CavernaFacts, ErrorRow, ExpeditionRow, Facts, FurnishingRow, GameRecord, MetaRow, Outcome, PlacementRow, PlayerRow,
@@ -43,7 +43,8 @@ const VERDICT_COLUMNS: [&str; 15] = [
 ];
 
 /// The tables holding one game's players, score rows and facts, children first.
-const CHILD_TABLES: [&str; 7] = [
+const CHILD_TABLES: [&str; 8] = [
+    "game_player_counts",
     "game_expedition_loot",
     "game_expeditions",
     "game_weapons",
@@ -171,6 +172,16 @@ async fn insert_children(conn: &mut Conn, games: &[(i64, &GameRecord)]) -> Resul
         ("points", i64s(&rows, |x| Some(x.3.points))),
     ];
     bulk_insert(conn, Table::new("game_score_rows", &rows, columns)).await?;
+
+    let counts: Vec<(i64, i16, &Counter)> =
+        players.iter().flat_map(|&(id, p)| p.counters.iter().map(move |c| (id, p.seat, c))).collect();
+    let columns = vec![
+        ("game_id", i64s(&counts, |x| Some(x.0))),
+        ("seat", i16s(&counts, |x| Some(x.1))),
+        ("counter", texts(&counts, |x| Some(x.2.id.as_str()))),
+        ("value", i64s(&counts, |x| Some(x.2.value))),
+    ];
+    bulk_insert(conn, Table::new("game_player_counts", &counts, columns)).await?;
 
     let placements: Vec<(i64, &PlacementRow)> =
         games.iter().flat_map(|&(id, r)| r.caverna().placements.iter().map(move |x| (id, x))).collect();
@@ -560,6 +571,7 @@ fn player_from(r: &DbRow) -> Result<PlayerRow, sqlx::Error> {
         rank: r.try_get("rank")?,
         winner: r.try_get("winner")?,
         claimed: r.try_get("claimed_total")?,
+        counters: Vec::new(),
     })
 }
 
@@ -629,6 +641,29 @@ fn attach_score_rows(id: i64, players: &mut [PlayerRow], rows: &mut HashMap<(i64
         if let Some(score) = &mut p.score {
             score.rows = rows.remove(&(id, p.seat)).unwrap_or_default();
         }
+    }
+}
+
+/// The counters of these games' players, by (game, seat), in the order of the game's
+/// `GameSpec::counters` (ids the spec no longer has last, by id), as the engine reports them.
+async fn counters_of(pool: &Pool<Db>, ids: &[i64]) -> Result<HashMap<(i64, i16), Vec<Counter>>, sqlx::Error> {
+    let mut out: HashMap<(i64, i16), Vec<Counter>> = HashMap::new();
+    let sql = "SELECT game_id, seat, counter, value FROM game_player_counts WHERE game_id IN ";
+    for r in rows_of(pool, sql, ids, "seat, counter").await? {
+        let c = Counter { id: r.try_get("counter")?, value: r.try_get("value")? };
+        out.entry((r.try_get("game_id")?, r.try_get("seat")?)).or_default().push(c);
+    }
+    Ok(out)
+}
+
+/// Adds the counters of `counts` to a game's players, in the game's spec order.
+fn attach_counters(id: i64, record: &mut GameRecord, counts: &mut HashMap<(i64, i16), Vec<Counter>>) {
+    let spec = record.game.map_or(&[][..], |g| g.spec().counters);
+    let position = |c: &Counter| spec.iter().position(|s| s.id == c.id).unwrap_or(spec.len());
+    for p in &mut record.players {
+        let mut counters = counts.remove(&(id, p.seat)).unwrap_or_default();
+        counters.sort_by(|a, b| position(a).cmp(&position(b)).then_with(|| a.id.cmp(&b.id)));
+        p.counters = counters;
     }
 }
 
@@ -724,6 +759,8 @@ async fn game(pool: &Pool<Db>, id: i64) -> Result<Option<StoredGame>, StoreError
     }
     let mut rows = score_rows_of(pool, &[id]).await.map_err(fail)?;
     attach_score_rows(id, &mut record.players, &mut rows);
+    let mut counts = counters_of(pool, &[id]).await.map_err(fail)?;
+    attach_counters(id, &mut record, &mut counts);
     if record.facts.caverna().is_some() {
         let facts = facts_of(pool, &[id]).await.map_err(fail)?.remove(&id);
         fill_facts(&mut record, facts);

@@ -36,9 +36,11 @@ async fn game_heads(pool: &Pool<Db>, ids: &[i64]) -> Result<Vec<GameHead>, Store
             }
         }
         let mut rows = score_rows_of(pool, chunk).await.map_err(fail)?;
+        let mut counts = counters_of(pool, chunk).await.map_err(fail)?;
         for &id in chunk {
             if let Some(head) = heads.get_mut(&id) {
                 attach_score_rows(id, &mut head.record.players, &mut rows);
+                attach_counters(id, &mut head.record, &mut counts);
             }
         }
     }

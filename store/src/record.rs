@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use chronicle_game::{GameKind, Score, Status};
+use chronicle_game::{Counter, GameKind, Score, Status};
 
 /// Everything stored about one game that comes from replaying its log.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -92,6 +92,9 @@ pub struct PlayerRow {
     pub winner: bool,
     /// The final score recorded at the table (`claimed.scores`), when the log has one.
     pub claimed: Option<i64>,
+    /// The game's per-player counters (`GameSpec::counters`, table `game_player_counts`);
+    /// complete games of games that declare counters only.
+    pub counters: Vec<Counter>,
 }
 
 /// One action-space use (`Event::Placed`).

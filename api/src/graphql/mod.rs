@@ -5,6 +5,7 @@
 pub mod errors;
 pub mod guard;
 mod mutation;
+pub mod outcomes;
 mod query;
 pub mod stats;
 pub mod types;

@@ -6,6 +6,9 @@ use async_graphql::{Context, Enum, InputObject, Object, Result, SimpleObject};
 use chronicle_analytics as analytics;
 use chronicle_analytics::{AnalyticsError, Rate, Stats};
 
+use chronicle_game::GameKind;
+
+use crate::graphql::outcomes::{outcome_stats, GameOutcomeStats, OutcomeStatsFilter};
 use crate::graphql::{errors, service};
 
 #[derive(Enum, Copy, Clone, Debug, PartialEq, Eq)]
@@ -87,7 +90,34 @@ impl StatsFilter {
     }
 }
 
-fn int(n: u64) -> i32 {
+/// A score distribution as GraphQL (every game's statistics have one).
+pub(crate) fn score_distribution(stats: &analytics::ScoreStats) -> ScoreDistribution {
+    ScoreDistribution {
+        player_games: int(stats.player_games),
+        mean: stats.mean,
+        min: stats.min,
+        max: stats.max,
+        quantiles: stats.quantiles.map(|q| ScoreQuantiles {
+            p10: q.p10,
+            p25: q.p25,
+            p50: q.p50,
+            p75: q.p75,
+            p90: q.p90,
+        }),
+        bucket_width: i32::try_from(stats.bucket_width).unwrap_or(i32::MAX),
+        histogram: stats.histogram.iter().map(|b| ScoreBucket { from: b.from, count: int(b.count) }).collect(),
+    }
+}
+
+/// A histogram's bucket width argument, checked (1 to 100).
+pub(crate) fn checked_width(width: i32) -> Result<u32> {
+    u32::try_from(width)
+        .ok()
+        .filter(|w| (1..=100).contains(w))
+        .ok_or_else(|| errors::bad_input("bucketWidth is 1 to 100"))
+}
+
+pub(crate) fn int(n: u64) -> i32 {
     i32::try_from(n).unwrap_or(i32::MAX)
 }
 
@@ -393,6 +423,30 @@ impl StatsQuery {
         CavernaStats
     }
 
+    /// Village's statistics by what players did (counters, main source of points), seat and
+    /// score, over its stored complete multiplayer games. Descriptive: they control for
+    /// nothing (docs/statistics.md, "Village and Above and Below").
+    async fn village(
+        &self,
+        ctx: &Context<'_>,
+        filter: Option<OutcomeStatsFilter>,
+        #[graphql(default = 10, desc = "Score histogram bucket width, 1 to 100.")] bucket_width: i32,
+    ) -> Result<GameOutcomeStats> {
+        outcome_stats(ctx, GameKind::Village, filter, bucket_width).await
+    }
+
+    /// Above and Below's statistics by what players did (counters, main source of points), seat
+    /// and score, over its stored complete games. Descriptive: they control for nothing
+    /// (docs/statistics.md, "Village and Above and Below").
+    async fn above_and_below(
+        &self,
+        ctx: &Context<'_>,
+        filter: Option<OutcomeStatsFilter>,
+        #[graphql(default = 10, desc = "Score histogram bucket width, 1 to 100.")] bucket_width: i32,
+    ) -> Result<GameOutcomeStats> {
+        outcome_stats(ctx, GameKind::AboveAndBelow, filter, bucket_width).await
+    }
+
     #[graphql(deprecation = "use `caverna { furnishingStats }`")]
     async fn furnishing_stats(&self, ctx: &Context<'_>, filter: Option<StatsFilter>) -> Result<Vec<FurnishingStat>> {
         CavernaStats.furnishing_stats(ctx, filter).await
@@ -607,26 +661,9 @@ impl CavernaStats {
         filter: Option<StatsFilter>,
         #[graphql(default = 10, desc = "Histogram bucket width, 1 to 100.")] bucket_width: i32,
     ) -> Result<ScoreDistribution> {
-        let width = u32::try_from(bucket_width)
-            .ok()
-            .filter(|w| (1..=100).contains(w))
-            .ok_or_else(|| errors::bad_input("bucketWidth is 1 to 100"))?;
+        let width = checked_width(bucket_width)?;
         let stats = query(ctx, filter, move |s, f| s.scores(f, width)).await?;
-        Ok(ScoreDistribution {
-            player_games: int(stats.player_games),
-            mean: stats.mean,
-            min: stats.min,
-            max: stats.max,
-            quantiles: stats.quantiles.map(|q| ScoreQuantiles {
-                p10: q.p10,
-                p25: q.p25,
-                p50: q.p50,
-                p75: q.p75,
-                p90: q.p90,
-            }),
-            bucket_width: i32::try_from(stats.bucket_width).unwrap_or(i32::MAX),
-            histogram: stats.histogram.iter().map(|b| ScoreBucket { from: b.from, count: int(b.count) }).collect(),
-        })
+        Ok(score_distribution(&stats))
     }
 
     /// Action-space use by round.

@@ -136,6 +136,18 @@ pub struct Player {
     pub score: Option<Score>,
     /// The final score recorded at the table (`claimed.scores`), when the log has one.
     pub claimed_score: Option<i64>,
+    /// The game's per-player counts (`GameKindInfo.counters`) read from the final state, for
+    /// the statistics by count; complete games only, none for Caverna.
+    pub counters: Vec<CounterValue>,
+}
+
+/// One per-player count of a complete game.
+#[derive(SimpleObject, Clone, Debug)]
+pub struct CounterValue {
+    /// A `GameKindInfo.counters` id.
+    pub id: String,
+    pub label: String,
+    pub value: i64,
 }
 
 impl Player {
@@ -148,6 +160,13 @@ impl Player {
             rank: p.rank.map(i32::from),
             score: p.score.as_ref().map(|s| Score::of(game, s)),
             claimed_score: p.claimed,
+            counters: (p.counters.iter())
+                .map(|c| CounterValue {
+                    id: c.id.clone(),
+                    label: game.and_then(|g| g.spec().counter_label(&c.id)).unwrap_or(&c.id).to_owned(),
+                    value: c.value,
+                })
+                .collect(),
         }
     }
 }
@@ -554,12 +573,14 @@ pub struct GameKindInfo {
     pub score_rows: Vec<ScoreRowInfo>,
     /// The variants a setup may choose; the first is the default.
     pub variants: Vec<String>,
+    /// The per-player counts a complete game reports (`Player.counters`), for its statistics.
+    pub counters: Vec<ScoreRowInfo>,
     /// Whether this server verifies its logs (a game without an engine yet is stored as
     /// invalid, `unsupported_game`).
     pub verified: bool,
 }
 
-/// A score-pad row of a game.
+/// A score-pad row or a counter of a game.
 #[derive(SimpleObject, Clone, Debug)]
 pub struct ScoreRowInfo {
     pub id: String,
@@ -580,6 +601,11 @@ impl GameKindInfo {
                 .map(|r| ScoreRowInfo { id: r.id.to_owned(), label: r.label.to_owned() })
                 .collect(),
             variants: spec.variants.iter().map(|v| (*v).to_owned()).collect(),
+            counters: spec
+                .counters
+                .iter()
+                .map(|c| ScoreRowInfo { id: c.id.to_owned(), label: c.label.to_owned() })
+                .collect(),
             verified,
         }
     }

@@ -9,6 +9,7 @@ mod above_and_below;
 mod board;
 mod download;
 mod games;
+mod outcomes;
 mod panels;
 mod recorder;
 mod skill;
@@ -43,6 +44,8 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/players", web::get().to(skill::players))
         .route("/players/{name}", web::get().to(skill::player))
         .route("/stats", web::get().to(stats::index))
+        .route("/stats/village", web::get().to(outcomes::village))
+        .route("/stats/above-and-below", web::get().to(outcomes::above_and_below))
         .route("/stats/{family}", web::get().to(stats::family))
         .route("/tournaments", web::get().to(tournaments::list))
         .route("/tournaments/{id}", web::get().to(tournaments::show))

@@ -86,7 +86,7 @@ fn filter_form(family: &str, q: &BTreeMap<String, String>) -> Markup {
 }
 
 /// A rate as text with its interval drawn as a bar on a 0–100% scale; small samples marked.
-fn rate_cell(r: &Rate) -> Markup {
+pub(super) fn rate_cell(r: &Rate) -> Markup {
     let (lo, hi) = (r.ci_low.clamp(0.0, 1.0) * 100.0, r.ci_high.clamp(0.0, 1.0) * 100.0);
     html! {
         td.rate class=[r.below_min_sample.then_some("small")] data-sort=(format!("{:.6}", r.rate))
@@ -142,6 +142,7 @@ pub async fn family(state: web::Data<AppState>, req: HttpRequest, family: web::P
                 @for (f, t) in FAMILIES { a href={ "/stats/" (f) } class=[(f == id).then_some("current")] { (t) } }
                 a href="/stats/strategies" { "Strategy vs skill" }
                 a href="/players" { "Ratings" }
+                @for (p, k) in super::outcomes::GAMES { a href={ "/stats/" (p) } { (k.spec().name) } }
             }
             h1 { (title) " · Caverna" }
             (filter_form(id, &q))
@@ -241,7 +242,7 @@ fn seats(s: &analytics::SeatStats) -> Markup {
     }
 }
 
-fn scores(s: &analytics::ScoreStats) -> Markup {
+pub(super) fn scores(s: &analytics::ScoreStats) -> Markup {
     let most = s.histogram.iter().map(|b| b.count).max().unwrap_or(0).max(1);
     let width = 24 * s.histogram.len().max(1);
     html! {

@@ -2,11 +2,13 @@
 //! (polars, sqlx, actix-web, async-graphql), and one link instead of five saves most of their
 //! build time. Each module is one suite: `server` (the GraphQL service end to end), `hardening`
 //! (hostile and unlucky conditions), `store_contract` (both stores), `graphql_fuzz`, `schema`,
-//! `other_games` (Village and Above and Below through the server and the web pages).
+//! `other_games` (Village and Above and Below through the server and the web pages), `game_stats`
+//! (their statistics against plain counts).
 
 #[macro_use]
 mod common;
 mod export;
+mod game_stats;
 mod graphql_fuzz;
 mod hardening;
 mod migration;

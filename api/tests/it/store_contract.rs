@@ -312,6 +312,7 @@ contract!(
     tokens_expire_and_are_revoked,
     kill_mid_import_leaves_only_whole_games,
     cli_import_and_reverify,
+    counters_round_trip_and_reverify_restores_them,
 );
 
 async fn import_stores_every_game_once<S: TestStore>(s: &S) {
@@ -589,6 +590,46 @@ async fn reverify_corrects_and_reports_tampering<S: TestStore>(s: &S) {
     assert_stored_matches_replay(s).await;
     let again = reverify(s, 100, &quiet()).await.unwrap();
     assert!(again.changes.is_empty());
+}
+
+/// Simulated Village and Above and Below games: their per-player counters are stored
+/// (`game_player_counts`), read back equal to the replay's (single game and `complete_records`),
+/// and rewritten by reverify after they are tampered with or lost.
+async fn counters_round_trip_and_reverify_restores_them<S: TestStore>(s: &S) {
+    use chronicle_game::GameKind;
+    let logs: Vec<LogInput> = [(GameKind::Village, 3), (GameKind::Village, 1), (GameKind::AboveAndBelow, 2)]
+        .iter()
+        .enumerate()
+        .map(|(i, &(kind, players))| {
+            let log = chronicle_ingest::games::simulate(kind, 40 + i as u64, players).expect("simulated");
+            input(&format!("{kind}-{i}.json"), serde_json::to_vec(&log).expect("JSON"))
+        })
+        .collect();
+    let report = import(s, logs, None, 10, &quiet()).await.unwrap();
+    let ids: Vec<i64> = report.ids.iter().map(|i| i.unwrap()).collect();
+    let counters: usize =
+        [3 * GameKind::Village.spec().counters.len(), GameKind::Village.spec().counters.len()].iter().sum::<usize>()
+            + 2 * GameKind::AboveAndBelow.spec().counters.len();
+    assert_eq!(s.count("SELECT COUNT(*) FROM game_player_counts").await, counters as i64);
+    assert_stored_matches_replay(s).await;
+    let records = s.complete_records(0, 100).await.unwrap();
+    assert_eq!(records.len(), 3);
+    for head in &records {
+        let stored = s.game(head.id).await.unwrap().unwrap();
+        assert_eq!(head.record, stored.record, "complete_records and game agree");
+        assert!(head
+            .record
+            .players
+            .iter()
+            .all(|p| p.counters.len() == head.record.game.unwrap().spec().counters.len()));
+    }
+
+    s.exec(&format!("UPDATE game_player_counts SET value = value + 7 WHERE game_id = {}", ids[0])).await;
+    s.exec(&format!("DELETE FROM game_player_counts WHERE game_id = {}", ids[2])).await;
+    let fixed = reverify(s, 2, &quiet()).await.unwrap();
+    assert_eq!((fixed.reverified, fixed.changes.len()), (3, 0), "counters are facts, not the outcome");
+    assert_eq!(s.count("SELECT COUNT(*) FROM game_player_counts").await, counters as i64);
+    assert_stored_matches_replay(s).await;
 }
 
 async fn a_failing_game_does_not_keep_its_batch_out<S: TestStore>(s: &S) {

@@ -1,8 +1,12 @@
 //! Above and Below behind the game-agnostic [`GameEngine`] trait.
 
-use chronicle_game::{player_verdicts, GameEngine, GameKind, LedgerLine, Legal, LogError, Meta, StateAt, Verdict};
+use chronicle_game::{
+    player_verdicts, Counter, GameEngine, GameKind, LedgerLine, Legal, LogError, Meta, StateAt, Verdict,
+};
 use serde_json::Value;
 
+use crate::game::Player;
+use crate::notation::CardKind;
 use crate::replay::{replay, replay_until, Replay, ENGINE_VERSION};
 
 /// The Above and Below engine.
@@ -62,7 +66,13 @@ pub fn verdict(r: &Replay) -> Verdict {
     let players = game.map_or_else(Vec::new, |g| {
         let names = g.players().iter().map(|p| p.name.clone());
         let scores = r.scores.as_ref().map(|s| s.iter().map(|p| p.score()).collect());
-        player_verdicts(names, scores, &r.winners, r.claimed.as_deref())
+        let mut players = player_verdicts(names, scores, &r.winners, r.claimed.as_deref());
+        if r.scores.is_some() {
+            for (v, p) in players.iter_mut().zip(g.players()) {
+                v.counters = counters(p);
+            }
+        }
+        players
     });
     Verdict {
         game: Some(GameKind::AboveAndBelow),
@@ -85,5 +95,46 @@ pub fn verdict(r: &Replay) -> Verdict {
         round_reached: u16::from(r.round()),
         entries_applied: r.entries_applied,
         players,
+    }
+}
+
+/// The player's counters of `ABOVE_AND_BELOW.counters`, from the final state: houses and
+/// outposts held, the reputation cube, the explorations the replay counted, and the villagers in
+/// the village (a villager lost in an encounter no longer counts).
+pub fn counters(p: &Player) -> Vec<Counter> {
+    let count = |n: usize| i64::try_from(n).unwrap_or(i64::MAX);
+    let houses = p.houses.iter().filter(|h| h.kind != CardKind::Starting).count();
+    let outposts = p.caves.iter().filter(|c| c.outpost.is_some()).count();
+    vec![
+        Counter::new("houses_built", count(houses)),
+        Counter::new("outposts_built", count(outposts)),
+        Counter::new("reputation", i64::from(p.reputation)),
+        Counter::new("explorations", i64::from(p.trust.explorations)),
+        Counter::new("villagers", count(p.villagers.len())),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The counters agree with the score rows that count the same things (F.10 row 2: one
+    /// point per house and outpost beyond the starting house), on simulated games.
+    #[test]
+    fn counters_agree_with_the_score_rows() {
+        for seed in 0..4 {
+            let log = crate::bots::simulate(seed, 2 + (seed % 3) as u8).expect("simulated");
+            let v = verdict(&replay(&serde_json::to_vec(&log).expect("json")));
+            assert_eq!(v.status, chronicle_game::Status::Complete);
+            for p in &v.players {
+                let c = |id: &str| p.counters.iter().find(|c| c.id == id).map(|c| c.value);
+                let ids: Vec<&str> = p.counters.iter().map(|c| c.id.as_str()).collect();
+                let spec: Vec<&str> = chronicle_game::kind::ABOVE_AND_BELOW.counters.iter().map(|c| c.id).collect();
+                assert_eq!(ids, spec);
+                let built = c("houses_built").unwrap_or(-1) + c("outposts_built").unwrap_or(-1);
+                assert_eq!(Some(built), p.score.as_ref().and_then(|s| s.row("houses_outposts")));
+                assert!(c("villagers").unwrap_or(0) >= 1);
+            }
+        }
     }
 }

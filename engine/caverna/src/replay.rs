@@ -181,6 +181,10 @@ pub(crate) fn tree_error(input: &[u8]) -> Option<LogError> {
 // Called once per replay: the size of its error does not matter.
 #[allow(clippy::result_large_err)]
 pub(crate) fn parse_document(input: &[u8]) -> Result<Document<'_>, (LogError, Meta)> {
+    if input.len() > MAX_LOG_BYTES {
+        let message = format!("{} bytes; at most {MAX_LOG_BYTES}", input.len());
+        return Err((doc_error(ErrorCode::LogTooLarge, message), Meta::default()));
+    }
     envelope(input).map_err(|(e, meta)| match tree_error(input) {
         Some(json) => (json, Meta::default()),
         None => (e, meta),
@@ -190,12 +194,6 @@ pub(crate) fn parse_document(input: &[u8]) -> Result<Document<'_>, (LogError, Me
 #[allow(clippy::result_large_err)]
 fn envelope(input: &[u8]) -> Result<Document<'_>, (LogError, Meta)> {
     let none = Meta::default();
-    if input.len() > MAX_LOG_BYTES {
-        return Err((
-            doc_error(ErrorCode::LogTooLarge, format!("{} bytes; at most {MAX_LOG_BYTES}", input.len())),
-            none,
-        ));
-    }
     let Ok(members) = serde_json::from_slice::<Members>(input) else {
         // Not JSON (reported by `parse_document` as the tree reader words it), or not an object.
         return Err((doc_error(ErrorCode::Malformed, "a log is a JSON object"), none));

@@ -26,6 +26,16 @@ pub struct ScoreRowSpec {
     pub label: &'static str,
 }
 
+/// One per-player count a game's verdict reports (`PlayerVerdict::counters`), for the
+/// statistics by count: how often a player did something, read from the final state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CounterSpec {
+    /// Stable id (snake case), as stored in `game_player_counts.counter` and shown by the API.
+    pub id: &'static str,
+    /// What the count is, for people.
+    pub label: &'static str,
+}
+
 /// What services need to know about a game without its rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GameSpec {
@@ -43,6 +53,9 @@ pub struct GameSpec {
     pub score_rows: &'static [ScoreRowSpec],
     /// The variants a setup may choose (stored in `games.variant`); the first is the default.
     pub variants: &'static [&'static str],
+    /// The counters every complete player verdict of this game carries, in this order (empty
+    /// for Caverna, whose statistics read its richer facts).
+    pub counters: &'static [CounterSpec],
 }
 
 impl GameSpec {
@@ -50,10 +63,19 @@ impl GameSpec {
         self.min_players..=self.max_players
     }
 
+    /// The label of a counter of this game (`None` for an id it does not have).
+    pub fn counter_label(&self, id: &str) -> Option<&'static str> {
+        self.counters.iter().find(|c| c.id == id).map(|c| c.label)
+    }
+
     /// The label of a score row of this game (`None` for an id it does not have).
     pub fn row_label(&self, id: &str) -> Option<&'static str> {
         self.score_rows.iter().find(|r| r.id == id).map(|r| r.label)
     }
+}
+
+const fn counter(id: &'static str, label: &'static str) -> CounterSpec {
+    CounterSpec { id, label }
 }
 
 const fn row(id: &'static str, label: &'static str) -> ScoreRowSpec {
@@ -81,6 +103,7 @@ pub const CAVERNA: GameSpec = GameSpec {
         row("gold_and_begging", "Gold and begging markers"),
     ],
     variants: &["full", "introductory"],
+    counters: &[],
 };
 
 /// Village: the final scoring rows of its rules reference, E.3 (engine: `chronicle-village`).
@@ -103,6 +126,13 @@ pub const VILLAGE: GameSpec = GameSpec {
         row("coins", "Coins"),
     ],
     variants: &[],
+    counters: &[
+        counter("cities_visited", "Cities visited (travel discs placed)"),
+        counter("crafts_held", "Craft buildings with a member at the end"),
+        counter("customers_served", "Customers served"),
+        counter("chronicle_members", "Members in the village chronicle"),
+        counter("church_members", "Members in the church"),
+    ],
 };
 
 /// Above and Below: the score rows of its rules reference, F.10 (engine:
@@ -124,6 +154,13 @@ pub const ABOVE_AND_BELOW: GameSpec = GameSpec {
         row("card_vp_custom", "Declared card points"),
     ],
     variants: &[],
+    counters: &[
+        counter("houses_built", "Houses gained (not the starting house)"),
+        counter("outposts_built", "Outposts built on caves"),
+        counter("reputation", "Reputation track position"),
+        counter("explorations", "Explorations"),
+        counter("villagers", "Villagers at the end (three to start)"),
+    ],
 };
 
 /// The test-only toy game (feature `toy`): see `chronicle-toy`.
@@ -137,6 +174,7 @@ pub const TOY: GameSpec = GameSpec {
     max_players: 3,
     score_rows: &[row("steps", "Steps taken"), row("bonus", "Bonus")],
     variants: &["plain", "doubled"],
+    counters: &[],
 };
 
 impl GameKind {
@@ -209,6 +247,10 @@ mod tests {
             ids.dedup();
             assert_eq!(ids.len(), s.score_rows.len(), "{k}: score row ids are unique");
             assert!(!ids.contains(&"total"), "{k}: the total is not a row");
+            let mut counters: Vec<_> = s.counters.iter().map(|c| c.id).collect();
+            counters.sort_unstable();
+            counters.dedup();
+            assert_eq!(counters.len(), s.counters.len(), "{k}: counter ids are unique");
         }
     }
 }

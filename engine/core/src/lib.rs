@@ -18,5 +18,5 @@ pub mod kind;
 pub mod verdict;
 
 pub use engine::{GameEngine, LedgerChange, LedgerLine, Legal, StateAt, StepChoice, StepGroup, Steps};
-pub use kind::{GameKind, GameSpec, ScoreRowSpec};
-pub use verdict::{player_verdicts, rank, LogError, Meta, PlayerVerdict, Score, ScoreRow, Status, Verdict};
+pub use kind::{CounterSpec, GameKind, GameSpec, ScoreRowSpec};
+pub use verdict::{player_verdicts, rank, Counter, LogError, Meta, PlayerVerdict, Score, ScoreRow, Status, Verdict};

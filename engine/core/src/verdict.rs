@@ -78,6 +78,19 @@ impl Score {
     }
 }
 
+/// One named per-player count (an id of the game's [`crate::GameSpec::counters`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Counter {
+    pub id: String,
+    pub value: i64,
+}
+
+impl Counter {
+    pub fn new(id: &str, value: i64) -> Counter {
+        Counter { id: id.to_owned(), value }
+    }
+}
+
 /// One player of a replayed log.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct PlayerVerdict {
@@ -91,6 +104,9 @@ pub struct PlayerVerdict {
     pub winner: bool,
     /// The total recorded at the table (`claimed.scores`), when the log has one.
     pub claimed: Option<i64>,
+    /// The game's counters (`GameSpec::counters`, in that order), complete games only; empty
+    /// for games whose statistics read their own facts (Caverna).
+    pub counters: Vec<Counter>,
 }
 
 /// The game-agnostic result of replaying a log.
@@ -143,6 +159,7 @@ pub fn player_verdicts(
             rank: ranks.as_ref().and_then(|r| r.get(seat).copied()),
             winner: winners.contains(&seat),
             claimed: claimed.and_then(|c| c.get(seat).copied()),
+            counters: Vec::new(),
         })
         .collect()
 }

@@ -102,6 +102,7 @@ fn replay(log: &[u8], limit: Option<usize>) -> ToyReplay {
             rank: None,
             winner: false,
             claimed: None,
+            counters: Vec::new(),
         })
         .collect();
     let entries = doc["entries"].as_array().cloned().unwrap_or_default();

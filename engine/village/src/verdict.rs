@@ -1,9 +1,12 @@
 //! Village behind the game-agnostic [`GameEngine`] trait: the verdict of a replay in shared
 //! terms, the state view, legal entries, the ledger and simulation.
 
-use chronicle_game::{player_verdicts, GameEngine, GameKind, LedgerLine, Legal, LogError, Meta, StateAt, Verdict};
+use chronicle_game::{
+    player_verdicts, Counter, GameEngine, GameKind, LedgerLine, Legal, LogError, Meta, StateAt, Verdict,
+};
 use serde_json::Value;
 
+use crate::game::{Loc, Player};
 use crate::replay::{replay, replay_until, Replay, ENGINE_VERSION};
 
 /// The Village engine.
@@ -59,7 +62,13 @@ pub fn verdict(r: &Replay) -> Verdict {
     let players = game.map_or_else(Vec::new, |g| {
         let names = g.players.iter().map(|p| p.name.clone());
         let scores = r.scores.as_ref().map(|s| s.iter().map(|p| p.score()).collect());
-        player_verdicts(names, scores, &r.winners, r.claimed.as_deref())
+        let mut players = player_verdicts(names, scores, &r.winners, r.claimed.as_deref());
+        if r.scores.is_some() {
+            for (v, p) in players.iter_mut().zip(&g.players) {
+                v.counters = counters(p);
+            }
+        }
+        players
     });
     Verdict {
         game: Some(GameKind::Village),
@@ -82,5 +91,51 @@ pub fn verdict(r: &Replay) -> Verdict {
         round_reached: u16::try_from(r.round()).unwrap_or(u16::MAX),
         entries_applied: r.entries_applied,
         players,
+    }
+}
+
+/// The player's counters of `VILLAGE.counters`, read from the final state: the replay keeps
+/// where every member ended and what each player holds, not how often an action was taken, so
+/// these count results (cities with the player's disc, buildings still staffed), not actions.
+pub fn counters(p: &Player) -> Vec<Counter> {
+    let mut crafts: Vec<Loc> = p.members.iter().map(|m| m.loc).filter(|l| matches!(l, Loc::Craft(_))).collect();
+    crafts.sort_unstable();
+    crafts.dedup();
+    let members = |f: fn(Loc) -> bool| p.members.iter().filter(|m| f(m.loc)).count();
+    let count = |n: usize| i64::try_from(n).unwrap_or(i64::MAX);
+    vec![
+        Counter::new("cities_visited", count(p.discs.len())),
+        Counter::new("crafts_held", count(crafts.len())),
+        Counter::new("customers_served", count(p.customers.len())),
+        Counter::new("chronicle_members", count(members(|l| matches!(l, Loc::Chronicle(_))))),
+        Counter::new("church_members", count(members(|l| matches!(l, Loc::Church(_))))),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The counters agree with the score rows computed from the same state (E.3: travel points
+    /// by cities visited), on simulated games of every size.
+    #[test]
+    fn counters_agree_with_the_score_rows() {
+        for players in 1..=4u8 {
+            let log = crate::bots::simulate(u64::from(players), players).expect("simulated");
+            let v = verdict(&replay(&serde_json::to_vec(&log).expect("json")));
+            assert_eq!(v.status, chronicle_game::Status::Complete);
+            for p in &v.players {
+                let c = |id: &str| p.counters.iter().find(|c| c.id == id).map(|c| c.value);
+                let ids: Vec<&str> = p.counters.iter().map(|c| c.id.as_str()).collect();
+                let spec: Vec<&str> = chronicle_game::kind::VILLAGE.counters.iter().map(|c| c.id).collect();
+                assert_eq!(ids, spec);
+                let cities = usize::try_from(c("cities_visited").unwrap_or(-1)).expect("a count");
+                let travel = crate::rules::scoring::travel_points(cities);
+                assert_eq!(Some(travel), p.score.as_ref().and_then(|s| s.row("travel")));
+                let chronicle = usize::try_from(c("chronicle_members").unwrap_or(-1)).expect("a count");
+                let points = crate::rules::scoring::chronicle_points(chronicle);
+                assert_eq!(Some(points), p.score.as_ref().and_then(|s| s.row("chronicle")));
+            }
+        }
     }
 }

@@ -1,0 +1,43 @@
+//! Which games an outcome query reads.
+
+use super::input::KeptGame;
+use crate::rate::DEFAULT_MIN_SAMPLE;
+
+/// The selection of an outcome query; every condition is on the game (all its seats are in or
+/// out together).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct OutcomeFilter {
+    /// Games of at least this many players (solo games never enter the multiplayer statistics;
+    /// see [`super::OutcomeReport::solo_games`]).
+    pub min_players: u8,
+    /// Games whose `meta.source` starts with this; games without one never match.
+    pub source: Option<String>,
+    /// Leave out games whose `meta.source` starts with this.
+    pub exclude_source: Option<String>,
+    /// Flag rates and means with fewer observations.
+    pub min_sample: u64,
+    /// Width of the score histogram's buckets.
+    pub bucket_width: u32,
+}
+
+impl Default for OutcomeFilter {
+    fn default() -> Self {
+        OutcomeFilter {
+            min_players: 1,
+            source: None,
+            exclude_source: None,
+            min_sample: DEFAULT_MIN_SAMPLE,
+            bucket_width: 10,
+        }
+    }
+}
+
+impl OutcomeFilter {
+    /// Whether the game's source passes (its size is judged by the caller).
+    pub(crate) fn source_matches(&self, g: &KeptGame) -> bool {
+        let source = g.source.as_deref();
+        let included = self.source.as_deref().is_none_or(|p| source.is_some_and(|s| s.starts_with(p)));
+        let excluded = self.exclude_source.as_deref().is_some_and(|p| source.is_some_and(|s| s.starts_with(p)));
+        included && !excluded
+    }
+}

@@ -1,0 +1,170 @@
+//! The statistics pages of the games with per-player counters (`/stats/village`,
+//! `/stats/above-and-below`): win rate and margin by each counter's value and by main source of
+//! points, row points of winners and others, seats and scores, with the filters of the API's
+//! `village` / `aboveAndBelow` fields in the URL. Every rate shows its n and 95% Wilson interval
+//! and every margin its 95% normal interval; small samples are marked.
+
+use std::collections::BTreeMap;
+
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpRequest, HttpResponse};
+use maud::{html, Markup};
+
+use chronicle_analytics::outcomes::{Mean, OutcomeFilter, OutcomeReport};
+use chronicle_analytics::DEFAULT_MIN_SAMPLE;
+use chronicle_game::{GameKind, GameSpec};
+
+use super::stats::{rate_cell, scores};
+use super::{number, page, param, percent, problem, query_map, refused, service_problem};
+use crate::http::AppState;
+
+/// The pages: URL segment and game.
+pub const GAMES: [(&str, GameKind); 2] = [("village", GameKind::Village), ("above-and-below", GameKind::AboveAndBelow)];
+
+fn filter_of(q: &BTreeMap<String, String>) -> Result<OutcomeFilter, String> {
+    let mut f = OutcomeFilter { min_sample: DEFAULT_MIN_SAMPLE, bucket_width: 5, ..OutcomeFilter::default() };
+    if let Some(n) = param(q, "players") {
+        f.min_players = n.parse::<u8>().ok().filter(|n| (1..=10).contains(n)).ok_or("players (at least) is 1 to 10")?;
+    }
+    f.source = param(q, "source").map(str::to_owned);
+    f.exclude_source = param(q, "exclude_source").map(str::to_owned);
+    if let Some(n) = param(q, "min") {
+        f.min_sample = n.parse::<u64>().map_err(|_| "min is a whole number")?;
+    }
+    Ok(f)
+}
+
+fn filter_form(path: &str, q: &BTreeMap<String, String>) -> Markup {
+    html! {
+        form.filters method="get" action={ "/stats/" (path) } {
+            label { "Players at least " input name="players" type="number" min="1" max="10" value=[param(q, "players")]; }
+            label { "Source " input name="source" value=[param(q, "source")] placeholder="any"; }
+            label { "Leave out source " input name="exclude_source" value=[param(q, "exclude_source")] placeholder="e.g. simulate"; }
+            label { "Min sample " input name="min" type="number" min="0" value=[param(q, "min")] placeholder="30"; }
+            button type="submit" { "Apply" }
+        }
+    }
+}
+
+/// A mean margin with its interval; small samples marked.
+fn mean_cell(m: &Mean) -> Markup {
+    let interval = match (m.ci_low, m.ci_high) {
+        (Some(lo), Some(hi)) => format!(" ({lo:+.1} to {hi:+.1})"),
+        _ => String::new(),
+    };
+    html! {
+        td.num class=[m.below_min_sample.then_some("small")] data-sort=(m.mean.unwrap_or(f64::NEG_INFINITY)) {
+            (m.mean.map_or("—".to_owned(), |x| format!("{x:+.1}"))) span.n { (interval) }
+        }
+    }
+}
+
+fn plain_mean_cell(m: &Mean) -> Markup {
+    let interval = match (m.ci_low, m.ci_high) {
+        (Some(lo), Some(hi)) => format!(" ({lo:.1} to {hi:.1})"),
+        _ => String::new(),
+    };
+    html! {
+        td.num class=[m.below_min_sample.then_some("small")] data-sort=(m.mean.unwrap_or(f64::NEG_INFINITY)) {
+            (number(m.mean, 1)) span.n { (interval) " n=" (m.n) }
+        }
+    }
+}
+
+fn caveat() -> Markup {
+    html! {
+        p.caveat { "Descriptive figures over stored complete multiplayer games: each row describes the player-games that share a value (cities visited, main source of points, seat). They control for nothing — not for the players' skill, nor for bots: strong players both win and play a certain way, so a high win rate beside a value is not the value's effect. Win rates carry their sample size and a 95% Wilson interval; margins (own score minus the opponents' mean score) a 95% normal interval. Solo games are counted apart and in no figure. Definitions: docs/statistics.md, \"Village and Above and Below\"." }
+    }
+}
+
+fn counters(spec: &GameSpec, r: &OutcomeReport) -> Markup {
+    html! {
+        @for c in &r.counters {
+            h2 { (spec.counter_label(&c.counter).unwrap_or(&c.counter)) }
+            p { (c.player_games) " player-games. The smallest values one by one, larger ones together." }
+            div.scroll { table.sortable {
+                thead { tr { th data-type="num" { "Value" } th data-type="num" { "Win rate" } th data-type="num" { "Mean margin (95%)" } } }
+                tbody { @for g in &c.groups {
+                    tr {
+                        td.num data-sort=(g.low) { (g.low) @if g.high.is_none() { " or more" } }
+                        (rate_cell(&g.win_rate)) (mean_cell(&g.margin))
+                    }
+                } }
+            } }
+        }
+    }
+}
+
+fn sources(spec: &GameSpec, r: &OutcomeReport) -> Markup {
+    html! {
+        h2 { "Main source of points" }
+        p { "The score row that gave the player the most points (the first printed on a tie)." }
+        div.scroll { table.sortable #main-sources {
+            thead { tr { th data-type="text" { "Main source" } th data-type="num" { "Win rate" } th data-type="num" { "Mean margin (95%)" } } }
+            tbody { @for s in &r.main_sources {
+                tr { td { (spec.row_label(&s.row).unwrap_or(&s.row)) } (rate_cell(&s.win_rate)) (mean_cell(&s.margin)) }
+            } }
+        } }
+        h2 { "Points per score row" }
+        div.scroll { table.sortable {
+            thead { tr { th data-type="text" { "Row" } th data-type="num" { "Winners' mean (95%)" } th data-type="num" { "Others' mean (95%)" } } }
+            tbody { @for p in &r.rows {
+                tr { td { (spec.row_label(&p.row).unwrap_or(&p.row)) } (plain_mean_cell(&p.winners)) (plain_mean_cell(&p.others)) }
+            } }
+        } }
+    }
+}
+
+fn seats(r: &OutcomeReport) -> Markup {
+    html! {
+        h2 { "Win rate by seat" }
+        div.scroll { table.sortable {
+            thead { tr { th data-type="num" { "Players" } th data-type="num" { "Seat" } th data-type="num" { "Win rate" } th data-type="num" { "Expected (1 / players)" } } }
+            tbody { @for s in &r.seats {
+                tr { td.num { (s.player_count) } td.num { (s.seat) } (rate_cell(&s.win_rate)) td.num { (percent(Some(s.expected))) } }
+            } }
+        } }
+    }
+}
+
+async fn show(state: web::Data<AppState>, req: HttpRequest, path: &str, kind: GameKind) -> HttpResponse {
+    if let Some(r) = refused(&state, &req) {
+        return r;
+    }
+    let q = query_map(&req);
+    let filter = match filter_of(&q) {
+        Ok(f) => f,
+        Err(e) => return problem(StatusCode::BAD_REQUEST, "Bad filter", &e),
+    };
+    let report = match state.service.outcomes(kind, filter).await {
+        Ok(r) => r,
+        Err(e) => return service_problem(&e),
+    };
+    let spec = kind.spec();
+    page(
+        &format!("{} statistics", spec.name),
+        html! {
+            nav.tabs {
+                a href="/stats/furnishings" { "Caverna" }
+                @for (p, k) in GAMES { a href={ "/stats/" (p) } class=[(p == path).then_some("current")] { (k.spec().name) } }
+            }
+            h1 { "Statistics · " (spec.name) }
+            (filter_form(path, &q))
+            (caveat())
+            p { (report.games) " games, " (report.player_games) " player-games; " (report.solo_games) " solo games left out." }
+            (sources(spec, &report))
+            (counters(spec, &report))
+            (seats(&report))
+            h2 { "Score distribution" }
+            (scores(&report.scores))
+        },
+    )
+}
+
+pub async fn village(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse {
+    show(state, req, "village", GameKind::Village).await
+}
+
+pub async fn above_and_below(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse {
+    show(state, req, "above-and-below", GameKind::AboveAndBelow).await
+}

@@ -1,0 +1,209 @@
+//! Village and Above and Below statistics through the real `chronicle serve`: simulated games
+//! are stored with `submitGame`, and every number of `village { … }` / `aboveAndBelow { … }`
+//! is checked against plain counts over the verdicts the server returned for those games; the
+//! same numbers come back after a restart (loaded from the store), filters select games, and
+//! the web pages show the tables with their caveat.
+
+use serde_json::{json, Value};
+
+use crate::common::server::*;
+use crate::common::*;
+
+both_stores!(outcome_statistics_match_plain_counts_over_the_stored_verdicts);
+
+const PLAYER: &str = "players { seat winner score { total rows { id points } } counters { id value } }";
+
+const STATS: &str = "games playerGames soloGames \
+    counters { counter label playerGames groups { low high winRate { successes n ciLow ciHigh belowMinSample } margin { mean n ciLow ciHigh } } } \
+    mainSources { row label winRate { successes n } margin { mean n } } \
+    rowPoints { row winners { mean n } others { mean n } } \
+    seats { playerCount seat winRate { successes n } expected } \
+    scoreDistribution { playerGames mean }";
+
+fn simulated(game: &str, games: u32, players: u8, seed: u64) -> Vec<Value> {
+    let (games, players, seed) = (games.to_string(), players.to_string(), seed.to_string());
+    let args = ["simulate", "--game", game, "--games", &games, "--players", &players, "--seed", &seed, "--out", "-"];
+    let out = chronicle().args(args).output().expect("chronicle simulate");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).expect("UTF-8").lines().map(|l| serde_json::from_str(l).expect("JSON")).collect()
+}
+
+fn submit(server: &Server, token: &str, log: &Value) -> Value {
+    let q = format!("mutation($log: JSON!) {{ submitGame(log: $log) {{ game {{ status {PLAYER} }} }} }}");
+    let game = server.data(Some(token), &q, json!({ "log": log }))["submitGame"]["game"].clone();
+    assert_eq!(game["status"], "COMPLETE", "{game}");
+    game
+}
+
+fn stats(server: &Server, field: &str, filter: Value) -> Value {
+    let q = format!("query($f: OutcomeStatsFilter) {{ {field}(filter: $f) {{ {STATS} }} }}");
+    server.data(None, &q, json!({ "f": filter }))[field].clone()
+}
+
+/// One multiplayer player-game as the checks read it.
+struct Seen {
+    players: i64,
+    seat: i64,
+    winner: bool,
+    total: i64,
+    margin: f64,
+    rows: Vec<(String, i64)>,
+    counters: Vec<(String, i64)>,
+}
+
+fn seen(games: &[Value]) -> Vec<Seen> {
+    let mut out = Vec::new();
+    for g in games {
+        let players = g["players"].as_array().expect("players");
+        let totals: Vec<i64> = players.iter().map(|p| p["score"]["total"].as_i64().expect("total")).collect();
+        if totals.len() < 2 {
+            continue;
+        }
+        for (i, p) in players.iter().enumerate() {
+            let others: i64 = totals.iter().sum::<i64>() - totals[i];
+            let pairs = |list: &Value, key: &str| -> Vec<(String, i64)> {
+                let items = list.as_array().expect("list");
+                items
+                    .iter()
+                    .map(|x| (x["id"].as_str().expect("id").to_owned(), x[key].as_i64().expect("value")))
+                    .collect()
+            };
+            out.push(Seen {
+                players: totals.len() as i64,
+                seat: p["seat"].as_i64().expect("seat"),
+                winner: p["winner"] == true,
+                total: totals[i],
+                margin: totals[i] as f64 - others as f64 / (totals.len() - 1) as f64,
+                rows: pairs(&p["score"]["rows"], "points"),
+                counters: pairs(&p["counters"], "value"),
+            });
+        }
+    }
+    out
+}
+
+fn close(a: &Value, b: f64) -> bool {
+    a.as_f64().is_some_and(|a| (a - b).abs() < 1e-9)
+}
+
+fn mean(xs: &[f64]) -> f64 {
+    xs.iter().sum::<f64>() / xs.len() as f64
+}
+
+/// Wins and player-games of `group`, and its margins.
+fn tally<'a>(group: impl Iterator<Item = &'a Seen>) -> (u64, u64, Vec<f64>) {
+    let (mut wins, mut n, mut margins) = (0, 0, Vec::new());
+    for s in group {
+        wins += u64::from(s.winner);
+        n += 1;
+        margins.push(s.margin);
+    }
+    (wins, n, margins)
+}
+
+fn check_counters(stats: &Value, seen: &[Seen]) {
+    for c in stats["counters"].as_array().expect("counters") {
+        let id = c["counter"].as_str().expect("id");
+        let value = |s: &Seen| s.counters.iter().find(|(k, _)| k == id).map(|(_, v)| *v);
+        assert_eq!(c["playerGames"], seen.iter().filter(|s| value(s).is_some()).count(), "{id}");
+        let mut covered = 0;
+        for g in c["groups"].as_array().expect("groups") {
+            let low = g["low"].as_i64().expect("low");
+            let high = g["high"].as_i64().unwrap_or(i64::MAX);
+            let (wins, n, margins) = tally(seen.iter().filter(|s| value(s).is_some_and(|v| v >= low && v <= high)));
+            assert_eq!(
+                (g["winRate"]["successes"].as_u64(), g["winRate"]["n"].as_u64()),
+                (Some(wins), Some(n)),
+                "{id} {g}"
+            );
+            assert!(n > 0 && close(&g["margin"]["mean"], mean(&margins)), "{id} {g}");
+            covered += n;
+        }
+        assert_eq!(c["playerGames"], covered, "{id}: the groups cover every player-game once");
+    }
+}
+
+fn main_source(s: &Seen) -> &str {
+    let best = s.rows.iter().map(|r| r.1).max().expect("rows");
+    &s.rows.iter().find(|r| r.1 == best).expect("a row").0
+}
+
+fn check_sources_seats_scores(stats: &Value, seen: &[Seen]) {
+    let sources = stats["mainSources"].as_array().expect("sources");
+    assert_eq!(sources.iter().map(|s| s["winRate"]["n"].as_u64().unwrap()).sum::<u64>(), seen.len() as u64);
+    for s in sources {
+        let row = s["row"].as_str().expect("row");
+        let (wins, n, margins) = tally(seen.iter().filter(|x| main_source(x) == row));
+        assert_eq!((s["winRate"]["successes"].as_u64(), s["winRate"]["n"].as_u64()), (Some(wins), Some(n)), "{s}");
+        assert!(close(&s["margin"]["mean"], mean(&margins)), "{s}");
+    }
+    for p in stats["rowPoints"].as_array().expect("row points") {
+        let row = p["row"].as_str().expect("row");
+        let points = |winner: bool| -> Vec<f64> {
+            let of = |x: &Seen| x.rows.iter().find(|r| r.0 == row).map(|r| r.1 as f64);
+            seen.iter().filter(|x| x.winner == winner).filter_map(of).collect()
+        };
+        assert!(close(&p["winners"]["mean"], mean(&points(true))) && close(&p["others"]["mean"], mean(&points(false))));
+    }
+    for s in stats["seats"].as_array().expect("seats") {
+        let (pc, seat) = (s["playerCount"].as_i64(), s["seat"].as_i64());
+        let (wins, n, _) = tally(seen.iter().filter(|x| Some(x.players) == pc && Some(x.seat) == seat));
+        assert_eq!((s["winRate"]["successes"].as_u64(), s["winRate"]["n"].as_u64()), (Some(wins), Some(n)), "{s}");
+    }
+    let totals: Vec<f64> = seen.iter().map(|s| s.total as f64).collect();
+    assert_eq!(stats["scoreDistribution"]["playerGames"], seen.len());
+    assert!(close(&stats["scoreDistribution"]["mean"], mean(&totals)));
+}
+
+fn check(server: &Server, field: &str, games: &[Value], solo: usize) -> Value {
+    let all = stats(server, field, json!({ "minSample": 0 }));
+    let seen = seen(games);
+    assert_eq!(all["games"], games.len() - solo);
+    assert_eq!((all["playerGames"].as_u64(), all["soloGames"].as_u64()), (Some(seen.len() as u64), Some(solo as u64)));
+    check_counters(&all, &seen);
+    check_sources_seats_scores(&all, &seen);
+    let three = games.iter().filter(|g| g["players"].as_array().is_some_and(|p| p.len() >= 3)).count();
+    assert_eq!(stats(server, field, json!({ "minPlayers": 3 }))["games"], three);
+    assert_eq!(stats(server, field, json!({ "source": "simulate:" }))["games"], games.len() - solo);
+    let none = stats(server, field, json!({ "excludeSource": "simulate" }));
+    assert_eq!(
+        (none["games"].as_u64(), none["soloGames"].as_u64(), none["counters"][0]["groups"].as_array().map(Vec::len)),
+        (Some(0), Some(0), Some(0))
+    );
+    all
+}
+
+fn outcome_statistics_match_plain_counts_over_the_stored_verdicts(db: Database) {
+    let server = Server::start(&db, &[]);
+    let token = create_token(&db, "simulator");
+    let mut village = Vec::new();
+    for (games, players, seed) in [(3, 3, 1), (2, 2, 2), (1, 1, 3)] {
+        village.extend(simulated("village", games, players, seed).iter().map(|g| submit(&server, &token, g)));
+    }
+    let mut aab = Vec::new();
+    for (games, players, seed) in [(3, 2, 4), (2, 3, 5)] {
+        aab.extend(simulated("above-and-below", games, players, seed).iter().map(|g| submit(&server, &token, g)));
+    }
+    let before = (check(&server, "village", &village, 1), check(&server, "aboveAndBelow", &aab, 0));
+    assert_eq!(before.0["counters"][0]["label"], "Cities visited (travel discs placed)");
+    let (code, message) = server.error_code(None, "{ village(filter: { minPlayers: 0 }) { games } }", json!({}));
+    assert_eq!((code, message.as_str()), (200, "BAD_USER_INPUT"));
+
+    let (status, page) = server.get("/stats/village");
+    assert_eq!(status, 200);
+    assert!(page.contains("Cities visited (travel discs placed)") && page.contains("They control for nothing"));
+    assert!(page.contains("id=\"main-sources\"") && page.contains("n="), "tables with their samples");
+    let (status, page) = server.get("/stats/above-and-below?exclude_source=simulate");
+    assert_eq!(status, 200);
+    assert!(page.contains("0 games, 0 player-games") && page.contains("value=\"simulate\""));
+    assert_eq!(server.get("/stats/above-and-below?players=x").0, 400);
+    assert!(server.get("/stats/furnishings").1.contains("href=\"/stats/above-and-below\""), "linked from the tabs");
+
+    server.terminate();
+    let server = Server::start(&db, &[]);
+    let after = (
+        stats(&server, "village", json!({ "minSample": 0 })),
+        stats(&server, "aboveAndBelow", json!({ "minSample": 0 })),
+    );
+    assert_eq!(before, after, "loaded from the store at start, the same numbers");
+}
