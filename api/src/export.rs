@@ -9,6 +9,7 @@
 //! | `furnishings` | tile built (Caverna) | `game_id`, `seat`, `round`, `tile`, `row`, `col`, `via` |
 //! | `weapons` | dwarf that held a weapon (Caverna) | `game_id`, `seat`, `dwarf`, `round_forged`, `strength_forged`, `final_strength`, `expeditions` |
 //! | `placements` | dwarf placed (Caverna) | `game_id`, `seat`, `round`, `space`, `dwarf`, `imitated` |
+//! | `counters` | seat × counter (Village, Above and Below) | `game_id`, `seat`, `counter`, `value` |
 //!
 //! Games are read in id order, a page at a time, with the filters of `chronicle export --help`
 //! (those of the API's `games`); facts exist for complete and incomplete games, not for invalid
@@ -56,6 +57,7 @@ pub enum Table {
     Furnishings,
     Weapons,
     Placements,
+    Counters,
 }
 
 #[derive(Args, Debug)]
@@ -286,6 +288,18 @@ fn rows(table: Table, g: &StoredGame, out: &mut Columns) {
                 ]);
             }
         }
+        Table::Counters => {
+            for p in &r.players {
+                for c in &p.counters {
+                    out.push(vec![
+                        ("game_id", i(id)),
+                        ("seat", i(p.seat)),
+                        ("counter", t(c.id.clone())),
+                        ("value", i(c.value)),
+                    ]);
+                }
+            }
+        }
         Table::Placements => {
             for p in &r.caverna().placements {
                 out.push(vec![
@@ -348,6 +362,7 @@ fn header(table: Table) -> &'static [(&'static str, bool)] {
             ("final_strength", false),
             ("expeditions", false),
         ],
+        Table::Counters => &[("game_id", false), ("seat", false), ("counter", true), ("value", false)],
         Table::Placements => &[
             ("game_id", false),
             ("seat", false),

@@ -45,7 +45,7 @@ pub async fn download(state: web::Data<AppState>, req: HttpRequest) -> HttpRespo
     }
     let q = query_map(&req);
     let Ok(table) = Table::from_str(param(&q, "table").unwrap_or("games"), true) else {
-        return bad("table is games, player-games, score-rows, furnishings, weapons or placements");
+        return bad("table is games, player-games, score-rows, furnishings, weapons, placements or counters");
     };
     let Ok(format) = Format::from_str(param(&q, "format").unwrap_or("csv"), true) else {
         return bad("format is csv, parquet or ndjson");

@@ -155,7 +155,7 @@ pub async fn list(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse 
                 }
                 "Download these games (up to " (super::download::MAX_STREAMED) " as CSV or NDJSON, " (super::download::MAX_IN_MEMORY) " as Parquet) as "
                 select name="table" {
-                    @for t in ["games", "player-games", "score-rows", "furnishings", "weapons", "placements"] { option value=(t) { (t) } }
+                    @for t in ["games", "player-games", "score-rows", "furnishings", "weapons", "placements", "counters"] { option value=(t) { (t) } }
                 }
                 " in "
                 select name="format" { option value="csv" { "CSV" } option value="parquet" { "Parquet" } option value="ndjson" { "NDJSON" } }

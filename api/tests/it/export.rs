@@ -195,3 +195,44 @@ fn streamed_downloads_are_one_table_across_pages() {
     assert_eq!(status, 200);
     assert_eq!(ndjson.lines().filter(|l| serde_json::from_str::<Value>(l).is_ok()).count(), 500);
 }
+
+/// The `counters` table: one row per seat and counter of the Village and Above and Below games,
+/// the same counts `chronicle replay --json` reports for their logs.
+#[test]
+fn counters_export_the_other_games_per_player_counts() {
+    let dir = TempDir::new();
+    let db = format!("sqlite://{}", dir.0.join("c.db").display());
+    let engine = |game: &str, name: &str| -> std::path::PathBuf {
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../engine").join(game).join("tests/fixtures").join(name)
+    };
+    let logs = [engine("village", "synthetic-3p-complete.json"), engine("above-and-below", "golden-2p.json")];
+    let out = chronicle().args(["import", "--database-url", &db]).args(&logs).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = chronicle()
+        .args(["export", "--table", "counters", "--format", "csv", "--out", "-", "--database-url", &db])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let csv = String::from_utf8(out.stdout).unwrap();
+    let mut want = Vec::new();
+    for log in &logs {
+        let replay = chronicle().args(["replay", "--json"]).arg(log).output().unwrap();
+        let v: Value = serde_json::from_slice(&replay.stdout).unwrap();
+        for p in v["players"].as_array().unwrap() {
+            for c in p["counters"].as_array().unwrap() {
+                want.push((c["id"].as_str().unwrap().to_owned(), c["value"].as_i64().unwrap()));
+            }
+        }
+    }
+    let got: Vec<(String, i64)> = csv
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            (f[2].to_owned(), f[3].parse().unwrap())
+        })
+        .collect();
+    assert!(!want.is_empty());
+    assert_eq!(got, want, "{csv}");
+    assert_eq!(csv.lines().next(), Some("game_id,seat,counter,value"));
+}
