@@ -112,6 +112,8 @@ pub struct Player {
     /// `declare` entries: card → VP (B.4).
     pub declared: BTreeMap<String, i32>,
     pub trust: Trust,
+    /// Villagers the player trained (D.6): the statistics' "villagers trained".
+    pub trained: u32,
 }
 
 impl Player {
@@ -251,6 +253,7 @@ impl Game {
                 starters_pending: four,
                 declared: BTreeMap::new(),
                 trust: Trust::default(),
+                trained: 0,
             })
             .collect();
         let specials = setup.catalogue.villager_ids(crate::notation::VillagerKind::Special).into_iter().collect();

@@ -99,8 +99,9 @@ pub fn verdict(r: &Replay) -> Verdict {
 }
 
 /// The player's counters of `ABOVE_AND_BELOW.counters`, from the final state: houses and
-/// outposts held, the reputation cube, the explorations the replay counted, and the villagers in
-/// the village (a villager lost in an encounter no longer counts).
+/// outposts held, the reputation cube, the explorations the replay counted, the villagers
+/// trained, and the villagers in the village (a villager lost in an encounter no longer
+/// counts).
 pub fn counters(p: &Player) -> Vec<Counter> {
     let count = |n: usize| i64::try_from(n).unwrap_or(i64::MAX);
     let houses = p.houses.iter().filter(|h| h.kind != CardKind::Starting).count();
@@ -110,6 +111,7 @@ pub fn counters(p: &Player) -> Vec<Counter> {
         Counter::new("outposts_built", count(outposts)),
         Counter::new("reputation", i64::from(p.reputation)),
         Counter::new("explorations", i64::from(p.trust.explorations)),
+        Counter::new("villagers_trained", i64::from(p.trained)),
         Counter::new("villagers", count(p.villagers.len())),
     ]
 }
@@ -122,12 +124,22 @@ mod tests {
     /// point per house and outpost beyond the starting house), on simulated games.
     #[test]
     fn counters_agree_with_the_score_rows() {
+        // D.6: each `train` turn of a complete game trains one villager.
+        let trains = |log: &serde_json::Value, seat: usize| {
+            let entries = log["entries"].as_array().map_or(&[][..], Vec::as_slice);
+            let train =
+                |e: &&serde_json::Value| e["type"] == "turn" && e["player"] == seat && e["action"]["do"] == "train";
+            i64::try_from(entries.iter().filter(train).count()).unwrap_or(i64::MAX)
+        };
+        let mut trained_any = false;
         for seed in 0..4 {
             let log = crate::bots::simulate(seed, 2 + (seed % 3) as u8).expect("simulated");
             let v = verdict(&replay(&serde_json::to_vec(&log).expect("json")));
             assert_eq!(v.status, chronicle_game::Status::Complete);
-            for p in &v.players {
+            for (seat, p) in v.players.iter().enumerate() {
                 let c = |id: &str| p.counters.iter().find(|c| c.id == id).map(|c| c.value);
+                assert_eq!(c("villagers_trained"), Some(trains(&log, seat)), "seat {seat}");
+                trained_any |= trains(&log, seat) > 0;
                 let ids: Vec<&str> = p.counters.iter().map(|c| c.id.as_str()).collect();
                 let spec: Vec<&str> = chronicle_game::kind::ABOVE_AND_BELOW.counters.iter().map(|c| c.id).collect();
                 assert_eq!(ids, spec);
@@ -136,5 +148,6 @@ mod tests {
                 assert!(c("villagers").unwrap_or(0) >= 1);
             }
         }
+        assert!(trained_any, "the simulated games train villagers");
     }
 }

@@ -159,6 +159,7 @@ pub const ABOVE_AND_BELOW: GameSpec = GameSpec {
         counter("outposts_built", "Outposts built on caves"),
         counter("reputation", "Reputation track position"),
         counter("explorations", "Explorations"),
+        counter("villagers_trained", "Villagers trained"),
         counter("villagers", "Villagers at the end (three to start)"),
     ],
 };

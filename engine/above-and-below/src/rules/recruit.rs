@@ -53,5 +53,7 @@ pub fn train(game: &mut Game, p: usize, o: &TrainOrder<'_>) -> RuleResult {
     villagers::set_state(game, p, &trainer, VState::Exhausted);
     game.villager_row[slot] = None;
     let fast = game.has(p, |e| matches!(e, Effect::TrainToReady));
-    villagers::join(game, p, &recruit, if fast { VState::Ready } else { VState::Exhausted })
+    villagers::join(game, p, &recruit, if fast { VState::Ready } else { VState::Exhausted })?;
+    game.players[p].trained += 1;
+    Ok(())
 }
