@@ -9,7 +9,7 @@ use chronicle_game::{LedgerChange, LedgerLine};
 
 use crate::game::{Game, Loc};
 use crate::ids::{Cube, Good};
-use crate::replay::{parse_document, start};
+use crate::replay::{parse_document, player_hint, start, tree_error};
 use crate::rules::scoring;
 
 fn counts(game: &Game, p: usize) -> BTreeMap<String, i64> {
@@ -35,14 +35,18 @@ fn counts(game: &Game, p: usize) -> BTreeMap<String, i64> {
 
 /// The ledger of every legal entry of a Village log.
 pub fn ledger(input: &[u8]) -> Vec<LedgerLine> {
+    // A log a JSON tree cannot read has no legal entry (see `replay::tree_error`).
+    if tree_error(input).is_some() {
+        return Vec::new();
+    }
     let Ok(doc) = parse_document(input) else { return Vec::new() };
     let Ok(mut game) = start(&doc) else { return Vec::new() };
     let snapshot = |g: &Game| (0..g.player_count()).map(|p| counts(g, p)).collect::<Vec<_>>();
     let mut before = snapshot(&game);
     let mut lines = Vec::with_capacity(doc.entries.len());
-    for (i, value) in doc.entries.iter().enumerate() {
+    for (i, raw) in doc.entries.iter().enumerate() {
         let round = u16::try_from(game.round).unwrap_or(u16::MAX);
-        if game.play(value).is_err() {
+        if game.play_raw(raw).is_err() {
             break;
         }
         let after = snapshot(&game);
@@ -57,7 +61,7 @@ pub fn ledger(input: &[u8]) -> Vec<LedgerLine> {
                 })
             })
             .collect();
-        let player = value.get("player").and_then(serde_json::Value::as_u64).and_then(|p| usize::try_from(p).ok());
+        let player = player_hint(raw);
         lines.push(LedgerLine { entry: i, round, player, changes });
         before = after;
     }

@@ -2,6 +2,7 @@
 //! setup, every entry in order, the end of the log, and the final scoring.
 
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::Value;
 
 use crate::error::{ErrorCode, RuleError};
@@ -92,9 +93,17 @@ fn doc_error(code: ErrorCode, message: impl Into<String>) -> LogError {
     LogError { entry: None, player: None, code, message: message.into() }
 }
 
-/// Classifies a serde error on a typed part of the log (G.1.1, G.1.6).
+/// Classifies a serde error on a typed part of the log (G.1.1, G.1.6). A part read from its
+/// own text has serde's " at line L column C" (a place inside that part, not in the log):
+/// it is dropped, as a part read from a JSON tree has none.
 pub(crate) fn notation_error(e: &serde_json::Error, what: &str) -> RuleError {
-    let text = e.to_string();
+    let mut text = e.to_string();
+    if e.line() > 0 {
+        let place = format!(" at line {} column {}", e.line(), e.column());
+        if text.ends_with(&place) {
+            text.truncate(text.len() - place.len());
+        }
+    }
     let code = if text.contains("unknown field") {
         ErrorCode::UnknownField
     } else if text.contains("unknown variant") {
@@ -105,11 +114,12 @@ pub(crate) fn notation_error(e: &serde_json::Error, what: &str) -> RuleError {
     RuleError::new(code, format!("{what}: {text}"))
 }
 
-/// The parsed envelope; entries stay JSON until they are applied.
-pub(crate) struct Document {
+/// The parsed envelope: everything but the entries, which stay as their text in the log
+/// (borrowed, never copied) and are read one at a time when they are applied.
+pub(crate) struct Document<'a> {
     pub(crate) meta: Meta,
     pub(crate) setup: SetupNotation,
-    pub(crate) entries: Vec<Value>,
+    pub(crate) entries: Vec<&'a RawValue>,
     pub(crate) claimed: Option<Claimed>,
 }
 
@@ -117,46 +127,135 @@ fn located(e: RuleError) -> LogError {
     LogError { entry: None, player: None, code: e.code, message: e.message }
 }
 
+/// The top-level members a log may have.
+const MEMBERS: [&str; 5] = ["format", "meta", "setup", "entries", "claimed"];
+
+/// The top-level members of a log in document order, each as its text: the envelope is
+/// checked member by member without building a JSON tree of the whole log.
+struct Members<'a>(Vec<(String, &'a RawValue)>);
+
+impl<'de> Deserialize<'de> for Members<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = Members<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Members<'de>, A::Error> {
+                let mut members = Vec::new();
+                while let Some(member) = map.next_entry::<String, &'de RawValue>()? {
+                    members.push(member);
+                }
+                Ok(Members(members))
+            }
+        }
+        d.deserialize_map(Visit)
+    }
+}
+
+impl<'a> Members<'a> {
+    /// The member's text (the last one, as a JSON object with a repeated member reads).
+    fn get(&self, key: &str) -> Option<&'a RawValue> {
+        self.0.iter().rev().find(|(k, _)| k == key).map(|(_, v)| *v)
+    }
+
+    /// Whether a member is written more than once (all of them known members).
+    fn repeated(&self) -> bool {
+        let mut seen = 0u8;
+        self.0.iter().any(|(k, _)| {
+            let bit = MEMBERS.iter().position(|m| m == k).map_or(0, |i| 1u8 << i);
+            let again = seen & bit != 0;
+            seen |= bit;
+            again
+        })
+    }
+}
+
+/// The member's text unless it is absent or `null`.
+fn present(raw: Option<&RawValue>) -> Option<&RawValue> {
+    raw.filter(|r| r.get() != "null")
+}
+
+/// Reads a typed envelope part straight from its text. When that fails, the part is read
+/// again through a JSON tree, as logs have always been read: a member repeated in an object
+/// then counts once (the last), and the error is the one that path gives.
+fn read<T: serde::de::DeserializeOwned>(raw: &RawValue) -> Result<T, serde_json::Error> {
+    serde_json::from_str(raw.get()).or_else(|_| {
+        let value: Value = serde_json::from_str(raw.get())?;
+        serde_json::from_value(value)
+    })
+}
+
+/// [`read`] of the envelope part `what`.
+fn typed<T: serde::de::DeserializeOwned>(raw: &RawValue, what: &str) -> Result<T, LogError> {
+    read(raw).map_err(|e| located(notation_error(&e, what)))
+}
+
+/// The error of a log that is not JSON as a JSON tree reads it (a number out of a double's
+/// range, say, which reading member by member does not notice): checked on the way out of
+/// every invalid log, so such a log is `malformed_json` wherever the first rule error is.
+pub(crate) fn tree_error(input: &[u8]) -> Option<LogError> {
+    serde_json::from_slice::<Value>(input).err().map(|e| doc_error(ErrorCode::MalformedJson, e.to_string()))
+}
+
+// Called once per replay: the size of its error does not matter.
 #[allow(clippy::result_large_err)]
-pub(crate) fn parse_document(input: &[u8]) -> Result<Document, (LogError, Meta)> {
-    let none = Meta::default();
+pub(crate) fn parse_document(input: &[u8]) -> Result<Document<'_>, (LogError, Meta)> {
     if input.len() > MAX_LOG_BYTES {
         return Err((
             doc_error(ErrorCode::LogTooLarge, format!("{} bytes; at most {MAX_LOG_BYTES}", input.len())),
-            none,
+            Meta::default(),
         ));
     }
-    let value: Value = serde_json::from_slice(input)
-        .map_err(|e| (doc_error(ErrorCode::MalformedJson, e.to_string()), Meta::default()))?;
-    let Value::Object(mut obj) = value else {
+    envelope(input).map_err(|(e, meta)| match tree_error(input) {
+        Some(json) => (json, Meta::default()),
+        None => (e, meta),
+    })
+}
+
+#[allow(clippy::result_large_err)]
+fn envelope(input: &[u8]) -> Result<Document<'_>, (LogError, Meta)> {
+    let none = Meta::default();
+    let Ok(members) = serde_json::from_slice::<Members>(input) else {
+        // Not JSON (reported by `parse_document` as the tree reader words it), or not an object.
         return Err((doc_error(ErrorCode::Malformed, "a log is a JSON object"), none));
     };
-    if let Some(k) = obj.keys().find(|k| !["format", "meta", "setup", "entries", "claimed"].contains(&k.as_str())) {
+    if let Some((k, _)) = members.0.iter().find(|(k, _)| !MEMBERS.contains(&k.as_str())) {
         return Err((
             doc_error(ErrorCode::UnknownField, format!("unknown top-level field `{k}` (RULES.md G.1.1)")),
             none,
         ));
     }
-    match obj.get("format") {
-        Some(Value::String(f)) if f == FORMAT => {}
-        Some(other) => {
+    // The earlier copies of a repeated member are never read: the tree reader still judges them.
+    if members.repeated() {
+        if let Some(json) = tree_error(input) {
+            return Err((json, none));
+        }
+    }
+    match members.get("format").map(|raw| serde_json::from_str::<Value>(raw.get())) {
+        Some(Ok(Value::String(f))) if f == FORMAT => {}
+        Some(Ok(other)) => {
             return Err((doc_error(ErrorCode::BadFormat, format!("format {other} is not \"{FORMAT}\"")), none))
         }
+        Some(Err(e)) => return Err((doc_error(ErrorCode::MalformedJson, e.to_string()), none)),
         None => {
             return Err((doc_error(ErrorCode::BadFormat, format!("`format` is missing; expected \"{FORMAT}\"")), none))
         }
     }
-    let meta: Meta = match obj.remove("meta") {
-        None | Some(Value::Null) => Meta::default(),
-        Some(v) => serde_json::from_value(v).map_err(|e| (located(notation_error(&e, "meta")), Meta::default()))?,
+    let meta: Meta = match present(members.get("meta")) {
+        None => Meta::default(),
+        Some(raw) => typed(raw, "meta").map_err(|e| (e, Meta::default()))?,
     };
-    let setup: SetupNotation = match obj.remove("setup") {
+    let setup: SetupNotation = match members.get("setup") {
         None => return Err((doc_error(ErrorCode::BadFormat, "`setup` is missing"), meta)),
-        Some(v) => serde_json::from_value(v).map_err(|e| (located(notation_error(&e, "setup")), meta.clone()))?,
+        Some(raw) => typed(raw, "setup").map_err(|e| (e, meta.clone()))?,
     };
-    let entries = match obj.remove("entries") {
-        Some(Value::Array(a)) => a,
-        Some(_) => return Err((doc_error(ErrorCode::BadFormat, "`entries` is not an array"), meta)),
+    let entries: Vec<&RawValue> = match members.get("entries") {
+        Some(raw) => match serde_json::from_str(raw.get()) {
+            Ok(entries) => entries,
+            Err(_) => return Err((doc_error(ErrorCode::BadFormat, "`entries` is not an array"), meta)),
+        },
         None => return Err((doc_error(ErrorCode::BadFormat, "`entries` is missing"), meta)),
     };
     if entries.len() > MAX_ENTRIES {
@@ -165,9 +264,9 @@ pub(crate) fn parse_document(input: &[u8]) -> Result<Document, (LogError, Meta)>
             meta,
         ));
     }
-    let claimed = match obj.remove("claimed") {
-        None | Some(Value::Null) => None,
-        Some(v) => Some(serde_json::from_value(v).map_err(|e| (located(notation_error(&e, "claimed")), meta.clone()))?),
+    let claimed = match present(members.get("claimed")) {
+        None => None,
+        Some(raw) => Some(typed(raw, "claimed").map_err(|e| (e, meta.clone()))?),
     };
     Ok(Document { meta, setup, entries, claimed })
 }
@@ -189,8 +288,28 @@ pub(crate) fn start(doc: &Document) -> Result<Game, LogError> {
 
 /// Parses one entry.
 pub fn parse_entry(value: &Value) -> Result<Entry, (Option<usize>, RuleError)> {
-    let hint = value.get("player").and_then(Value::as_u64).and_then(|p| usize::try_from(p).ok());
-    Entry::deserialize(value).map_err(|e| (hint, notation_error(&e, "entry")))
+    Entry::deserialize(value).map_err(|e| (hint(value), notation_error(&e, "entry")))
+}
+
+/// The `player` an entry says, when it says a seat number.
+fn hint(value: &Value) -> Option<usize> {
+    value.get("player").and_then(Value::as_u64).and_then(|p| usize::try_from(p).ok())
+}
+
+/// The `player` of an entry as written in its text (for an entry that could not be read,
+/// and for the ledger).
+pub(crate) fn player_hint(raw: &RawValue) -> Option<usize> {
+    hint(&serde_json::from_str::<Value>(raw.get()).ok()?)
+}
+
+/// [`parse_entry`] from the entry's text in the log: read straight into its typed form; when
+/// that fails, read again through a JSON tree, so that a repeated member counts once (the
+/// last) and the error is the one [`parse_entry`] gives.
+pub(crate) fn parse_raw(raw: &RawValue) -> Result<Entry, (Option<usize>, RuleError)> {
+    serde_json::from_str(raw.get()).or_else(|_| match serde_json::from_str::<Value>(raw.get()) {
+        Ok(value) => parse_entry(&value),
+        Err(e) => Err((None, notation_error(&e, "entry"))),
+    })
 }
 
 impl Game {
@@ -198,6 +317,12 @@ impl Game {
     /// partly changed and should be dropped.
     pub fn play(&mut self, value: &Value) -> Result<(), (Option<usize>, RuleError)> {
         let entry = parse_entry(value)?;
+        rules::apply(self, &entry).map_err(|e| (entry.seat(), e))
+    }
+
+    /// [`Game::play`] of an entry's text in the log.
+    pub(crate) fn play_raw(&mut self, raw: &RawValue) -> Result<(), (Option<usize>, RuleError)> {
+        let entry = parse_raw(raw)?;
         rules::apply(self, &entry).map_err(|e| (entry.seat(), e))
     }
 
@@ -223,12 +348,14 @@ impl Game {
 /// notation costs apart from the rules (`examples/village_speed.rs`).
 pub fn parse(input: &[u8]) -> Result<usize, LogError> {
     let doc = parse_document(input).map_err(|(e, _)| e)?;
-    for (i, value) in doc.entries.iter().enumerate() {
-        parse_entry(value).map_err(|(player, e)| LogError {
-            entry: Some(i),
-            player,
-            code: e.code,
-            message: format!("entry {i}: {}", e.message),
+    for (i, raw) in doc.entries.iter().enumerate() {
+        parse_raw(raw).map_err(|(player, e)| {
+            tree_error(input).unwrap_or(LogError {
+                entry: Some(i),
+                player,
+                code: e.code,
+                message: format!("entry {i}: {}", e.message),
+            })
         })?;
     }
     Ok(doc.entries.len())
@@ -250,33 +377,50 @@ pub fn replay_until(input: &[u8], limit: Option<usize>) -> Replay {
     };
     let mut game = match start(&doc) {
         Ok(g) => g,
-        Err(e) => return Replay::invalid(e, doc.meta, None, 0),
+        Err(e) => {
+            return match tree_error(input) {
+                Some(json) => Replay::invalid(json, Meta::default(), None, 0),
+                None => Replay::invalid(e, doc.meta, None, 0),
+            }
+        }
     };
     let claimed = doc.claimed.as_ref().map(|c| c.scores.clone());
     let stop = limit.unwrap_or(doc.entries.len()).min(doc.entries.len());
-    for (i, value) in doc.entries.iter().take(stop).enumerate() {
+    for (i, raw) in doc.entries.iter().take(stop).enumerate() {
         let mut before = game.clone();
-        if let Err((player, e)) = game.play(value) {
+        if let Err((player, e)) = game.play_raw(raw) {
+            if let Some(json) = tree_error(input) {
+                return Replay::invalid(json, Meta::default(), None, 0);
+            }
             // The state where the illegal entry was decided.
             let _ = rules::run_automatic(&mut before);
             let error = LogError { entry: Some(i), player, code: e.code, message: format!("entry {i}: {}", e.message) };
             return Replay { claimed, ..Replay::invalid(error, doc.meta, Some(before), i) };
         }
     }
-    let fail_at_end = |e: RuleError, game: Game, meta: Meta, claimed: Option<Vec<i64>>| Replay {
-        claimed,
-        ..Replay::invalid(
-            LogError {
-                entry: Some(stop),
-                player: None,
-                code: e.code,
-                message: format!("after entry {}: {}", stop.wrapping_sub(1), e.message),
-            },
-            meta,
-            Some(game),
-            stop,
-        )
+    let fail_at_end = |e: RuleError, game: Game, meta: Meta, claimed: Option<Vec<i64>>| match tree_error(input) {
+        Some(json) => Replay::invalid(json, Meta::default(), None, 0),
+        None => Replay {
+            claimed,
+            ..Replay::invalid(
+                LogError {
+                    entry: Some(stop),
+                    player: None,
+                    code: e.code,
+                    message: format!("after entry {}: {}", stop.wrapping_sub(1), e.message),
+                },
+                meta,
+                Some(game),
+                stop,
+            )
+        },
     };
+    // Entries past the limit are never read: the tree reader still judges them.
+    if stop < doc.entries.len() {
+        if let Some(json) = tree_error(input) {
+            return Replay::invalid(json, Meta::default(), None, 0);
+        }
+    }
     let mut result = Replay {
         status: Status::Incomplete,
         error: None,

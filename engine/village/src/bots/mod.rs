@@ -81,7 +81,8 @@ pub fn simulate(seed: u64, players: u8) -> Result<Value, String> {
     let setup = simulated_setup(n, seed);
     let meta = json!({ "id": format!("simulated-{seed}-{n}p"), "source": source_of(&seat_kinds(n, seed)) });
     let log = json!({ "format": crate::replay::FORMAT, "meta": meta, "setup": setup, "entries": [] });
-    let doc = crate::replay::parse_document(log.to_string().as_bytes()).map_err(|(e, _)| e.message)?;
+    let text = log.to_string();
+    let doc = crate::replay::parse_document(text.as_bytes()).map_err(|(e, _)| e.message)?;
     let mut game = crate::replay::start(&doc).map_err(|e| e.message)?;
     let mut rng = Rng::new(seed ^ 0x5EED_B075);
     let mut bots: Vec<Box<dyn Bot>> = seat_kinds(n, seed)

@@ -146,3 +146,59 @@ fn mutated_simulated_games_never_panic() {
         }
     }
 }
+
+/// The log as text with entry `i` written by `write` (the others as they are).
+fn with_entry_text(log: &Value, i: usize, write: impl Fn(String) -> String) -> String {
+    let entries: Vec<String> = log["entries"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .enumerate()
+        .map(|(j, e)| if j == i { write(e.to_string()) } else { e.to_string() })
+        .collect();
+    let mut rest = log.clone();
+    rest["entries"] = json!("ENTRIES");
+    rest.to_string().replace("\"ENTRIES\"", &format!("[{}]", entries.join(",")))
+}
+
+/// Entries are read straight from their text; what that reading does not judge is judged as
+/// a JSON tree reads the whole log: a member repeated in an entry counts once (the last), a
+/// number out of a double's range anywhere (an earlier copy of a repeated top-level member, an
+/// entry past a replay's limit) makes the log `malformed_json`, and a notation error names no
+/// place inside the entry's own text.
+#[test]
+fn typed_reading_keeps_the_tree_readers_verdicts() {
+    let log = fixture("synthetic-2p-complete.json");
+    let plain = log.to_string();
+    let verdict = |bytes: &[u8]| serde_json::to_value(Village::verdict(&Village::replay(bytes))).ok();
+    let code = |bytes: &[u8]| Village::verdict(&Village::replay(bytes)).error.map(|e| e.code);
+    assert_eq!(code(plain.as_bytes()), None);
+    let i = log["entries"].as_array().and_then(|e| e.iter().position(|e| e.get("player").is_some())).unwrap_or(0);
+
+    // A repeated member inside an entry: the last one counts.
+    let repeated = with_entry_text(&log, i, |e| e.replacen('{', r#"{"player":"nobody","#, 1));
+    assert_ne!(repeated, plain);
+    assert_eq!(verdict(repeated.as_bytes()), verdict(plain.as_bytes()));
+    assert_eq!(Village::ledger(repeated.as_bytes()), Village::ledger(plain.as_bytes()));
+
+    // An earlier copy of a repeated top-level member is still read by the tree reader.
+    let shadowed = plain.replacen('{', r#"{"meta":{"id":1e999},"#, 1);
+    assert_eq!(code(shadowed.as_bytes()).as_deref(), Some("malformed_json"));
+    assert!(chronicle_village::parse(shadowed.as_bytes()).is_err());
+    assert!(Village::ledger(shadowed.as_bytes()).is_empty());
+
+    // A number out of range in the last entry: malformed_json, also for a replay that stops
+    // before it and never reads it.
+    let last = log["entries"].as_array().map_or(0, Vec::len) - 1;
+    let out_of_range = with_entry_text(&log, last, |_| "1e999".to_owned());
+    assert_eq!(code(out_of_range.as_bytes()).as_deref(), Some("malformed_json"));
+    let until = Village::verdict(&Village::replay_until(out_of_range.as_bytes(), 3));
+    assert_eq!(until.error.map(|e| e.code).as_deref(), Some("malformed_json"));
+    assert!(Village::ledger(out_of_range.as_bytes()).is_empty());
+
+    // An unknown field in an entry: unknown_field, with no line or column of the entry's text.
+    let unknown = with_entry_text(&log, i, |e| e.replacen('{', r#"{"junk":1,"#, 1));
+    let error = Village::verdict(&Village::replay(unknown.as_bytes())).error;
+    assert_eq!(error.as_ref().map(|e| (e.code.as_str(), e.entry)), Some(("unknown_field", Some(i))));
+    assert!(error.is_some_and(|e| !e.message.contains(" at line ")));
+}
