@@ -198,6 +198,11 @@ fn envelope(input: &[u8]) -> Result<Document<'_>, (LogError, Meta)> {
         // Not JSON (reported by `parse_document` as the tree reader words it), or not an object.
         return Err((doc_error(ErrorCode::Malformed, "a log is a JSON object"), none));
     };
+    // A repeated member: only its last copy is read, so the tree reader judges the others.
+    let repeated = members.0.iter().enumerate().any(|(i, (k, _))| members.0[..i].iter().any(|(o, _)| o == k));
+    if let Some(json) = repeated.then(|| tree_error(input)).flatten() {
+        return Err((json, none));
+    }
     if let Some((k, _)) =
         members.0.iter().find(|(k, _)| !["format", "meta", "setup", "entries", "claimed"].contains(&k.as_str()))
     {
@@ -300,6 +305,12 @@ pub fn replay_until(input: &[u8], limit: Option<usize>) -> Replay {
         }
     }
     if limit.is_some() {
+        // Entries left unread: the tree reader judges them, as it judged every log before.
+        if stop < doc.entries.len() {
+            if let Some(json) = tree_error(input) {
+                return Replay::invalid(json, Meta::default(), None, 0);
+            }
+        }
         game.settle();
         return Replay {
             status: if game.is_over() { Status::Complete } else { Status::Incomplete },
