@@ -34,6 +34,7 @@ pub mod setup;
 pub mod shuffle;
 mod spaces;
 pub mod steps;
+mod tag_first;
 pub mod verdict;
 pub mod view;
 

@@ -166,6 +166,15 @@ fn read<T: serde::de::DeserializeOwned>(raw: &RawValue) -> Result<T, serde_json:
     })
 }
 
+/// An entry from its text: the fast reading of a tag-first entry ([`crate::tag_first`]), else
+/// [`read`] (so every failure, and its message, is the usual reading's).
+fn read_entry(raw: &RawValue) -> Result<Entry, serde_json::Error> {
+    match serde_json::from_str::<crate::tag_first::TagFirst>(raw.get()) {
+        Ok(fast) => Ok(fast.0),
+        Err(_) => read(raw),
+    }
+}
+
 /// [`read`] of the envelope part `what`.
 fn typed<T: serde::de::DeserializeOwned>(raw: &RawValue, what: &str) -> Result<T, LogError> {
     read(raw).map_err(|e| located(notation_error(&e, what)))
@@ -256,7 +265,7 @@ fn located(e: RuleError) -> LogError {
 pub fn parse_only(input: &[u8]) -> Result<usize, LogError> {
     let doc = parse_document(input).map_err(|(e, _)| e)?;
     for (i, raw) in doc.entries.iter().enumerate() {
-        read::<Entry>(raw).map_err(|e| {
+        read_entry(raw).map_err(|e| {
             let e = notation_error(&e, "entry");
             tree_error(input).unwrap_or(LogError { entry: Some(i), player: None, code: e.code, message: e.message })
         })?;
@@ -468,7 +477,7 @@ pub(crate) fn player_hint(raw: &RawValue) -> Option<usize> {
 
 /// [`step`] from the entry's text in the log: read straight into its typed form.
 pub(crate) fn step_raw(game: &mut Game, raw: &RawValue) -> Result<(), (Option<usize>, RuleError)> {
-    let entry: Entry = read(raw).map_err(|e| (player_hint(raw), notation_error(&e, "entry")))?;
+    let entry: Entry = read_entry(raw).map_err(|e| (player_hint(raw), notation_error(&e, "entry")))?;
     game.play_entry(&entry).map_err(|e| (Some(entry.player() as usize), e))
 }
 
