@@ -1,6 +1,7 @@
 //! Replaying a `caverna-log/1` document: parse the envelope, validate the setup, apply the
 //! entries one by one, apply the end-of-log defaults, score (`LOG-FORMAT.md` "Replay result").
 
+use chronicle_game::members::{present, read, tree_rejects, without_place, Members};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::Value;
@@ -94,13 +95,7 @@ fn doc_error(code: ErrorCode, message: impl Into<String>) -> LogError {
 /// Classifies a serde error on a typed part of the log. The part is read from its own text, so
 /// serde's " at line L column C" (a place inside that part, not in the log) is dropped.
 fn notation_error(e: &serde_json::Error, what: &str) -> RuleError {
-    let mut text = e.to_string();
-    if e.line() > 0 {
-        let place = format!(" at line {} column {}", e.line(), e.column());
-        if text.ends_with(&place) {
-            text.truncate(text.len() - place.len());
-        }
-    }
+    let text = without_place(e);
     let code = if text.contains("unknown field") {
         ErrorCode::UnknownField
     } else if text.contains("unknown variant") {
@@ -118,52 +113,6 @@ pub(crate) struct Document<'a> {
     setup: SetupNotation,
     pub(crate) entries: Vec<&'a RawValue>,
     claimed: Option<Claimed>,
-}
-
-/// The top-level members of a log in document order, each as its text: the envelope is
-/// checked member by member without building a JSON tree of the whole log.
-struct Members<'a>(Vec<(String, &'a RawValue)>);
-
-impl<'de> Deserialize<'de> for Members<'de> {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visit;
-        impl<'de> serde::de::Visitor<'de> for Visit {
-            type Value = Members<'de>;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("a JSON object")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Members<'de>, A::Error> {
-                let mut members = Vec::new();
-                while let Some(member) = map.next_entry::<String, &'de RawValue>()? {
-                    members.push(member);
-                }
-                Ok(Members(members))
-            }
-        }
-        d.deserialize_map(Visit)
-    }
-}
-
-impl<'a> Members<'a> {
-    /// The member's text (the last one, as a JSON object with a repeated member reads).
-    fn get(&self, key: &str) -> Option<&'a RawValue> {
-        self.0.iter().rev().find(|(k, _)| k == key).map(|(_, v)| *v)
-    }
-}
-
-/// The member's text unless it is absent or `null`.
-fn present(raw: Option<&RawValue>) -> Option<&RawValue> {
-    raw.filter(|r| r.get() != "null")
-}
-
-/// Reads a typed part of the log straight from its text. When that fails, the part is read
-/// again through a JSON tree, as logs have always been read: a member repeated in an object
-/// then counts once (the last), and the error is the one that path gives.
-fn read<T: serde::de::DeserializeOwned>(raw: &RawValue) -> Result<T, serde_json::Error> {
-    serde_json::from_str(raw.get()).or_else(|_| {
-        let value: Value = serde_json::from_str(raw.get())?;
-        T::deserialize(&value)
-    })
 }
 
 /// An entry from its text: the fast reading of a tag-first entry ([`crate::tag_first`]), else
@@ -184,7 +133,7 @@ fn typed<T: serde::de::DeserializeOwned>(raw: &RawValue, what: &str) -> Result<T
 /// range, say, which reading member by member does not notice): checked on the way out of
 /// every invalid log, so such a log is `malformed_json` wherever the first rule error is.
 pub(crate) fn tree_error(input: &[u8]) -> Option<LogError> {
-    serde_json::from_slice::<Value>(input).err().map(|e| doc_error(ErrorCode::MalformedJson, e.to_string()))
+    tree_rejects(input).map(|e| doc_error(ErrorCode::MalformedJson, e.to_string()))
 }
 
 // Called once per replay: the size of its error does not matter.
@@ -208,13 +157,10 @@ fn envelope(input: &[u8]) -> Result<Document<'_>, (LogError, Meta)> {
         return Err((doc_error(ErrorCode::Malformed, "a log is a JSON object"), none));
     };
     // A repeated member: only its last copy is read, so the tree reader judges the others.
-    let repeated = members.0.iter().enumerate().any(|(i, (k, _))| members.0[..i].iter().any(|(o, _)| o == k));
-    if let Some(json) = repeated.then(|| tree_error(input)).flatten() {
+    if let Some(json) = members.repeated().then(|| tree_error(input)).flatten() {
         return Err((json, none));
     }
-    if let Some((k, _)) =
-        members.0.iter().find(|(k, _)| !["format", "meta", "setup", "entries", "claimed"].contains(&k.as_str()))
-    {
+    if let Some(k) = members.unknown(&["format", "meta", "setup", "entries", "claimed"]) {
         return Err((doc_error(ErrorCode::UnknownField, format!("unknown top-level field `{k}`")), none));
     }
     match members.get("format").map(|raw| serde_json::from_str::<Value>(raw.get())) {

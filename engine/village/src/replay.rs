@@ -1,6 +1,7 @@
 //! Replaying a `village-log/1` document (`LOG-FORMAT.md` "Replay result"): the envelope, the
 //! setup, every entry in order, the end of the log, and the final scoring.
 
+use chronicle_game::members::{present, read, tree_rejects, without_place, Members};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::Value;
@@ -97,13 +98,7 @@ fn doc_error(code: ErrorCode, message: impl Into<String>) -> LogError {
 /// own text has serde's " at line L column C" (a place inside that part, not in the log):
 /// it is dropped, as a part read from a JSON tree has none.
 pub(crate) fn notation_error(e: &serde_json::Error, what: &str) -> RuleError {
-    let mut text = e.to_string();
-    if e.line() > 0 {
-        let place = format!(" at line {} column {}", e.line(), e.column());
-        if text.ends_with(&place) {
-            text.truncate(text.len() - place.len());
-        }
-    }
+    let text = without_place(e);
     let code = if text.contains("unknown field") {
         ErrorCode::UnknownField
     } else if text.contains("unknown variant") {
@@ -130,63 +125,6 @@ fn located(e: RuleError) -> LogError {
 /// The top-level members a log may have.
 const MEMBERS: [&str; 5] = ["format", "meta", "setup", "entries", "claimed"];
 
-/// The top-level members of a log in document order, each as its text: the envelope is
-/// checked member by member without building a JSON tree of the whole log.
-struct Members<'a>(Vec<(String, &'a RawValue)>);
-
-impl<'de> Deserialize<'de> for Members<'de> {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visit;
-        impl<'de> serde::de::Visitor<'de> for Visit {
-            type Value = Members<'de>;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("a JSON object")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Members<'de>, A::Error> {
-                let mut members = Vec::new();
-                while let Some(member) = map.next_entry::<String, &'de RawValue>()? {
-                    members.push(member);
-                }
-                Ok(Members(members))
-            }
-        }
-        d.deserialize_map(Visit)
-    }
-}
-
-impl<'a> Members<'a> {
-    /// The member's text (the last one, as a JSON object with a repeated member reads).
-    fn get(&self, key: &str) -> Option<&'a RawValue> {
-        self.0.iter().rev().find(|(k, _)| k == key).map(|(_, v)| *v)
-    }
-
-    /// Whether a member is written more than once (all of them known members).
-    fn repeated(&self) -> bool {
-        let mut seen = 0u8;
-        self.0.iter().any(|(k, _)| {
-            let bit = MEMBERS.iter().position(|m| m == k).map_or(0, |i| 1u8 << i);
-            let again = seen & bit != 0;
-            seen |= bit;
-            again
-        })
-    }
-}
-
-/// The member's text unless it is absent or `null`.
-fn present(raw: Option<&RawValue>) -> Option<&RawValue> {
-    raw.filter(|r| r.get() != "null")
-}
-
-/// Reads a typed envelope part straight from its text. When that fails, the part is read
-/// again through a JSON tree, as logs have always been read: a member repeated in an object
-/// then counts once (the last), and the error is the one that path gives.
-fn read<T: serde::de::DeserializeOwned>(raw: &RawValue) -> Result<T, serde_json::Error> {
-    serde_json::from_str(raw.get()).or_else(|_| {
-        let value: Value = serde_json::from_str(raw.get())?;
-        serde_json::from_value(value)
-    })
-}
-
 /// [`read`] of the envelope part `what`.
 fn typed<T: serde::de::DeserializeOwned>(raw: &RawValue, what: &str) -> Result<T, LogError> {
     read(raw).map_err(|e| located(notation_error(&e, what)))
@@ -196,7 +134,7 @@ fn typed<T: serde::de::DeserializeOwned>(raw: &RawValue, what: &str) -> Result<T
 /// range, say, which reading member by member does not notice): checked on the way out of
 /// every invalid log, so such a log is `malformed_json` wherever the first rule error is.
 pub(crate) fn tree_error(input: &[u8]) -> Option<LogError> {
-    serde_json::from_slice::<Value>(input).err().map(|e| doc_error(ErrorCode::MalformedJson, e.to_string()))
+    tree_rejects(input).map(|e| doc_error(ErrorCode::MalformedJson, e.to_string()))
 }
 
 // Called once per replay: the size of its error does not matter.
@@ -221,7 +159,7 @@ fn envelope(input: &[u8]) -> Result<Document<'_>, (LogError, Meta)> {
         // Not JSON (reported by `parse_document` as the tree reader words it), or not an object.
         return Err((doc_error(ErrorCode::Malformed, "a log is a JSON object"), none));
     };
-    if let Some((k, _)) = members.0.iter().find(|(k, _)| !MEMBERS.contains(&k.as_str())) {
+    if let Some(k) = members.unknown(&MEMBERS) {
         return Err((
             doc_error(ErrorCode::UnknownField, format!("unknown top-level field `{k}` (RULES.md G.1.1)")),
             none,
