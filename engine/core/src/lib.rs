@@ -20,4 +20,6 @@ pub mod verdict;
 
 pub use engine::{GameEngine, LedgerChange, LedgerLine, Legal, StateAt, StepChoice, StepGroup, Steps};
 pub use kind::{CounterSpec, GameKind, GameSpec, ScoreRowSpec};
-pub use verdict::{player_verdicts, rank, Counter, LogError, Meta, PlayerVerdict, Score, ScoreRow, Status, Verdict};
+pub use verdict::{
+    player_verdicts, rank, simulated_source, Counter, LogError, Meta, PlayerVerdict, Score, ScoreRow, Status, Verdict,
+};

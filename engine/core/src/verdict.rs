@@ -138,6 +138,18 @@ impl serde::Serialize for GameKind {
     }
 }
 
+/// `meta.source` of a simulated game: `simulate:` and the bots of its seats, each once in seat
+/// order (`simulate:weapons+random`), so simulated games can be selected or left out.
+pub fn simulated_source<'a>(bots: impl IntoIterator<Item = &'a str>) -> String {
+    let mut ids: Vec<&str> = Vec::new();
+    for id in bots {
+        if !ids.contains(&id) {
+            ids.push(id);
+        }
+    }
+    format!("simulate:{}", ids.join("+"))
+}
+
 /// Ranks of totals: 1 + the number of strictly higher totals (ties share a rank).
 /// The players of a verdict from what every engine knows, seat by seat: the names, the final
 /// scores (`None` until the game is over), the winners' seats and the claimed totals; ranks come
@@ -171,6 +183,12 @@ pub fn rank(totals: &[i64]) -> Vec<u16> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn simulated_sources_name_each_bot_once_in_seat_order() {
+        assert_eq!(simulated_source(["weapons", "random", "weapons"]), "simulate:weapons+random");
+        assert_eq!(simulated_source(["random"]), "simulate:random");
+    }
 
     #[test]
     fn ties_share_a_rank() {

@@ -34,17 +34,10 @@ pub enum BotKind {
 /// `meta.source` of a simulated game: `simulate:` and its seats' bots, each kind once in seat
 /// order (`simulate:strategy+random`), so simulated games can be selected or left out.
 pub fn source_of(kinds: &[BotKind]) -> String {
-    let mut ids: Vec<&str> = Vec::new();
-    for k in kinds {
-        let id = match k {
-            BotKind::Random => "random",
-            BotKind::Strategy => "strategy",
-        };
-        if !ids.contains(&id) {
-            ids.push(id);
-        }
-    }
-    format!("simulate:{}", ids.join("+"))
+    chronicle_game::simulated_source(kinds.iter().map(|k| match k {
+        BotKind::Random => "random",
+        BotKind::Strategy => "strategy",
+    }))
 }
 
 /// Seat 0 is always the strategy bot; the others alternate, starting from the seed's parity.

@@ -216,13 +216,7 @@ impl Simulation {
 
 /// `meta.source` of a game these bots play (see [`Simulation::source`]).
 pub fn source_of(bots: &[BotKind]) -> String {
-    let mut kinds: Vec<&str> = Vec::new();
-    for k in bots {
-        if !kinds.contains(&k.id()) {
-            kinds.push(k.id());
-        }
-    }
-    format!("simulate:{}", kinds.join("+"))
+    chronicle_game::simulated_source(bots.iter().map(|k| k.id()))
 }
 
 /// Most entries a simulated game may take (a real game has a few hundred).
