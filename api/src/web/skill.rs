@@ -89,7 +89,7 @@ pub async fn strategies(state: web::Data<AppState>, req: HttpRequest) -> HttpRes
                 button type="submit" { "Apply" }
                 span.hint { " (the rating is mu − 3·sigma before the game; a new player is at 0)" }
             }
-            p { "Over " (skill.games) " stored complete games"
+            p { "Over " (effects.first().map_or(0, |e| e.controlled.games)) " multiplayer games of the " (skill.games) " stored complete games"
                 @if let Some(r) = min_rating { ", those whose every player was rated at least " (r) " before the game" }
                 @if let Some(s) = &filter.source { ", recorded by " code { (s) } }
                 @if let Some(s) = &filter.exclude_source { ", leaving out those recorded by " code { (s) } }
