@@ -1,8 +1,6 @@
 //! Above and Below behind the game-agnostic [`GameEngine`] trait.
 
-use chronicle_game::{
-    player_verdicts, Counter, GameEngine, GameKind, LedgerLine, Legal, LogError, Meta, StateAt, Verdict,
-};
+use chronicle_game::{player_verdicts, Counter, GameEngine, GameKind, LedgerLine, Legal, LogError, StateAt, Verdict};
 use serde_json::Value;
 
 use crate::game::Player;
@@ -84,12 +82,7 @@ pub fn verdict(r: &Replay) -> Verdict {
             code: e.code.as_str().to_owned(),
             message: e.message.clone(),
         }),
-        meta: Meta {
-            id: r.meta.id.clone(),
-            tournament: r.meta.tournament.clone(),
-            played_at: r.meta.played_at.clone(),
-            source: r.meta.source.clone(),
-        },
+        meta: r.meta.clone(),
         variant: None,
         player_count: game.map(|g| u8::try_from(g.players().len()).unwrap_or(u8::MAX)),
         round_reached: u16::from(r.round()),

@@ -34,20 +34,8 @@ pub fn goods_of(map: &GoodsMap) -> Goods {
     g
 }
 
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Meta {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub id: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub tournament: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub played_at: Option<String>,
-    /// Who or what recorded the game (a Chronicle extension of the format: the simulator
-    /// writes `simulate:` and its bots, so simulated games can be selected or left out).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub source: Option<String>,
-}
+/// `meta`: optional, every field optional (the same for every game, see [`chronicle_game::Meta`]).
+pub use chronicle_game::Meta;
 
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -1,7 +1,7 @@
 //! Caverna behind the game-agnostic [`GameEngine`] trait: the verdict of a replay in shared
 //! terms, the state view, legal entries and simulation.
 
-use chronicle_game::{player_verdicts, GameEngine, GameKind, LedgerLine, Legal, LogError, Meta, StateAt, Verdict};
+use chronicle_game::{player_verdicts, GameEngine, GameKind, LedgerLine, Legal, LogError, StateAt, Verdict};
 
 use crate::game::Phase;
 use serde_json::Value;
@@ -128,12 +128,7 @@ pub fn verdict(r: &Replay) -> Verdict {
             code: e.code.as_str().to_owned(),
             message: e.message.clone(),
         }),
-        meta: Meta {
-            id: r.meta.id.clone(),
-            tournament: r.meta.tournament.clone(),
-            played_at: r.meta.played_at.clone(),
-            source: r.meta.source.clone(),
-        },
+        meta: r.meta.clone(),
         variant: game.map(|g| g.setup().furnishings.id().to_owned()),
         player_count: game.map(|g| u8::try_from(g.setup().players()).unwrap_or(u8::MAX)),
         round_reached: u16::from(r.round()),

@@ -46,8 +46,10 @@ pub struct LogError {
     pub message: String,
 }
 
-/// The optional `meta` of a log, common to every format.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+/// The optional `meta` of a log, common to every format: every field optional, no other field
+/// (the engines read a log's `meta` into it and report it in their verdicts).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Meta {
     pub id: Option<String>,
     pub tournament: Option<String>,

@@ -9,21 +9,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::ids::{Building, Color, Cube, Customer, Good, Item, Space};
 
-/// `meta`: optional, every field optional.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Meta {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub id: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tournament: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub played_at: Option<String>,
-    /// Who or what recorded the game (a Chronicle extension: the simulator writes `simulate:`
-    /// and its bots, so simulated games can be selected or left out).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub source: Option<String>,
-}
+/// `meta`: optional, every field optional (the same for every game, see [`chronicle_game::Meta`]).
+pub use chronicle_game::Meta;
 
 /// `claimed`: the totals recorded at the table, in seat order.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
