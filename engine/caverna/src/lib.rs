@@ -32,6 +32,7 @@ pub mod rules;
 pub mod scoring;
 pub mod setup;
 pub mod shuffle;
+mod single_pass;
 mod spaces;
 pub mod steps;
 mod tag_first;

@@ -209,6 +209,9 @@ fn located(e: RuleError) -> LogError {
 /// notation. The baseline of replay speed (`chronicle replay --parse-only`). Returns the number
 /// of entries.
 pub fn parse_only(input: &[u8]) -> Result<usize, LogError> {
+    if let Some(entries) = crate::single_pass::parse_only(input) {
+        return Ok(entries);
+    }
     let doc = parse_document(input).map_err(|(e, _)| e)?;
     for (i, raw) in doc.entries.iter().enumerate() {
         read_entry(raw).map_err(|e| {
@@ -221,7 +224,7 @@ pub fn parse_only(input: &[u8]) -> Result<usize, LogError> {
 
 /// Replays a whole log.
 pub fn replay(input: &[u8]) -> Replay {
-    replay_until(input, None)
+    crate::single_pass::replay(input).unwrap_or_else(|| replay_until(input, None))
 }
 
 /// Replays at most the first `limit` entries (all when `None`). With a `limit`, end-of-log
@@ -235,7 +238,7 @@ pub fn replay_until(input: &[u8], limit: Option<usize>) -> Replay {
         Ok(d) => d,
         Err((e, meta)) => return Replay::invalid(e, meta, None, 0),
     };
-    let mut game = match start(&doc) {
+    let mut game = match start(&doc.setup, doc.claimed.as_ref()) {
         Ok(game) => game,
         Err(e) => {
             return match tree_error(input) {
@@ -297,10 +300,10 @@ pub fn replay_until(input: &[u8], limit: Option<usize>) -> Replay {
 }
 
 /// The game at the start of a parsed log: its setup validated and its claimed scores counted.
-fn start(doc: &Document) -> Result<Game, LogError> {
-    let setup = setup::validate(&doc.setup).map_err(located)?;
+pub(crate) fn start(setup: &SetupNotation, claimed: Option<&Claimed>) -> Result<Game, LogError> {
+    let setup = setup::validate(setup).map_err(located)?;
     let players = setup.players();
-    if let Some(c) = &doc.claimed {
+    if let Some(c) = claimed {
         if c.scores.len() != players {
             let message = format!("{} claimed scores for {players} players", c.scores.len());
             return Err(doc_error(ErrorCode::ClaimedScores, message));
@@ -311,12 +314,12 @@ fn start(doc: &Document) -> Result<Game, LogError> {
 
 /// [`start`] for callers that only go on with a valid setup (the ledger).
 pub(crate) fn validated(doc: &Document) -> Option<Game> {
-    start(doc).ok()
+    start(&doc.setup, doc.claimed.as_ref()).ok()
 }
 
-type Results = (Option<Vec<PlayerResult>>, Vec<usize>, Vec<Mismatch>);
+pub(crate) type Results = (Option<Vec<PlayerResult>>, Vec<usize>, Vec<Mismatch>);
 
-fn results(game: &Game, claimed: Option<&Claimed>) -> Results {
+pub(crate) fn results(game: &Game, claimed: Option<&Claimed>) -> Results {
     let scores: Vec<PlayerResult> =
         game.players().iter().map(|p| PlayerResult { name: p.name.to_string(), score: score(p) }).collect();
     let best = scores.iter().map(|s| s.score.total).max().unwrap_or(0);
