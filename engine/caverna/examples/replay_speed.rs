@@ -9,6 +9,11 @@
 //! log: (a) the JSON floor, `serde_json::from_slice::<IgnoredAny>` (checking the bytes are
 //! JSON, building nothing); (b) reading each log into a `serde_json::Value` tree (how logs were
 //! read before); (c) `parse_only` (envelope, setup and every entry's notation); (d) `replay`.
+//! Each round runs the four in turn, so that a machine whose speed drifts slows all of them
+//! alike; the allocator is the `chronicle` binary's (mimalloc).
+
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -21,18 +26,12 @@ fn median(mut times: Vec<Duration>) -> Duration {
     times[times.len() / 2]
 }
 
-fn time(rounds: usize, logs: &[String], f: impl Fn(&[u8])) -> Duration {
-    median(
-        (0..rounds)
-            .map(|_| {
-                let t = Instant::now();
-                for log in logs {
-                    f(log.as_bytes());
-                }
-                t.elapsed()
-            })
-            .collect(),
-    )
+fn time(logs: &[String], f: &dyn Fn(&[u8])) -> Duration {
+    let t = Instant::now();
+    for log in logs {
+        f(log.as_bytes());
+    }
+    t.elapsed()
 }
 
 fn main() {
@@ -48,20 +47,30 @@ fn main() {
         .collect();
     let bytes: usize = logs.iter().map(String::len).sum();
     println!("{} logs of {players} players, {:.1} MB; median of {rounds} rounds", logs.len(), bytes as f64 / 1e6);
-    let floor = time(rounds, &logs, |b| {
-        black_box(serde_json::from_slice::<serde::de::IgnoredAny>(b).ok());
-    });
-    let tree = time(rounds, &logs, |b| {
-        black_box(serde_json::from_slice::<serde_json::Value>(b).ok());
-    });
-    let parse = time(rounds, &logs, |b| {
-        black_box(chronicle_caverna::parse_only(b).ok());
-    });
-    let replay = time(rounds, &logs, |b| {
-        black_box(chronicle_caverna::replay(b).status);
-    });
+    let measures: [(&str, &dyn Fn(&[u8])); 4] = [
+        ("JSON floor", &|b| {
+            black_box(serde_json::from_slice::<serde::de::IgnoredAny>(b).ok());
+        }),
+        ("JSON tree", &|b| {
+            black_box(serde_json::from_slice::<serde_json::Value>(b).ok());
+        }),
+        ("parse only", &|b| {
+            black_box(chronicle_caverna::parse_only(b).ok());
+        }),
+        ("replay", &|b| {
+            black_box(chronicle_caverna::replay(b).status);
+        }),
+    ];
+    let mut times: Vec<Vec<Duration>> = vec![Vec::new(); measures.len()];
+    for _ in 0..rounds {
+        for (t, (_, f)) in times.iter_mut().zip(&measures) {
+            t.push(time(&logs, *f));
+        }
+    }
+    let medians: Vec<Duration> = times.into_iter().map(median).collect();
+    let floor = medians[0];
     let ratio = |d: Duration| d.as_secs_f64() / floor.as_secs_f64();
-    for (name, d) in [("JSON floor", floor), ("JSON tree", tree), ("parse only", parse), ("replay", replay)] {
+    for ((name, _), d) in measures.iter().zip(medians) {
         println!("{name:<12} {:>8.1} ms  {:>5.2}× floor", d.as_secs_f64() * 1e3, ratio(d));
     }
 }

@@ -26,6 +26,7 @@ pub mod ledger;
 pub mod legal;
 mod messages;
 pub mod notation;
+mod plain_entries;
 pub mod reference;
 pub mod replay;
 pub mod rules;

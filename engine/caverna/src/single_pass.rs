@@ -1,57 +1,94 @@
 //! The single pass over a log that every valid, well-written log takes: the whole document read
-//! straight into its typed form (each entry by [`crate::tag_first`]'s reading, in the same scan
-//! as the envelope), then the entries applied.
+//! straight into its typed form by the strict cursor ([`chronicle_game::cursor`]; entries by
+//! [`crate::plain_entries`], the parts read once per log by their own `Deserialize`), then the
+//! entries applied.
 //!
 //! It only ever answers a success. Anything else — a part that does not read strictly (a
 //! repeated member, a tag further on, an unknown field), an invalid setup, an illegal entry —
 //! makes it step aside, and the caller replays the log the member-by-member way
 //! ([`crate::replay::replay_until`]), which words every error as before. A log it reads is read
-//! identically by that way too: both read every part with the same typed readings, only from
-//! one scan instead of three, so verdicts never depend on which path a log took.
+//! identically by that way too: the parts read once per log with the same typed readings, the
+//! entries by a reader that mirrors `Entry`'s own reading (the tests compare the two on every
+//! golden, simulated and mutated log), so verdicts never depend on which path a log took.
 
-use std::borrow::Cow;
-
+use chronicle_game::cursor::{Cursor, Seen};
 use serde::Deserialize;
 
 use crate::game::Game;
 use crate::notation::{Claimed, Entry, Meta, SetupNotation};
+use crate::plain_entries::entry;
 use crate::replay::{finish, results, start, Replay, Status, FORMAT, MAX_ENTRIES, MAX_LOG_BYTES};
-use crate::tag_first::TagFirst;
 
-/// A whole `caverna-log/1` document read strictly in one scan.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Strict<'a> {
-    #[serde(borrow)]
-    format: Cow<'a, str>,
+/// Everything of a log but its entries, which are handed on one by one as they are read.
+struct Envelope {
     meta: Option<Meta>,
     setup: SetupNotation,
-    entries: Vec<TagFirst>,
     claimed: Option<Claimed>,
+    entries: usize,
 }
 
-/// The log read in one scan, or `None` when the usual reading must judge it.
-fn strict(input: &[u8]) -> Option<Strict<'_>> {
+/// The top-level members of a log (`format` first: [`Seen`] bit 0).
+const MEMBERS: [&str; 5] = ["format", "meta", "setup", "entries", "claimed"];
+
+/// A part read once per log (meta, setup, claimed) by its own `Deserialize`, from its text.
+fn part<'a, T: Deserialize<'a>>(c: &mut Cursor<'a>) -> Option<T> {
+    serde_json::from_str(c.value_text()?).ok()
+}
+
+/// Reads a log in one scan, handing each entry with the setup to `take` as soon as it is read
+/// (so `setup` must come before `entries`, as every writer puts them), or `None` when the usual
+/// reading must judge the log, or `take` refused an entry.
+fn scan(input: &[u8], mut take: impl FnMut(&SetupNotation, Entry) -> Option<()>) -> Option<Envelope> {
     if input.len() > MAX_LOG_BYTES {
         return None;
     }
     // UTF-8 checked once for the whole log, not string by string as the scan meets them.
-    let text = std::str::from_utf8(input).ok()?;
-    let log: Strict = serde_json::from_str(text).ok()?;
-    (log.format == FORMAT && log.entries.len() <= MAX_ENTRIES).then_some(log)
+    let mut c = Cursor::new(std::str::from_utf8(input).ok()?);
+    let mut seen = Seen::default();
+    let (mut meta, mut setup, mut claimed, mut entries) = (None, None, None, 0);
+    c.object(|c, name| {
+        let index = MEMBERS.iter().position(|m| *m == name)?;
+        // A repeated member is left to the usual reading (which reads the last copy).
+        seen.first(u32::try_from(index).ok()?)?;
+        match name {
+            "format" => (c.str()? == FORMAT).then_some(())?,
+            "meta" => meta = part(c)?,
+            "setup" => setup = Some(part(c)?),
+            "entries" => {
+                let setup = setup.as_ref()?;
+                c.array(|c| {
+                    entries += 1;
+                    take(setup, entry(c)?)
+                })?;
+            }
+            _ => claimed = part(c)?,
+        }
+        Some(())
+    })?;
+    c.end()?;
+    let complete = seen.has(0) && seen.has(3) && entries <= MAX_ENTRIES;
+    complete.then_some(Envelope { meta, setup: setup?, claimed, entries })
 }
 
 /// The number of entries of a log whose notation reads in one scan (`parse_only`'s answer).
 pub(crate) fn parse_only(input: &[u8]) -> Option<usize> {
-    strict(input).map(|log| log.entries.len())
+    scan(input, |_, _| Some(())).map(|log| log.entries)
 }
 
 /// The replay of a log that reads in one scan and whose every entry is legal.
 pub(crate) fn replay(input: &[u8]) -> Option<Replay> {
-    let log = strict(input)?;
-    let mut game: Game = start(&log.setup, log.claimed.as_ref()).ok()?;
-    for TagFirst(entry) in &log.entries {
-        play(&mut game, entry)?;
+    let mut game: Option<Game> = None;
+    let log = scan(input, |setup, entry| {
+        let game = match &mut game {
+            Some(game) => game,
+            None => game.insert(start(setup, None).ok()?),
+        };
+        game.play_entry(&entry).ok()
+    })?;
+    // Validated once more only for a log without entries; the claimed scores are counted here.
+    let mut game = game.map_or_else(|| start(&log.setup, None).ok(), Some)?;
+    if log.claimed.as_ref().is_some_and(|c| c.scores.len() != game.players().len()) {
+        return None;
     }
     finish(&mut game);
     let complete = game.is_over();
@@ -66,10 +103,74 @@ pub(crate) fn replay(input: &[u8]) -> Option<Replay> {
         winners,
         claimed_mismatches,
         claimed: log.claimed.map(|c| c.scores),
-        entries_applied: log.entries.len(),
+        entries_applied: log.entries,
     })
 }
 
-fn play(game: &mut Game, entry: &Entry) -> Option<()> {
-    game.play_entry(entry).ok()
+#[cfg(test)]
+mod tests {
+    use chronicle_game::GameEngine;
+
+    use super::*;
+    use crate::bots::{self, BotChoice};
+    use crate::notation::FurnishingSet;
+    use crate::replay::replay_until;
+    use crate::Caverna;
+
+    fn simulated(players: usize, i: u64) -> String {
+        let seed = bots::game_seed(5, i);
+        let kinds = bots::seat_kinds(BotChoice::Mixed, players, seed);
+        let setup = bots::simulated_setup(&kinds, FurnishingSet::Full, seed);
+        bots::simulate(&setup, &kinds, seed).unwrap().log_json()
+    }
+
+    /// Edits of a whole log's envelope: members repeated, reordered, escaped, `null`, junk.
+    fn edits(log: &str) -> Vec<String> {
+        let once = |from: &str, to: &str| log.replacen(from, to, 1);
+        let end = log.len() - 1;
+        vec![
+            log.to_owned(),
+            once("{", r#"{"meta":{"id":"a"},"#),
+            once("{", r#"{"meta":null,"#),
+            once("{", r#"{"meta":{"id":"a"},"meta":{"id":"b"},"#),
+            once("{", r#"{"claimed":null,"#),
+            once("{", r#"{"claimed":{"scores":[1]},"#),
+            once(r#""format":"caverna-log/1""#, r#""format":"caverna-log\/1""#),
+            once(r#""format":"caverna-log/1""#, r#""format":"caverna-log/2""#),
+            once(r#""format":"caverna-log/1","#, ""),
+            format!("{} \n", log),
+            format!("{}x", log),
+            format!("{},\"x\":1}}", &log[..end]),
+            format!("{},\"format\":\"caverna-log/1\"}}", &log[..end]),
+            format!("{},\"entries\":[]}}", &log[..end]),
+            once(r#""entries":["#, r#""entries":[{"type":"free","player":0,"actions":[]},"#),
+            once(r#""entries":["#, r#""entries":[{"type":"free","player":9,"actions":[]},"#),
+            log.replace(':', ": "),
+            log.replacen(r#""setup":"#, r#""setup" :"#, 1),
+        ]
+    }
+
+    /// Whatever the single pass answers is what the member-by-member reading answers: the same
+    /// verdict and the same final state.
+    #[test]
+    fn the_single_pass_answers_as_the_usual_reading() {
+        let (mut fast, mut usual) = (0, 0);
+        for (players, i) in [(1, 0), (2, 1), (4, 2), (6, 3)] {
+            let log = simulated(players, i);
+            assert!(replay(log.as_bytes()).is_some(), "a simulated log takes the single pass");
+            for edit in edits(&log) {
+                let slow = replay_until(edit.as_bytes(), None);
+                match replay(edit.as_bytes()) {
+                    Some(r) => {
+                        fast += 1;
+                        assert_eq!(Caverna::verdict(&r), Caverna::verdict(&slow), "{edit}");
+                        assert_eq!(Caverna::state_view(&r), Caverna::state_view(&slow), "{edit}");
+                        assert_eq!(parse_only(edit.as_bytes()), Some(r.entries_applied));
+                    }
+                    None => usual += 1,
+                }
+            }
+        }
+        assert!(fast >= 20 && usual >= 20, "single pass {fast}, usual reading {usual}");
+    }
 }

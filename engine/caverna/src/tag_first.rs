@@ -21,9 +21,10 @@ use crate::notation::{Action, Entry, GoodsMap, HarvestPhase, Loot, RawCoord, Sin
 /// An entry read by [`TagFirst`]'s fast path.
 pub(crate) struct TagFirst(pub(crate) Entry);
 
-#[derive(Deserialize)]
+/// The entry types, as the tag names them.
+#[derive(Clone, Copy, Deserialize)]
 #[serde(rename_all = "snake_case")]
-enum Kind {
+pub(crate) enum Kind {
     Place,
     Free,
     HarvestChoice,
@@ -87,9 +88,10 @@ fn actions(fast: Vec<FastAction>) -> Vec<Action> {
     fast.into_iter().map(|a| a.0).collect()
 }
 
-#[derive(Deserialize)]
+/// The action kinds, as the tag names them.
+#[derive(Clone, Copy, Deserialize)]
 #[serde(rename_all = "snake_case")]
-enum Do {
+pub(crate) enum Do {
     Twin,
     OreMine,
     RubyMine,

@@ -12,6 +12,7 @@
 //! adding a game is a new variant that the compiler walks through every place that must know it.
 //! Like the engines, nothing here does IO, reads a clock or keeps global state.
 
+pub mod cursor;
 pub mod engine;
 pub mod envelope;
 pub mod kind;

@@ -1,0 +1,435 @@
+//! A strict, single-pass reader of the plain JSON that well-written logs consist of, for the
+//! engines' fast readings of whole logs.
+//!
+//! Generic JSON readers pay for their generality on every value (a visitor call, a key
+//! identified through a string match behind a trait object, buffers for tagged enums): reading
+//! a log typed through serde costs about three times checking that it is JSON at all. A log
+//! written by Chronicle's simulator, its recorder or any plain JSON writer only uses a small part
+//! of JSON, and that part can be read straight into the engine's types as fast as it can be
+//! checked.
+//!
+//! Every read answers `Some` only for input it reads exactly as `serde_json` with the types'
+//! own `Deserialize` would (same value, and valid JSON), and `None` for anything else: a string
+//! with an escape, a number with a fraction or exponent, `-0`, an integer out of range, a
+//! repeated member, an unexpected token. `None` is never an error: the caller then reads the
+//! log the usual way, which decides (and words every error). So this reader can refuse too
+//! much, but never accept differently. Ids (enum variants written as strings) are read through
+//! the type's own `Deserialize`, so their spelling is defined in one place.
+
+use serde::de::value::{BorrowedStrDeserializer, Error as ValueError};
+use serde::Deserialize;
+
+/// Where a strict read stands in a JSON text (checked UTF-8 as a whole, once).
+pub struct Cursor<'a> {
+    text: &'a str,
+    at: usize,
+}
+
+/// The members of one object seen so far (by their index in the reader's list of names), to
+/// refuse a repeated member: `serde_json` either rejects one (derived structs) or keeps the
+/// last copy (maps), and the usual reading decides which.
+#[derive(Default)]
+pub struct Seen(u64);
+
+impl Seen {
+    /// `Some` the first time member `index` (below 64) is met.
+    #[inline]
+    pub fn first(&mut self, index: u32) -> Option<()> {
+        let bit = 1u64.checked_shl(index)?;
+        if self.0 & bit != 0 {
+            return None;
+        }
+        self.0 |= bit;
+        Some(())
+    }
+
+    /// Whether member `index` was met.
+    #[inline]
+    pub fn has(&self, index: u32) -> bool {
+        1u64.checked_shl(index).is_some_and(|bit| self.0 & bit != 0)
+    }
+}
+
+impl<'a> Cursor<'a> {
+    pub fn new(text: &'a str) -> Cursor<'a> {
+        Cursor { text, at: 0 }
+    }
+
+    #[inline]
+    fn bytes(&self) -> &'a [u8] {
+        self.text.as_bytes()
+    }
+
+    /// JSON's whitespace: space, tab, line feed, carriage return.
+    #[inline]
+    fn skip_space(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.bytes().get(self.at) {
+            self.at += 1;
+        }
+    }
+
+    /// The next byte after whitespace, not consumed.
+    #[inline]
+    pub fn peek(&mut self) -> Option<u8> {
+        self.skip_space();
+        self.bytes().get(self.at).copied()
+    }
+
+    /// Consumes `byte` (after whitespace) if it comes next.
+    #[inline]
+    pub fn eat(&mut self, byte: u8) -> bool {
+        let next = self.peek() == Some(byte);
+        if next {
+            self.at += 1;
+        }
+        next
+    }
+
+    #[inline]
+    fn expect(&mut self, byte: u8) -> Option<()> {
+        self.eat(byte).then_some(())
+    }
+
+    /// Only whitespace is left.
+    #[inline]
+    pub fn end(&mut self) -> Option<()> {
+        (self.peek().is_none()).then_some(())
+    }
+
+    /// A string without escapes or control characters: its text is its value.
+    #[inline]
+    pub fn str(&mut self) -> Option<&'a str> {
+        self.expect(b'"')?;
+        let start = self.at;
+        let rest = self.bytes().get(start..)?;
+        let len = string_end(rest)?;
+        if rest[len] != b'"' {
+            return None;
+        }
+        self.at = start + len + 1;
+        self.text.get(start..start + len)
+    }
+
+    /// The digits of a non-negative integer: `0` or no leading zero, no fraction or exponent.
+    #[inline]
+    fn digits(&mut self) -> Option<u64> {
+        let bytes = self.bytes();
+        let start = self.at;
+        let mut value: u64 = 0;
+        while let Some(&b) = bytes.get(self.at).filter(|b| b.is_ascii_digit()) {
+            value = value.checked_mul(10)?.checked_add(u64::from(b - b'0'))?;
+            self.at += 1;
+        }
+        let len = self.at - start;
+        let leading_zero = len > 1 && bytes[start] == b'0';
+        let fraction = matches!(bytes.get(self.at), Some(b'.' | b'e' | b'E'));
+        (len > 0 && !leading_zero && !fraction).then_some(value)
+    }
+
+    #[inline]
+    pub fn u64(&mut self) -> Option<u64> {
+        self.skip_space();
+        self.digits()
+    }
+
+    #[inline]
+    pub fn u32(&mut self) -> Option<u32> {
+        u32::try_from(self.u64()?).ok()
+    }
+
+    /// A signed integer; `-0` is refused (`serde_json` reads it as a float).
+    #[inline]
+    pub fn i64(&mut self) -> Option<i64> {
+        if self.eat(b'-') {
+            let magnitude = i64::try_from(self.digits()?).ok()?;
+            return (magnitude != 0).then_some(-magnitude);
+        }
+        i64::try_from(self.u64()?).ok()
+    }
+
+    #[inline]
+    pub fn bool(&mut self) -> Option<bool> {
+        if self.word("true") {
+            Some(true)
+        } else if self.word("false") {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    /// Consumes the literal `word` if it comes next.
+    #[inline]
+    fn word(&mut self, word: &str) -> bool {
+        self.skip_space();
+        let next = self.bytes().get(self.at..).is_some_and(|rest| rest.starts_with(word.as_bytes()));
+        if next {
+            self.at += word.len();
+        }
+        next
+    }
+
+    /// `null` (an absent `Option`), else the value `read` reads.
+    pub fn nullable<T>(&mut self, read: impl FnOnce(&mut Self) -> Option<T>) -> Option<Option<T>> {
+        if self.word("null") {
+            return Some(None);
+        }
+        read(self).map(Some)
+    }
+
+    /// An id: a string read into `T` by `T`'s own `Deserialize` (a unit variant's name).
+    #[inline]
+    pub fn id<T: Deserialize<'a>>(&mut self) -> Option<T> {
+        id_of(self.str()?)
+    }
+
+    /// An object: `member` is called with each member's name, the cursor before its value,
+    /// and must read that value.
+    pub fn object(&mut self, mut member: impl FnMut(&mut Self, &'a str) -> Option<()>) -> Option<()> {
+        self.expect(b'{')?;
+        if self.eat(b'}') {
+            return Some(());
+        }
+        loop {
+            let name = self.str()?;
+            self.expect(b':')?;
+            member(self, name)?;
+            if !self.eat(b',') {
+                return self.expect(b'}');
+            }
+        }
+    }
+
+    /// An object whose first member is `tag`, an id (`K`): then `member` is called with the
+    /// id for each other member, as [`Cursor::object`]'s. Returns the id.
+    pub fn tagged<K: Copy + Deserialize<'a>>(
+        &mut self,
+        tag: &str,
+        mut member: impl FnMut(&mut Self, K, &'a str) -> Option<()>,
+    ) -> Option<K> {
+        let mut id = None;
+        self.object(|c, name| match id {
+            Some(k) => member(c, k, name),
+            None if name == tag => {
+                id = Some(c.id()?);
+                Some(())
+            }
+            None => None,
+        })?;
+        id
+    }
+
+    /// An array, each item read by `item`.
+    pub fn array(&mut self, mut item: impl FnMut(&mut Self) -> Option<()>) -> Option<()> {
+        self.expect(b'[')?;
+        if self.eat(b']') {
+            return Some(());
+        }
+        loop {
+            item(self)?;
+            if !self.eat(b',') {
+                return self.expect(b']');
+            }
+        }
+    }
+
+    /// An array read into a `Vec`.
+    pub fn list<T>(&mut self, mut item: impl FnMut(&mut Self) -> Option<T>) -> Option<Vec<T>> {
+        let mut items = Vec::new();
+        self.array(|c| {
+            items.push(item(c)?);
+            Some(())
+        })?;
+        Some(items)
+    }
+
+    /// An array of exactly `N` items (`N` ≥ 1).
+    pub fn exactly<T: Copy, const N: usize>(&mut self, mut item: impl FnMut(&mut Self) -> Option<T>) -> Option<[T; N]> {
+        let mut items = [None; N];
+        let mut n = 0;
+        self.array(|c| {
+            *items.get_mut(n)? = Some(item(c)?);
+            n += 1;
+            Some(())
+        })?;
+        let mut all = [(*items.first()?)?; N];
+        for (slot, item) in all.iter_mut().zip(items) {
+            *slot = item?;
+        }
+        Some(all)
+    }
+
+    /// The text of the next value, for a part read by `serde_json` instead (a part read once
+    /// per log). Only strings and brackets are followed: whether the text is one JSON value is
+    /// left to the reading of it, which refuses anything else.
+    pub fn value_text(&mut self) -> Option<&'a str> {
+        self.skip_space();
+        let bytes = self.bytes();
+        let start = self.at;
+        let mut depth = 0usize;
+        let mut in_string = false;
+        while let Some(&b) = bytes.get(self.at) {
+            if in_string {
+                match b {
+                    b'\\' => self.at += 1,
+                    b'"' => in_string = false,
+                    _ => {}
+                }
+                self.at += 1;
+                if !in_string && depth == 0 {
+                    break;
+                }
+                continue;
+            }
+            match b {
+                b'"' => in_string = true,
+                b'{' | b'[' => depth += 1,
+                b'}' | b']' if depth == 0 => break,
+                b'}' | b']' => depth -= 1,
+                b',' if depth == 0 => break,
+                _ => {}
+            }
+            self.at += 1;
+            if depth == 0 && matches!(b, b'}' | b']') {
+                break;
+            }
+        }
+        self.text.get(start..self.at.min(bytes.len()))
+    }
+}
+
+/// The index of the first byte that ends a string's plain text: `"`, `\` or a control
+/// character. Eight bytes at a time: strings are most of a log's bytes.
+#[inline]
+fn string_end(text: &[u8]) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // A byte of `v` below `n` sets its high bit in `below(v, n)`; bytes after the first such
+    // byte may be set wrongly (a borrow), so only the lowest set byte is trusted.
+    let below = |v: u64, n: u8| v.wrapping_sub(ONES * u64::from(n)) & !v & HIGH;
+    let mut chunks = text.chunks_exact(8);
+    let mut offset = 0;
+    for chunk in chunks.by_ref() {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let v = u64::from_le_bytes(word);
+        let stops = below(v ^ (ONES * u64::from(b'"')), 1) | below(v ^ (ONES * u64::from(b'\\')), 1) | below(v, 0x20);
+        if stops != 0 {
+            return Some(offset + (stops.trailing_zeros() / 8) as usize);
+        }
+        offset += 8;
+    }
+    let tail = chunks.remainder();
+    tail.iter().position(|&b| b == b'"' || b == b'\\' || b < 0x20).map(|i| offset + i)
+}
+
+/// The id `text` names, read by `T`'s own `Deserialize` (a member name that is an id, say).
+#[inline]
+pub fn id_of<'a, T: Deserialize<'a>>(text: &'a str) -> Option<T> {
+    T::deserialize(BorrowedStrDeserializer::<ValueError>::new(text)).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn each<T: PartialEq + std::fmt::Debug>(
+        read: impl Fn(&mut Cursor<'static>) -> Option<T>,
+        cases: &[(&'static str, Option<T>)],
+    ) {
+        for (text, want) in cases {
+            let mut c = Cursor::new(text);
+            let got = read(&mut c).filter(|_| c.end().is_some());
+            assert_eq!(&got, want, "{text}");
+        }
+    }
+
+    #[test]
+    fn integers_are_read_only_as_serde_json_reads_them() {
+        each(Cursor::u32, &[("0", Some(0)), (" 42 ", Some(42)), ("4294967295", Some(u32::MAX))]);
+        each(Cursor::u32, &[("4294967296", None), ("-1", None), ("01", None), ("1.0", None), ("1e2", None)]);
+        each(Cursor::u32, &[("", None), ("-", None), ("\"1\"", None), ("1E2", None)]);
+        each(
+            Cursor::i64,
+            &[("-7", Some(-7)), ("7", Some(7)), ("-0", None), ("-01", None), ("9223372036854775808", None)],
+        );
+        each(Cursor::u64, &[("18446744073709551615", Some(u64::MAX)), ("18446744073709551616", None)]);
+        for (text, _) in [("-7", ()), ("0", ()), ("123", ())] {
+            let serde: i64 = serde_json::from_str(text).unwrap();
+            assert_eq!(Cursor::new(text).i64(), Some(serde));
+        }
+        assert!(serde_json::from_str::<i64>("-0").is_err(), "serde_json reads -0 as a float");
+    }
+
+    #[test]
+    fn strings_with_escapes_or_control_characters_are_left_to_the_usual_reading() {
+        each(Cursor::str, &[(r#""abc""#, Some("abc")), (r#""é ü""#, Some("é ü")), (r#""""#, Some(""))]);
+        each(Cursor::str, &[(r#""a\"b""#, None), (r#""a\u0062""#, None), ("\"a\tb\"", None), (r#""abc"#, None)]);
+    }
+
+    #[test]
+    fn the_end_of_plain_text_is_the_first_quote_backslash_or_control_character() {
+        let plain = |t: &[u8]| t.iter().position(|&b| b == b'"' || b == b'\\' || b < 0x20);
+        let mut texts: Vec<Vec<u8>> = vec![b"".to_vec(), b"abc".to_vec(), "é\"".as_bytes().to_vec()];
+        for len in 0..20 {
+            for stop in [b'"', b'\\', 0, 0x1f, b'\n'] {
+                for at in 0..=len {
+                    let mut t: Vec<u8> = (0..len).map(|i| b'a' + (i % 26) as u8).collect();
+                    t.insert(at, stop);
+                    t.extend_from_slice(b"x\"y\\\x01");
+                    texts.push(t);
+                }
+            }
+        }
+        texts.push((0u8..=255).rev().collect());
+        for t in texts {
+            assert_eq!(string_end(&t), plain(&t), "{t:?}");
+        }
+    }
+
+    #[test]
+    fn objects_and_arrays_follow_json_punctuation() {
+        let read = |c: &mut Cursor| {
+            let mut seen = Seen::default();
+            let mut sum = 0;
+            c.object(|c, name| {
+                seen.first(u32::from(name != "a"))?;
+                c.array(|c| {
+                    sum += c.u32()?;
+                    Some(())
+                })
+            })?;
+            Some(sum)
+        };
+        each(read, &[(r#"{"a": [1, 2], "b": []}"#, Some(3)), ("{}", Some(0)), (" { \"a\" : [ ] } ", Some(0))]);
+        each(
+            read,
+            &[(r#"{"a": [1,], "b": []}"#, None), (r#"{"a": [1] "b": []}"#, None), (r#"{"a": [1], "a": []}"#, None)],
+        );
+        each(read, &[(r#"{"a": [1],}"#, None), (r#"{"a": [1]"#, None), (r#"{"a": [1]} x"#, None)]);
+        each(|c| c.exactly::<u32, 2>(Cursor::u32), &[("[1, 2]", Some([1, 2])), ("[1]", None), ("[1, 2, 3]", None)]);
+    }
+
+    #[test]
+    fn ids_are_read_by_the_types_own_names() {
+        #[derive(Deserialize, Debug, PartialEq)]
+        #[serde(rename_all = "snake_case")]
+        enum Kind {
+            HarvestChoice,
+        }
+        each(Cursor::id::<Kind>, &[(r#""harvest_choice""#, Some(Kind::HarvestChoice)), (r#""HarvestChoice""#, None)]);
+        each(|c| c.nullable(Cursor::u32), &[("null", Some(None)), ("3", Some(Some(3))), ("nul", None)]);
+    }
+
+    #[test]
+    fn value_text_spans_one_value_for_serde_to_judge() {
+        let mut c = Cursor::new(r#"{"a": {"b": "}\"", "c": [1, {}]}, "d": 2}"#);
+        let mut texts = Vec::new();
+        c.object(|c, _| {
+            texts.push(c.value_text()?);
+            Some(())
+        })
+        .unwrap();
+        assert_eq!(texts, [r#"{"b": "}\"", "c": [1, {}]}"#, "2"]);
+    }
+}
