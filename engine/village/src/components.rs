@@ -8,6 +8,7 @@
 //! made-up, clearly labelled data set for tests and simulated games — **not** the printed game.
 
 use std::collections::BTreeMap;
+use std::sync::OnceLock;
 
 use crate::error::{fail, ErrorCode, RuleResult};
 use crate::ids::{Building, Category, Customer, Item, Space};
@@ -179,19 +180,27 @@ pub fn validate(notation: &ComponentsNotation) -> RuleResult<Components> {
         ComponentsNotation::Named(name) if name == BIGBOX => {
             Ok(Components { name: Some(name.clone()), ..Components::default() })
         }
-        ComponentsNotation::Named(name) if name == SYNTHETIC => {
-            let inline: InlineComponents = serde_json::from_str(SYNTHETIC_JSON)
-                .map_err(|e| crate::error::RuleError::new(ErrorCode::BadComponents, e.to_string()))?;
-            let mut c = validate_inline(&inline)?;
-            c.name = Some(name.clone());
-            Ok(c)
-        }
+        ComponentsNotation::Named(name) if name == SYNTHETIC => synthetic_table().clone(),
         ComponentsNotation::Named(name) => fail(
             ErrorCode::UnknownId,
             format!("setup.components names \"{name}\"; the engine knows \"{SYNTHETIC}\" and \"{BIGBOX}\""),
         ),
         ComponentsNotation::Inline(inline) => validate_inline(inline),
     }
+}
+
+/// The synthetic table, read and checked once per process: a constant of the engine (it is
+/// compiled in), so every log naming it gets the same table, a copy of the one read first,
+/// instead of reading its text again (most of the setup's cost).
+fn synthetic_table() -> &'static RuleResult<Components> {
+    static TABLE: OnceLock<RuleResult<Components>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let inline: InlineComponents = serde_json::from_str(SYNTHETIC_JSON)
+            .map_err(|e| crate::error::RuleError::new(ErrorCode::BadComponents, e.to_string()))?;
+        let mut c = validate_inline(&inline)?;
+        c.name = Some(SYNTHETIC.to_owned());
+        Ok(c)
+    })
 }
 
 /// The synthetic table, validated.

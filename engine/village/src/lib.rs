@@ -27,6 +27,8 @@ pub mod replay;
 pub mod rng;
 pub mod rules;
 pub mod setup;
+mod single_pass;
+mod tag_first;
 pub mod verdict;
 pub mod view;
 

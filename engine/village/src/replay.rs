@@ -78,6 +78,23 @@ impl Replay {
         }
     }
 
+    /// A replay of `applied` entries not (yet) scored, with no error.
+    pub(crate) fn unscored(meta: Meta, claimed: Option<Vec<i64>>, applied: usize) -> Replay {
+        Replay {
+            status: Status::Incomplete,
+            error: None,
+            meta,
+            game: None,
+            scores: None,
+            winners: Vec::new(),
+            tie_break: None,
+            solo_rank: None,
+            claimed,
+            claimed_mismatches: Vec::new(),
+            entries_applied: applied,
+        }
+    }
+
     /// The round reached (0 without a valid setup).
     pub fn round(&self) -> u32 {
         self.game.as_ref().map_or(0, |g| g.round)
@@ -211,9 +228,14 @@ fn envelope(input: &[u8]) -> Result<Document<'_>, (LogError, Meta)> {
 
 /// The game at the start of a parsed log.
 pub(crate) fn start(doc: &Document) -> Result<Game, LogError> {
-    let start = crate::setup::validate(&doc.setup).map_err(located)?;
+    begin(&doc.setup, doc.claimed.as_ref())
+}
+
+/// The game at the start of a log with this setup and these claimed scores.
+pub(crate) fn begin(setup: &SetupNotation, claimed: Option<&Claimed>) -> Result<Game, LogError> {
+    let start = crate::setup::validate(setup).map_err(located)?;
     let players = start.setup.players();
-    if let Some(c) = &doc.claimed {
+    if let Some(c) = claimed {
         if c.scores.len() != players {
             return Err(doc_error(
                 ErrorCode::BadFormat,
@@ -285,6 +307,9 @@ impl Game {
 /// notation, no rule applied. Returns the number of entries. It exists to measure what the
 /// notation costs apart from the rules (`examples/village_speed.rs`).
 pub fn parse(input: &[u8]) -> Result<usize, LogError> {
+    if let Some(entries) = crate::single_pass::parse(input) {
+        return Ok(entries);
+    }
     let doc = parse_document(input).map_err(|(e, _)| e)?;
     for (i, raw) in doc.entries.iter().enumerate() {
         parse_raw(raw).map_err(|(player, e)| {
@@ -299,9 +324,10 @@ pub fn parse(input: &[u8]) -> Result<usize, LogError> {
     Ok(doc.entries.len())
 }
 
-/// Replays a whole log.
+/// Replays a whole log: in one scan when it is valid and well written (`single_pass`), else
+/// part by part, which judges every other log.
 pub fn replay(input: &[u8]) -> Replay {
-    replay_until(input, None)
+    crate::single_pass::replay(input).unwrap_or_else(|| replay_until(input, None))
 }
 
 /// Replays at most the first `limit` entries (all when `None`). With a `limit` nothing of the
@@ -359,19 +385,7 @@ pub fn replay_until(input: &[u8], limit: Option<usize>) -> Replay {
             return Replay::invalid(json, Meta::default(), None, 0);
         }
     }
-    let mut result = Replay {
-        status: Status::Incomplete,
-        error: None,
-        meta: doc.meta.clone(),
-        game: None,
-        scores: None,
-        winners: Vec::new(),
-        tie_break: None,
-        solo_rank: None,
-        claimed: claimed.clone(),
-        claimed_mismatches: Vec::new(),
-        entries_applied: stop,
-    };
+    let mut result = Replay::unscored(doc.meta.clone(), claimed.clone(), stop);
     if limit.is_some() {
         let before = game.clone();
         if let Err(e) = rules::run_automatic(&mut game) {
@@ -385,18 +399,27 @@ pub fn replay_until(input: &[u8], limit: Option<usize>) -> Replay {
     if let Err(e) = game.finish() {
         return fail_at_end(e, before, doc.meta, claimed);
     }
+    scored(game, result).unwrap_or_else(|(e, game)| fail_at_end(e, game, doc.meta, claimed))
+}
+
+/// `result` with the game at the end of its log and, when the game is over, the final
+/// scoring; the error and the game when a score cannot be computed.
+// Called once per replay: the size of its error does not matter.
+#[allow(clippy::result_large_err)]
+pub(crate) fn scored(game: Game, mut result: Replay) -> Result<Replay, (RuleError, Game)> {
     if game.is_over() {
         let mut scores = Vec::with_capacity(game.player_count());
         for p in 0..game.player_count() {
             match scoring::score(&game, p) {
                 Ok(s) => scores.push(s),
-                Err(e) => return fail_at_end(e, game, doc.meta, claimed),
+                Err(e) => return Err((e, game)),
             }
         }
         let totals: Vec<i64> = scores.iter().map(|s| s.total).collect();
         let (winners, tie) = scoring::winners(&game, &totals);
         result.solo_rank = game.is_solo().then(|| scoring::solo_rank(totals.first().copied().unwrap_or(0)));
-        result.claimed_mismatches = claimed
+        result.claimed_mismatches = result
+            .claimed
             .iter()
             .flatten()
             .zip(&totals)
@@ -410,5 +433,5 @@ pub fn replay_until(input: &[u8], limit: Option<usize>) -> Replay {
         result.tie_break = Some(tie);
     }
     result.game = Some(game);
-    result
+    Ok(result)
 }
