@@ -331,19 +331,20 @@ impl Game {
         })
     }
 
-    /// The effects of every card a player owns (B.3: effects of several cards add up).
-    pub(crate) fn effects(&self, p: usize) -> Vec<&Effect> {
+    /// The effects of every card a player owns (B.3: effects of several cards add up), walked
+    /// in place: the sums and tests over them run many times a round, so no list is built.
+    pub(crate) fn effects(&self, p: usize) -> impl Iterator<Item = &Effect> {
         let cat = &self.setup.catalogue;
-        self.players[p].cards().flat_map(|c| cat.effects(&c.id)).collect()
+        self.players[p].cards().flat_map(|c| cat.effects(&c.id))
     }
 
     /// The sum of one numeric effect over a player's cards.
     pub(crate) fn sum(&self, p: usize, f: impl Fn(&Effect) -> Option<u32>) -> u64 {
-        self.effects(p).into_iter().filter_map(f).map(u64::from).sum()
+        self.effects(p).filter_map(f).map(u64::from).sum()
     }
 
     pub(crate) fn has(&self, p: usize, f: impl Fn(&Effect) -> bool) -> bool {
-        self.effects(p).into_iter().any(f)
+        self.effects(p).any(f)
     }
 
     /// B.4: a custom credit must name an owned card with a `custom` effect.

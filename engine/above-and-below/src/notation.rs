@@ -5,12 +5,17 @@
 //!
 //! Dice are read as `i64` so that an absurd value is refused by the rule that owns it
 //! (`E_DIE`, `E_CAT_ROLL`) and not as a malformed number.
+//!
+//! The tagged enums and the structs that hold them are declared through the `tag_first`
+//! module's macros, which also give each the tag-first reading of the single pass from the same
+//! field list; a field marked `=> "tag_first"` holds tagged values.
 
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::value::RawValue;
 use serde_json::Value;
 
 use crate::ids::{Good, Item, Skill, Trait};
+use crate::tag_first::{tag_first, tag_first_struct, tagged_enum};
 
 /// `meta`: optional, every field optional (the same for every game, see [`chronicle_game::Meta`]).
 pub use chronicle_game::Meta;
@@ -39,12 +44,14 @@ pub enum RandomMode {
 
 /// `setup`, unvalidated. `catalogue` and `board` are a string or an object, read by
 /// [`crate::setup`] so that each shape keeps its own error. The catalogue, most of a log's
-/// bytes, is kept as its raw JSON text and read once, straight into its typed form.
+/// bytes, is kept as its raw JSON text and read once, straight into its typed form. The single
+/// pass (module `single_pass`) reads it typed in the same scan instead (`C` is then the
+/// catalogue object, which it needs).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct SetupNotation {
+pub struct SetupNotation<C = Box<RawValue>> {
     pub players: Vec<PlayerNotation>,
-    pub catalogue: Box<RawValue>,
+    pub catalogue: C,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub board: Option<Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -66,20 +73,22 @@ pub struct SetupNotation {
 // ---------------------------------------------------------------------------------------------
 // Catalogue (RULES.md B)
 
-/// The catalogue object.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CatalogueNotation {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub extends: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub source: Option<String>,
-    #[serde(default)]
-    pub cards: Vec<CardNotation>,
-    #[serde(default)]
-    pub villagers: Vec<VillagerNotation>,
-    #[serde(default)]
-    pub caves: Vec<CaveNotation>,
+tag_first_struct! {
+    /// The catalogue object.
+    #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct CatalogueNotation {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub extends: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub source: Option<String>,
+        #[serde(default)]
+        pub cards: Vec<CardNotation> => "tag_first",
+        #[serde(default)]
+        pub villagers: Vec<VillagerNotation>,
+        #[serde(default)]
+        pub caves: Vec<CaveNotation>,
+    }
 }
 
 /// B.2: the kind of a house or outpost card.
@@ -105,15 +114,17 @@ impl CardKind {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CardNotation {
-    pub id: String,
-    pub kind: CardKind,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cost: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub effects: Option<Vec<Effect>>,
+tag_first_struct! {
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct CardNotation {
+        pub id: String,
+        pub kind: CardKind,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub cost: Option<u32>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub effects: Option<Vec<Effect>> => "tag_first",
+    }
 }
 
 /// A `vp_per` counter (B.3).
@@ -159,27 +170,29 @@ impl<'de> Deserialize<'de> for Counter {
     }
 }
 
-/// An effect of the closed vocabulary of B.3.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "effect", rename_all = "snake_case", deny_unknown_fields)]
-pub enum Effect {
-    Beds { n: u32 },
-    Vp { n: i32 },
-    VpPer { per: Vec<Counter>, n: i32 },
-    IncomeCoins { n: u32 },
-    IncomePotions { n: u32 },
-    IncomePerStored { goods: Vec<Good>, n: u32 },
-    GoodsOnce { good: Good, n: u32 },
-    GoodsRefill { good: Good },
-    PotionsOnce { n: u32 },
-    ReputationOnce { n: i32 },
-    TrainToReady,
-    CoinOnBuild { n: u32 },
-    CoinOnExplore { n: u32 },
-    Rerolls { n: u32 },
-    CiderAsCoin,
-    PotionAsCoin,
-    Custom { text: String },
+tagged_enum! {
+    /// An effect of the closed vocabulary of B.3.
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    #[serde(tag = "effect", rename_all = "snake_case", deny_unknown_fields)]
+    pub enum Effect {
+        Beds { n: u32 },
+        Vp { n: i32 },
+        VpPer { per: Vec<Counter>, n: i32 },
+        IncomeCoins { n: u32 },
+        IncomePotions { n: u32 },
+        IncomePerStored { goods: Vec<Good>, n: u32 },
+        GoodsOnce { good: Good, n: u32 },
+        GoodsRefill { good: Good },
+        PotionsOnce { n: u32 },
+        ReputationOnce { n: i32 },
+        TrainToReady,
+        CoinOnBuild { n: u32 },
+        CoinOnExplore { n: u32 },
+        Rerolls { n: u32 },
+        CiderAsCoin,
+        PotionAsCoin,
+        Custom { text: String },
+    }
 }
 
 /// B.5: the kind of a villager.
@@ -249,41 +262,43 @@ pub struct ReputationNotation {
 // ---------------------------------------------------------------------------------------------
 // Entries
 
-/// One entry of `entries`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-pub enum Entry {
-    Turn {
-        player: u64,
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        free: Vec<Free>,
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        cat_fails: Vec<CatDie>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        action: Option<Action>,
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        custom: Vec<TurnCredit>,
-    },
-    Pass {
-        player: u64,
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        free: Vec<Free>,
-    },
-    Store {
-        player: u64,
-        goods: Vec<Good>,
-    },
-    RoundEnd {
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        villagers: Option<Vec<String>>,
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        rest: Vec<Rest>,
-    },
-    Declare {
-        player: u64,
-        card: String,
-        vp: i32,
-    },
+tagged_enum! {
+    /// One entry of `entries`.
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+    pub enum Entry {
+        Turn {
+            player: u64,
+            #[serde(default, skip_serializing_if = "Vec::is_empty")]
+            free: Vec<Free> => "tag_first",
+            #[serde(default, skip_serializing_if = "Vec::is_empty")]
+            cat_fails: Vec<CatDie>,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            action: Option<Action> => "tag_first",
+            #[serde(default, skip_serializing_if = "Vec::is_empty")]
+            custom: Vec<TurnCredit>,
+        },
+        Pass {
+            player: u64,
+            #[serde(default, skip_serializing_if = "Vec::is_empty")]
+            free: Vec<Free> => "tag_first",
+        },
+        Store {
+            player: u64,
+            goods: Vec<Good>,
+        },
+        RoundEnd {
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            villagers: Option<Vec<String>>,
+            #[serde(default, skip_serializing_if = "Vec::is_empty")]
+            rest: Vec<Rest>,
+        },
+        Declare {
+            player: u64,
+            card: String,
+            vp: i32,
+        },
+    }
 }
 
 impl Entry {
@@ -354,62 +369,64 @@ pub struct TurnCredit {
     pub reputation: Option<i32>,
 }
 
-/// The one action of a turn (D.2.2).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "do", rename_all = "snake_case", deny_unknown_fields)]
-pub enum Action {
-    Explore {
-        party: Vec<String>,
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        cat_rolls: Vec<CatDie>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        cave: Option<String>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        die: Option<i64>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        rolls: Option<Vec<Roll>>,
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        rerolls: Vec<Roll>,
-        step: Box<Step>,
-    },
-    Harvest {
-        villagers: Vec<String>,
-        #[serde(default)]
-        take: Vec<String>,
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        cat_rolls: Vec<CatDie>,
-    },
-    Build {
-        villager: String,
-        card: String,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        cave: Option<String>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pay: Option<Payment>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        refill: Option<String>,
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        custom: Vec<Discount>,
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        cat_rolls: Vec<CatDie>,
-    },
-    Train {
-        villager: String,
-        slot: i64,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        recruit: Option<String>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pay: Option<Payment>,
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        custom: Vec<Discount>,
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        cat_rolls: Vec<CatDie>,
-    },
-    Labor {
-        villagers: Vec<String>,
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        cat_rolls: Vec<CatDie>,
-    },
+tagged_enum! {
+    /// The one action of a turn (D.2.2).
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(tag = "do", rename_all = "snake_case", deny_unknown_fields)]
+    pub enum Action {
+        Explore {
+            party: Vec<String>,
+            #[serde(default, skip_serializing_if = "Vec::is_empty")]
+            cat_rolls: Vec<CatDie>,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            cave: Option<String>,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            die: Option<i64>,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            rolls: Option<Vec<Roll>>,
+            #[serde(default, skip_serializing_if = "Vec::is_empty")]
+            rerolls: Vec<Roll>,
+            step: Box<Step> => "tag_first",
+        },
+        Harvest {
+            villagers: Vec<String>,
+            #[serde(default)]
+            take: Vec<String>,
+            #[serde(default, skip_serializing_if = "Vec::is_empty")]
+            cat_rolls: Vec<CatDie>,
+        },
+        Build {
+            villager: String,
+            card: String,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            cave: Option<String>,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pay: Option<Payment>,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            refill: Option<String>,
+            #[serde(default, skip_serializing_if = "Vec::is_empty")]
+            custom: Vec<Discount>,
+            #[serde(default, skip_serializing_if = "Vec::is_empty")]
+            cat_rolls: Vec<CatDie>,
+        },
+        Train {
+            villager: String,
+            slot: i64,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            recruit: Option<String>,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pay: Option<Payment>,
+            #[serde(default, skip_serializing_if = "Vec::is_empty")]
+            custom: Vec<Discount>,
+            #[serde(default, skip_serializing_if = "Vec::is_empty")]
+            cat_rolls: Vec<CatDie>,
+        },
+        Labor {
+            villagers: Vec<String>,
+            #[serde(default, skip_serializing_if = "Vec::is_empty")]
+            cat_rolls: Vec<CatDie>,
+        },
+    }
 }
 
 /// D.8.3: which row a refresh replaces. Any other row name (the key, star or villager row, or
@@ -449,49 +466,53 @@ impl<'de> Deserialize<'de> for RowName {
     }
 }
 
-/// A free action (D.8).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "do", rename_all = "snake_case", deny_unknown_fields)]
-pub enum Free {
-    Offer {
-        #[serde(default)]
-        item: Option<Item>,
-    },
-    Buy {
-        from: u64,
-        price: i64,
-    },
-    Refresh {
-        row: RowName,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        drawn: Option<Vec<String>>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pay: Option<Payment>,
-    },
-    Store {
-        goods: Vec<Good>,
-    },
+tagged_enum! {
+    /// A free action (D.8).
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(tag = "do", rename_all = "snake_case", deny_unknown_fields)]
+    pub enum Free {
+        Offer {
+            #[serde(default)]
+            item: Option<Item>,
+        },
+        Buy {
+            from: u64,
+            price: i64,
+        },
+        Refresh {
+            row: RowName,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            drawn: Option<Vec<String>>,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pay: Option<Payment>,
+        },
+        Store {
+            goods: Vec<Good>,
+        },
+    }
 }
 
-/// One paragraph of an exploration (E.3–E.9).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Step {
-    pub paragraph: u32,
-    pub option: u32,
-    pub thresholds: Vec<u32>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub rerolls: Vec<Roll>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub bonus: Vec<Bonus>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub efforts: Vec<String>,
-    /// Required, `null` for failure.
-    #[serde(deserialize_with = "nullable")]
-    pub reached: Option<u32>,
-    pub outcome: Vec<Outcome>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub then: Option<Box<Step>>,
+tag_first_struct! {
+    /// One paragraph of an exploration (E.3–E.9).
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct Step {
+        pub paragraph: u32,
+        pub option: u32,
+        pub thresholds: Vec<u32>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        pub rerolls: Vec<Roll>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        pub bonus: Vec<Bonus> => "tag_first",
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        pub efforts: Vec<String>,
+        /// Required, `null` for failure.
+        #[serde(deserialize_with = "nullable")]
+        pub reached: Option<u32>,
+        pub outcome: Vec<Outcome> => "tag_first",
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub then: Option<Box<Step>> => "tag_first",
+    }
 }
 
 /// A required field that may be `null`.
@@ -499,40 +520,42 @@ fn nullable<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Opti
     Option::<T>::deserialize(d)
 }
 
-/// An option's bonus lanterns (E.7).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-pub enum Bonus {
-    PerSkill {
-        skill: Skill,
-        n: u32,
-    },
-    IfHave {
-        item: Item,
-        n: u32,
-    },
-    PerHave {
-        item: Item,
-        n: u32,
-    },
-    IfTag {
-        tag: String,
-        n: u32,
-    },
-    Pay {
-        coins: u32,
-        n: u32,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        with: Option<Payment>,
-    },
-    Custom {
-        n: u32,
-        text: String,
-    },
-    Card {
-        card: String,
-        n: u32,
-    },
+tagged_enum! {
+    /// An option's bonus lanterns (E.7).
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+    pub enum Bonus {
+        PerSkill {
+            skill: Skill,
+            n: u32,
+        },
+        IfHave {
+            item: Item,
+            n: u32,
+        },
+        PerHave {
+            item: Item,
+            n: u32,
+        },
+        IfTag {
+            tag: String,
+            n: u32,
+        },
+        Pay {
+            coins: u32,
+            n: u32,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            with: Option<Payment>,
+        },
+        Custom {
+            n: u32,
+            text: String,
+        },
+        Card {
+            card: String,
+            n: u32,
+        },
+    }
 }
 
 /// E.10 `villager.from`.
@@ -550,67 +573,69 @@ pub enum Which {
     Cheapest,
 }
 
-/// An outcome item (E.10).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "get", rename_all = "snake_case", deny_unknown_fields)]
-pub enum Outcome {
-    Coins {
-        n: i64,
-    },
-    Pay {
-        n: u32,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        with: Option<Payment>,
-    },
-    LoseCoins {
-        n: u32,
-    },
-    Good {
-        good: Good,
-        n: u32,
-    },
-    Potion {
-        n: u32,
-    },
-    Cider {
-        n: u32,
-    },
-    Reputation {
-        n: i64,
-    },
-    Villager {
-        villager: String,
-        from: VillagerSource,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        which: Option<Which>,
-    },
-    Cave {
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        card: Option<String>,
-    },
-    Card {
-        card: String,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        max_cost: Option<u32>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        cave: Option<String>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        refill: Option<String>,
-    },
-    Injure {
-        villagers: Vec<String>,
-    },
-    LoseGood {
-        item: Item,
-        n: u32,
-    },
-    LoseVillager {
-        villager: String,
-    },
-    Nothing,
-    Custom {
-        text: String,
-    },
+tagged_enum! {
+    /// An outcome item (E.10).
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    #[serde(tag = "get", rename_all = "snake_case", deny_unknown_fields)]
+    pub enum Outcome {
+        Coins {
+            n: i64,
+        },
+        Pay {
+            n: u32,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            with: Option<Payment>,
+        },
+        LoseCoins {
+            n: u32,
+        },
+        Good {
+            good: Good,
+            n: u32,
+        },
+        Potion {
+            n: u32,
+        },
+        Cider {
+            n: u32,
+        },
+        Reputation {
+            n: i64,
+        },
+        Villager {
+            villager: String,
+            from: VillagerSource,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            which: Option<Which>,
+        },
+        Cave {
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            card: Option<String>,
+        },
+        Card {
+            card: String,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            max_cost: Option<u32>,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            cave: Option<String>,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            refill: Option<String>,
+        },
+        Injure {
+            villagers: Vec<String>,
+        },
+        LoseGood {
+            item: Item,
+            n: u32,
+        },
+        LoseVillager {
+            villager: String,
+        },
+        Nothing,
+        Custom {
+            text: String,
+        },
+    }
 }
 
 impl Outcome {

@@ -11,6 +11,7 @@ use crate::game::{Game, Warning};
 use crate::notation::{Claimed, Entry, Meta, SetupNotation};
 use crate::rules::scoring::{score, winners, ScoreBreakdown};
 use crate::rules::turn::forced_passes;
+use crate::setup::Setup;
 
 /// The format this engine reads.
 pub const FORMAT: &str = "above-and-below-log/1";
@@ -198,7 +199,13 @@ fn located(e: RuleError) -> LogError {
 pub(crate) fn start(doc: &Document) -> Result<Game, LogError> {
     let setup = crate::setup::validate(&doc.setup)
         .map_err(|e| located(RuleError::new(e.code, format!("setup: {}", e.message))))?;
-    if let Some(c) = &doc.claimed {
+    begin(setup, doc.claimed.as_ref())
+}
+
+/// The game at the start of a log whose setup is valid, once its claimed scores are checked
+/// to be one per seat.
+pub(crate) fn begin(setup: Setup, claimed: Option<&Claimed>) -> Result<Game, LogError> {
+    if let Some(c) = claimed {
         if c.scores.len() != setup.players() {
             return Err(doc_error(
                 ErrorCode::Format,
@@ -224,19 +231,46 @@ pub(crate) fn step(game: &mut Game, raw: &RawValue) -> Result<(), (Option<usize>
     let seats = game.players.len();
     let entry: Entry =
         serde_json::from_str(raw.get()).map_err(|e| (player_of(raw, seats), notation_error(&e, "entry")))?;
+    play(game, &entry)
+}
+
+/// Applies one read entry; its warnings and its error name the entry's player when it has a
+/// valid one.
+fn play(game: &mut Game, entry: &Entry) -> Result<(), (Option<usize>, RuleError)> {
+    let seats = game.players.len();
     let player = entry.player().and_then(|p| usize::try_from(p).ok()).filter(|p| *p < seats);
     let before = game.warnings.len();
-    let result = game.apply(&entry).map_err(|e| (player, e));
+    let result = game.apply(entry).map_err(|e| (player, e));
     for w in &mut game.warnings[before..] {
         w.player = w.player.or(player);
     }
     result
 }
 
+/// Applies entry `i` (already read), its warnings located at it.
+pub(crate) fn play_at(game: &mut Game, i: usize, entry: &Entry) -> Result<(), (Option<usize>, RuleError)> {
+    let before = game.warnings.len();
+    play(game, entry)?;
+    locate(game, before, i);
+    Ok(())
+}
+
+/// Locates the warnings from `before` on at entry `i`.
+fn locate(game: &mut Game, before: usize, i: usize) {
+    for w in &mut game.warnings[before..] {
+        w.entry = Some(i);
+    }
+}
+
 /// Parses a log without applying any rule: the envelope, the setup notation, a catalogue
 /// object and every entry read into their typed forms. Returns the number of entries. This is
 /// the syntax share of a replay, timed apart from the rules by `examples/aab_speed.rs`.
 pub fn parse_only(input: &[u8]) -> Result<usize, LogError> {
+    crate::single_pass::parse_only(input).map_or_else(|| parse_members(input), Ok)
+}
+
+/// [`parse_only`] member by member, for the logs the single pass steps aside from.
+pub(crate) fn parse_members(input: &[u8]) -> Result<usize, LogError> {
     let doc = parse_document(input).map_err(|(e, _)| e)?;
     if doc.setup.catalogue.get().starts_with('{') {
         serde_json::from_str::<crate::notation::CatalogueNotation>(doc.setup.catalogue.get())
@@ -253,7 +287,7 @@ pub fn parse_only(input: &[u8]) -> Result<usize, LogError> {
 
 /// Replays a whole log: forced passes at the end, scoring when the game is over.
 pub fn replay(input: &[u8]) -> Replay {
-    run(input, None)
+    crate::single_pass::replay(input).unwrap_or_else(|| run(input, None))
 }
 
 /// Replays at most the first `limit` entries, without end-of-log defaults: the state exactly
@@ -262,7 +296,7 @@ pub fn replay_until(input: &[u8], limit: usize) -> Replay {
     run(input, Some(limit))
 }
 
-fn run(input: &[u8], limit: Option<usize>) -> Replay {
+pub(crate) fn run(input: &[u8], limit: Option<usize>) -> Replay {
     let doc = match parse_document(input) {
         Ok(d) => d,
         Err((e, meta)) => return Replay::invalid(e, meta, None, 0),
@@ -285,11 +319,16 @@ fn run(input: &[u8], limit: Option<usize>) -> Replay {
             let warnings = last_good.as_ref().map(|g| g.warnings.clone()).unwrap_or_default();
             return Replay { claimed, warnings, ..Replay::invalid(error, doc.meta, last_good, i) };
         }
-        for w in &mut game.warnings[before..] {
-            w.entry = Some(i);
-        }
+        locate(&mut game, before, i);
     }
-    if limit.is_none() {
+    finish(game, doc.meta, claimed, limit.is_none(), stop)
+}
+
+/// The replay of a log whose first `applied` entries were applied to `game`: for a `whole` log,
+/// the end-of-log forced passes first; the scores of a finished game, checked against the
+/// claimed ones; for a whole log, the supply warnings.
+pub(crate) fn finish(mut game: Game, meta: Meta, claimed: Option<Vec<i64>>, whole: bool, applied: usize) -> Replay {
+    if whole {
         forced_passes(&mut game, None);
     }
     let (scores, winners) = if game.is_over() {
@@ -310,19 +349,19 @@ fn run(input: &[u8], limit: Option<usize>) -> Replay {
             }
         }
     }
-    if limit.is_none() {
+    if whole {
         supply_warnings(&mut game);
     }
     Replay {
         status: if game.is_over() { Status::Complete } else { Status::Incomplete },
         error: None,
-        meta: doc.meta,
+        meta,
         warnings: game.warnings.clone(),
         game: Some(game),
         scores,
         winners,
         claimed,
-        entries_applied: stop,
+        entries_applied: applied,
     }
 }
 
@@ -333,9 +372,7 @@ fn state_after(doc: &Document, n: usize) -> Option<Game> {
     for (i, value) in doc.entries.iter().take(n).enumerate() {
         let before = game.warnings.len();
         step(&mut game, value).ok()?;
-        for w in &mut game.warnings[before..] {
-            w.entry = Some(i);
-        }
+        locate(&mut game, before, i);
     }
     Some(game)
 }

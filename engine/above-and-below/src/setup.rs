@@ -12,6 +12,7 @@ use crate::deck::Deck;
 use crate::error::{ensure, fail, ErrorCode, RuleError, RuleResult};
 use crate::notation::{CardKind, CatalogueNotation, RandomMode, SetupNotation, VillagerKind};
 use crate::rng::SplitMix;
+use crate::tag_first::TagFirst;
 
 /// H.1: deck sizes as printed (IT) when the catalogue is not complete.
 pub const PRINTED_BASIC: usize = 25;
@@ -55,10 +56,27 @@ impl Setup {
 
 /// Validates a setup.
 pub fn validate(n: &SetupNotation) -> RuleResult<Setup> {
+    check_players(n)?;
+    let catalogue = read_catalogue(&n.catalogue)?;
+    validate_with(n, catalogue)
+}
+
+/// Validates a setup whose catalogue object was read with it, in the single pass.
+pub(crate) fn validate_read(mut n: SetupNotation<TagFirst<CatalogueNotation>>) -> RuleResult<Setup> {
+    check_players(&n)?;
+    let catalogue = Catalogue::from_notation(std::mem::take(&mut n.catalogue.0))?;
+    validate_with(&n, catalogue)
+}
+
+/// C.1: 2 to 4 players.
+fn check_players<C>(n: &SetupNotation<C>) -> RuleResult {
     ensure((2..=4).contains(&n.players.len()), ErrorCode::SetupPlayers, || {
         format!("{} players; Above and Below is for 2 to 4 (C.1)", n.players.len())
-    })?;
-    let catalogue = read_catalogue(&n.catalogue)?;
+    })
+}
+
+/// The rest of the setup, once the catalogue is read.
+fn validate_with<C>(n: &SetupNotation<C>, catalogue: Catalogue) -> RuleResult<Setup> {
     let board = Board::from_setup(n.board.as_ref())?;
     let mode = n.random.unwrap_or_default();
     match (mode, n.seed) {
@@ -123,7 +141,7 @@ fn required<'a>(row: &'a Option<Vec<String>>, what: &str) -> RuleResult<&'a [Str
 }
 
 /// `star_houses` may be omitted when the catalogue lists exactly 6 star houses.
-fn star_row(n: &SetupNotation, c: &Catalogue) -> RuleResult<Vec<String>> {
+fn star_row<C>(n: &SetupNotation<C>, c: &Catalogue) -> RuleResult<Vec<String>> {
     let stars = match &n.star_houses {
         Some(s) => s.clone(),
         None => {
@@ -138,7 +156,7 @@ fn star_row(n: &SetupNotation, c: &Catalogue) -> RuleResult<Vec<String>> {
     Ok(stars)
 }
 
-fn explicit(n: &SetupNotation, names: Vec<String>, catalogue: Catalogue, board: Board) -> RuleResult<Setup> {
+fn explicit<C>(n: &SetupNotation<C>, names: Vec<String>, catalogue: Catalogue, board: Board) -> RuleResult<Setup> {
     let key_row = required(&n.key_houses, "key_houses")?.to_vec();
     check_cards(&catalogue, &key_row, CardKind::Key, 4, "key_houses")?;
     let star_row = star_row(n, &catalogue)?;
@@ -174,7 +192,13 @@ fn explicit(n: &SetupNotation, names: Vec<String>, catalogue: Catalogue, board: 
 
 /// Seeded mode (LOG-FORMAT "Randomness"): the rows and decks are derived with `ab-splitmix-1`
 /// from the catalogue's ids sorted bytewise; rows written in the log must match.
-fn seeded(n: &SetupNotation, names: Vec<String>, catalogue: Catalogue, board: Board, seed: u64) -> RuleResult<Setup> {
+fn seeded<C>(
+    n: &SetupNotation<C>,
+    names: Vec<String>,
+    catalogue: Catalogue,
+    board: Board,
+    seed: u64,
+) -> RuleResult<Setup> {
     let mut keys = catalogue.card_ids(CardKind::Key);
     let mut villagers = catalogue.villager_ids(VillagerKind::Regular);
     let mut basics = catalogue.card_ids(CardKind::Basic);

@@ -87,7 +87,6 @@ pub fn income(game: &mut Game, p: usize) {
     let coins = game.sum(p, |e| if let Effect::IncomeCoins { n } = e { Some(*n) } else { None });
     let per_stored: u64 = game
         .effects(p)
-        .into_iter()
         .filter_map(|e| match e {
             Effect::IncomePerStored { goods, n } => {
                 Some(goods.iter().map(|g| game.players[p].stored(*g)).sum::<u64>() * u64::from(*n))
