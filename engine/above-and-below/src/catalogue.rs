@@ -118,8 +118,8 @@ impl Catalogue {
                 format!("card {}: only `{START_HOUSE}` is a starting house, and it is kind `starting`", card.id)
             })?;
             let def = CardDef { id: card.id.clone(), kind: card.kind, cost: card.cost, effects: card.effects };
-            if c.cards.insert(card.id.clone(), def).is_some() {
-                return fail(ErrorCode::Catalogue, format!("card id {} is declared twice", card.id));
+            if let Some(twice) = c.cards.insert(card.id, def) {
+                return fail(ErrorCode::Catalogue, format!("card id {} is declared twice", twice.id));
             }
         }
         match c.cards.get(START_HOUSE) {
@@ -152,8 +152,8 @@ impl Catalogue {
                 tags: v.tags.unwrap_or_default(),
             };
             check_villager(&def)?;
-            if c.villagers.insert(v.id.clone(), def).is_some() {
-                return fail(ErrorCode::Catalogue, format!("villager id {} is declared twice", v.id));
+            if let Some(twice) = c.villagers.insert(v.id, def) {
+                return fail(ErrorCode::Catalogue, format!("villager id {} is declared twice", twice.id));
             }
         }
         for s in STARTERS {
@@ -180,8 +180,8 @@ impl Catalogue {
                     }
                 },
             };
-            if c.caves.insert(cave.id.clone(), CaveDef { id: cave.id.clone(), paragraphs }).is_some() {
-                return fail(ErrorCode::Catalogue, format!("cave id {} is declared twice", cave.id));
+            if let Some(twice) = c.caves.insert(cave.id.clone(), CaveDef { id: cave.id, paragraphs }) {
+                return fail(ErrorCode::Catalogue, format!("cave id {} is declared twice", twice.id));
             }
         }
         Ok(c)
