@@ -41,36 +41,33 @@ fn loot(c: &mut Cursor) -> Read<Vec<Loot>> {
     c.list(|c| serde_json::from_str(c.value_text()?).ok())
 }
 
-/// Every member an entry or action may have, by name (its bit in [`Seen`]).
-const MEMBERS: [&str; 21] = [
-    "player",
-    "space",
-    "dwarf",
-    "ruby",
-    "actions",
-    "phase",
-    "animals",
-    "spaces", // entries
-    "cells",
-    "kinds",
-    "at",
-    "tile",
-    "pay",
-    "grain",
-    "vegetable",
-    "strength",
-    "loot",
-    "times",
-    "goods",
-    "food",
-    "for",
-];
-
-/// `Some` the first time an object has a member of this name; `None` for a name no entry or
-/// action has.
+/// `Some` the first time an object has a member of this name (each name its bit in [`Seen`]);
+/// `None` for a name no entry or action has.
 fn member(seen: &mut Seen, name: &str) -> Read<()> {
-    let index = MEMBERS.iter().position(|m| *m == name)?;
-    seen.first(u32::try_from(index).ok()?)
+    seen.first(match name {
+        "player" => 0,
+        "space" => 1,
+        "dwarf" => 2,
+        "ruby" => 3,
+        "actions" => 4,
+        "phase" => 5,
+        "animals" => 6,
+        "spaces" => 7,
+        "cells" => 8,
+        "kinds" => 9,
+        "at" => 10,
+        "tile" => 11,
+        "pay" => 12,
+        "grain" => 13,
+        "vegetable" => 14,
+        "strength" => 15,
+        "loot" => 16,
+        "times" => 17,
+        "goods" => 18,
+        "food" => 19,
+        "for" => 20,
+        _ => return None,
+    })
 }
 
 /// An entry whose first member is `"type"`.
