@@ -21,6 +21,9 @@ use std::time::{Duration, Instant};
 use chronicle_caverna::bots::{self, BotChoice, BotKind};
 use chronicle_caverna::notation::FurnishingSet;
 
+/// One measure: its name and what it does with each log.
+type Measure<'a> = (&'a str, &'a dyn Fn(&[u8]));
+
 fn median(mut times: Vec<Duration>) -> Duration {
     times.sort();
     times[times.len() / 2]
@@ -47,7 +50,7 @@ fn main() {
         .collect();
     let bytes: usize = logs.iter().map(String::len).sum();
     println!("{} logs of {players} players, {:.1} MB; median of {rounds} rounds", logs.len(), bytes as f64 / 1e6);
-    let measures: [(&str, &dyn Fn(&[u8])); 4] = [
+    let measures: [Measure; 4] = [
         ("JSON floor", &|b| {
             black_box(serde_json::from_slice::<serde::de::IgnoredAny>(b).ok());
         }),
