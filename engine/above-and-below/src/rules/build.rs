@@ -103,9 +103,10 @@ pub fn place(game: &mut Game, p: usize, id: &str, kind: CardKind, cave_index: Op
 
 /// D.5.5, B.3: the when-gained effects of an owned card.
 pub fn when_gained(game: &mut Game, p: usize, id: &str) {
-    let effects = game.setup.catalogue.effects(id).to_vec();
-    for e in effects {
-        match e {
+    // The setup is shared: holding it lets the effects be read in place while the game changes.
+    let setup = std::sync::Arc::clone(&game.setup);
+    for e in setup.catalogue.effects(id) {
+        match *e {
             Effect::GoodsOnce { good, n } => push_tokens(game, p, id, good, n),
             Effect::GoodsRefill { good } => push_tokens(game, p, id, good, 1),
             Effect::PotionsOnce { n } => game.players[p].potions += u64::from(n),

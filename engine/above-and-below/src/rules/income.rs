@@ -84,17 +84,18 @@ fn villager_row(game: &mut Game, drawn: Option<&[String]>) -> RuleResult {
 /// F.6: storage income level + income_coins + income_per_stored; potions from income_potions.
 pub fn income(game: &mut Game, p: usize) {
     let level = u64::from(game.setup.board.income_level(game.players[p].storage.len()));
-    let coins = game.sum(p, |e| if let Effect::IncomeCoins { n } = e { Some(*n) } else { None });
-    let per_stored: u64 = game
-        .effects(p)
-        .filter_map(|e| match e {
+    // One walk over the player's card effects for the three kinds of income.
+    let (mut coins, mut per_stored, mut potions) = (0u64, 0u64, 0u64);
+    for e in game.effects(p) {
+        match e {
+            Effect::IncomeCoins { n } => coins += u64::from(*n),
             Effect::IncomePerStored { goods, n } => {
-                Some(goods.iter().map(|g| game.players[p].stored(*g)).sum::<u64>() * u64::from(*n))
+                per_stored += goods.iter().map(|g| game.players[p].stored(*g)).sum::<u64>() * u64::from(*n);
             }
-            _ => None,
-        })
-        .sum();
-    let potions = game.sum(p, |e| if let Effect::IncomePotions { n } = e { Some(*n) } else { None });
+            Effect::IncomePotions { n } => potions += u64::from(*n),
+            _ => {}
+        }
+    }
     let pl = &mut game.players[p];
     pl.coins = pl.coins.saturating_add(level + coins + per_stored);
     pl.potions = pl.potions.saturating_add(potions);
