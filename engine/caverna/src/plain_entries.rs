@@ -41,33 +41,61 @@ fn loot(c: &mut Cursor) -> Read<Vec<Loot>> {
     c.list(|c| serde_json::from_str(c.value_text()?).ok())
 }
 
-/// `Some` the first time an object has a member of this name (each name its bit in [`Seen`]);
-/// `None` for a name no entry or action has.
-fn member(seen: &mut Seen, name: &str) -> Read<()> {
-    seen.first(match name {
-        "player" => 0,
-        "space" => 1,
-        "dwarf" => 2,
-        "ruby" => 3,
-        "actions" => 4,
-        "phase" => 5,
-        "animals" => 6,
-        "spaces" => 7,
-        "cells" => 8,
-        "kinds" => 9,
-        "at" => 10,
-        "tile" => 11,
-        "pay" => 12,
-        "grain" => 13,
-        "vegetable" => 14,
-        "strength" => 15,
-        "loot" => 16,
-        "times" => 17,
-        "goods" => 18,
-        "food" => 19,
-        "for" => 20,
+/// A member name an entry or an action may have.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum M {
+    Player,
+    Space,
+    Dwarf,
+    Ruby,
+    Actions,
+    Phase,
+    Animals,
+    Spaces,
+    Cells,
+    Kinds,
+    At,
+    Tile,
+    Pay,
+    Grain,
+    Vegetable,
+    Strength,
+    Loot,
+    Times,
+    Goods,
+    Food,
+    For,
+}
+
+/// The member `name` names, the first time an object has it (each its bit in [`Seen`]);
+/// `None` for a repeated member or a name no entry or action has.
+fn member(seen: &mut Seen, name: &str) -> Read<M> {
+    let m = match name {
+        "player" => M::Player,
+        "space" => M::Space,
+        "dwarf" => M::Dwarf,
+        "ruby" => M::Ruby,
+        "actions" => M::Actions,
+        "phase" => M::Phase,
+        "animals" => M::Animals,
+        "spaces" => M::Spaces,
+        "cells" => M::Cells,
+        "kinds" => M::Kinds,
+        "at" => M::At,
+        "tile" => M::Tile,
+        "pay" => M::Pay,
+        "grain" => M::Grain,
+        "vegetable" => M::Vegetable,
+        "strength" => M::Strength,
+        "loot" => M::Loot,
+        "times" => M::Times,
+        "goods" => M::Goods,
+        "food" => M::Food,
+        "for" => M::For,
         _ => return None,
-    })
+    };
+    seen.first(m as u32)?;
+    Some(m)
 }
 
 /// An entry whose first member is `"type"`.
@@ -76,16 +104,15 @@ pub(crate) fn entry(c: &mut Cursor) -> Read<Entry> {
     let (mut player, mut space, mut dwarf, mut ruby, mut actions) = (None, None, None, false, None);
     let (mut phase, mut animals, mut spaces) = (None, None, None);
     let kind = c.tagged("type", |c, kind: Kind, name| {
-        member(&mut seen, name)?;
-        match (kind, name) {
-            (_, "player") => player = Some(c.u32()?),
-            (Kind::Place, "space") => space = Some(c.id()?),
-            (Kind::Place, "dwarf") => dwarf = c.nullable(Cursor::u32)?,
-            (Kind::Place, "ruby") => ruby = c.bool()?,
-            (Kind::Place | Kind::Free | Kind::Feed, "actions") => actions = Some(action_list(c)?),
-            (Kind::HarvestChoice, "phase") => phase = Some(c.id()?),
-            (Kind::Breed, "animals") => animals = Some(c.list(Cursor::id)?),
-            (Kind::Keep, "spaces") => spaces = Some(c.list(Cursor::id)?),
+        match (kind, member(&mut seen, name)?) {
+            (_, M::Player) => player = Some(c.u32()?),
+            (Kind::Place, M::Space) => space = Some(c.id()?),
+            (Kind::Place, M::Dwarf) => dwarf = c.nullable(Cursor::u32)?,
+            (Kind::Place, M::Ruby) => ruby = c.bool()?,
+            (Kind::Place | Kind::Free | Kind::Feed, M::Actions) => actions = Some(action_list(c)?),
+            (Kind::HarvestChoice, M::Phase) => phase = Some(c.id()?),
+            (Kind::Breed, M::Animals) => animals = Some(c.list(Cursor::id)?),
+            (Kind::Keep, M::Spaces) => spaces = Some(c.list(Cursor::id)?),
             _ => return None,
         }
         Some(())
@@ -132,36 +159,33 @@ struct Parts {
 fn action(c: &mut Cursor) -> Read<Action> {
     let mut seen = Seen::default();
     let mut p = Parts::default();
-    let what = c.tagged("do", |c, what, name| {
-        member(&mut seen, name)?;
-        action_member(c, what, name, &mut p)
-    })?;
+    let what = c.tagged("do", |c, what, name| action_member(c, what, member(&mut seen, name)?, &mut p))?;
     build(what, p)
 }
 
-/// Reads the member `name` of an action of kind `what` into `p`.
-fn action_member(c: &mut Cursor, what: Do, name: &str, p: &mut Parts) -> Read<()> {
+/// Reads the member `m` of an action of kind `what` into `p`.
+fn action_member(c: &mut Cursor, what: Do, m: M, p: &mut Parts) -> Read<()> {
     use Do::*;
-    match (what, name) {
-        (Twin | OreMine, "cells") => p.pair = Some(c.exactly(coord)?),
-        (Twin | OreMine, "kinds") => p.kinds = Some(c.exactly(Cursor::id)?),
-        (RubyMine | Furnish | Stable | RubyTile, "at") => p.at = Some(coord(c)?),
-        (Furnish | Use, "tile") => p.tile = Some(c.id()?),
-        (RubyTile, "tile") => p.single = Some(c.id()?),
-        (Furnish, "pay") => p.pay_map = c.nullable(goods_map)?,
-        (Use, "pay") => p.pay_good = c.nullable(Cursor::id)?,
-        (Sow, "grain") => p.grain = Some(coords(c)?),
-        (Sow, "vegetable") => p.vegetable = Some(coords(c)?),
-        (Fence, "cells") => p.cells = Some(coords(c)?),
-        (Forge, "strength") | (TradeOre, "times") | (BuyFood, "food") => p.number = Some(c.u32()?),
-        (Use, "times") => p.number = c.nullable(Cursor::u32)?,
-        (Expedition, "loot") => p.loot = Some(loot(c)?),
-        (Buy, "goods") => p.goods_list = Some(c.list(Cursor::id)?),
-        (Convert | RubyTrade, "goods") | (Release, "animals") => p.goods_map = Some(goods_map(c)?),
-        (Imitate, "space") => p.space = Some(c.id()?),
-        (Imitate, "actions") => p.actions = Some(action_list(c)?),
-        (Use, "for") => p.for_ = c.nullable(Cursor::id)?,
-        (Use, "dwarf") => p.dwarf = c.nullable(Cursor::u32)?,
+    match (what, m) {
+        (Twin | OreMine, M::Cells) => p.pair = Some(c.exactly(coord)?),
+        (Twin | OreMine, M::Kinds) => p.kinds = Some(c.exactly(Cursor::id)?),
+        (RubyMine | Furnish | Stable | RubyTile, M::At) => p.at = Some(coord(c)?),
+        (Furnish | Use, M::Tile) => p.tile = Some(c.id()?),
+        (RubyTile, M::Tile) => p.single = Some(c.id()?),
+        (Furnish, M::Pay) => p.pay_map = c.nullable(goods_map)?,
+        (Use, M::Pay) => p.pay_good = c.nullable(Cursor::id)?,
+        (Sow, M::Grain) => p.grain = Some(coords(c)?),
+        (Sow, M::Vegetable) => p.vegetable = Some(coords(c)?),
+        (Fence, M::Cells) => p.cells = Some(coords(c)?),
+        (Forge, M::Strength) | (TradeOre, M::Times) | (BuyFood, M::Food) => p.number = Some(c.u32()?),
+        (Use, M::Times) => p.number = c.nullable(Cursor::u32)?,
+        (Expedition, M::Loot) => p.loot = Some(loot(c)?),
+        (Buy, M::Goods) => p.goods_list = Some(c.list(Cursor::id)?),
+        (Convert | RubyTrade, M::Goods) | (Release, M::Animals) => p.goods_map = Some(goods_map(c)?),
+        (Imitate, M::Space) => p.space = Some(c.id()?),
+        (Imitate, M::Actions) => p.actions = Some(action_list(c)?),
+        (Use, M::For) => p.for_ = c.nullable(Cursor::id)?,
+        (Use, M::Dwarf) => p.dwarf = c.nullable(Cursor::u32)?,
         _ => return None,
     }
     Some(())
