@@ -11,6 +11,13 @@
 //! read before); (c) `parse_only` (envelope, setup and every entry's notation); (d) `replay`.
 //! Each round runs the four in turn, so that a machine whose speed drifts slows all of them
 //! alike; the allocator is the `chronicle` binary's (mimalloc).
+//!
+//! For instruction counts, a fourth argument runs one measure once and prints nothing: `floor`,
+//! `tree`, `parse`, `replay`, or `none` (only the simulation, to subtract):
+//!
+//! ```sh
+//! valgrind --tool=callgrind --callgrind-out-file=/dev/null target/release/examples/replay_speed 1000 4 1 parse
+//! ```
 
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -49,7 +56,10 @@ fn main() {
         })
         .collect();
     let bytes: usize = logs.iter().map(String::len).sum();
-    println!("{} logs of {players} players, {:.1} MB; median of {rounds} rounds", logs.len(), bytes as f64 / 1e6);
+    let only = std::env::args().nth(4);
+    if only.is_none() {
+        println!("{} logs of {players} players, {:.1} MB; median of {rounds} rounds", logs.len(), bytes as f64 / 1e6);
+    }
     let measures: [Measure; 4] = [
         ("JSON floor", &|b| {
             black_box(serde_json::from_slice::<serde::de::IgnoredAny>(b).ok());
@@ -64,6 +74,13 @@ fn main() {
             black_box(chronicle_caverna::replay(b).status);
         }),
     ];
+    if let Some(only) = only {
+        let ids = ["floor", "tree", "parse", "replay"];
+        if let Some((_, (_, f))) = ids.iter().zip(&measures).find(|(id, _)| **id == only) {
+            time(&logs, *f);
+        }
+        return;
+    }
     let mut times: Vec<Vec<Duration>> = vec![Vec::new(); measures.len()];
     for _ in 0..rounds {
         for (t, (_, f)) in times.iter_mut().zip(&measures) {
