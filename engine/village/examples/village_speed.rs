@@ -11,7 +11,11 @@
 //! notation, no rule); (c) the full replay with final scoring. Beside them, the JSON read into
 //! a `serde_json::Value` tree shows what a tree would cost (the logs are read typed, without
 //! one). Each pass runs `rounds` times (default 5), alternating, and the median is reported,
-//! so that a noisy shared machine skews all three alike. Ratios are to the floor.
+//! so that a noisy shared machine skews all three alike. Ratios are to the floor. The allocator
+//! is the `chronicle` binary's (mimalloc), so that allocations cost what they cost there.
+
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};

@@ -23,12 +23,12 @@ pub mod ids;
 pub mod ledger;
 pub mod legal;
 pub mod notation;
+mod plain_entries;
 pub mod replay;
 pub mod rng;
 pub mod rules;
 pub mod setup;
 mod single_pass;
-mod tag_first;
 pub mod verdict;
 pub mod view;
 

@@ -307,9 +307,11 @@ impl Game {
 /// notation, no rule applied. Returns the number of entries. It exists to measure what the
 /// notation costs apart from the rules (`examples/village_speed.rs`).
 pub fn parse(input: &[u8]) -> Result<usize, LogError> {
-    if let Some(entries) = crate::single_pass::parse(input) {
-        return Ok(entries);
-    }
+    crate::single_pass::parse(input).map_or_else(|| parse_usual(input), Ok)
+}
+
+/// [`parse`] the member-by-member way, which judges every log the single pass does not read.
+pub(crate) fn parse_usual(input: &[u8]) -> Result<usize, LogError> {
     let doc = parse_document(input).map_err(|(e, _)| e)?;
     for (i, raw) in doc.entries.iter().enumerate() {
         parse_raw(raw).map_err(|(player, e)| {

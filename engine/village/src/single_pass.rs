@@ -1,170 +1,113 @@
 //! The single pass over a log that every valid, well-written log takes: the whole document read
-//! straight into its typed form in one scan (each entry by [`crate::tag_first`]'s reading), and,
-//! for a replay, each entry applied as soon as it is read, so that no list of entries is built.
+//! straight into its typed form by the strict cursor ([`chronicle_game::cursor`]; entries by
+//! [`crate::plain_entries`], the parts read once per log by their own `Deserialize`) and, for a
+//! replay, each entry applied as soon as it is read, so that no list of entries is built.
 //!
 //! It only ever answers a success. Anything else — a part that does not read strictly (a
 //! repeated member, a tag further on, an unknown field, entries before the setup), an invalid
 //! setup, an illegal entry, a failure at the end of the log — makes it step aside, and the
 //! caller replays the log the member-by-member way ([`crate::replay::replay_until`]), which
-//! words every error as before. A log it reads is read identically by that way too: both read
-//! every part with the same typed readings, only from one scan instead of one per part, so
-//! verdicts never depend on which path a log took.
+//! words every error as before. A log it reads is read identically by that way too: the parts
+//! read once per log with the same typed readings, the entries by a reader that mirrors
+//! `Entry`'s own reading (the tests compare the two on simulated and edited entries and logs),
+//! so verdicts never depend on which path a log took.
 
-use serde::de::{DeserializeSeed, Error, MapAccess, SeqAccess, Visitor};
-use serde::Deserializer;
+use chronicle_game::cursor::{Cursor, Seen};
+use serde::Deserialize;
 
 use crate::game::Game;
-use crate::notation::{Claimed, Meta, SetupNotation};
+use crate::notation::{Claimed, Entry, Meta, SetupNotation};
+use crate::plain_entries::entry;
 use crate::replay::{begin, scored, Replay, FORMAT, MAX_ENTRIES, MAX_LOG_BYTES};
 use crate::rules;
-use crate::tag_first::Then;
 
-/// What a strict reading of a log found; `game` (replays only) is after its last entry.
-#[derive(Default)]
-struct Read {
-    format: bool,
+/// Everything of a log but its entries, which are handed on one by one as they are read.
+struct Envelope {
     meta: Option<Meta>,
-    setup: Option<SetupNotation>,
-    game: Option<Game>,
-    entries: Option<usize>,
+    setup: SetupNotation,
     claimed: Option<Claimed>,
+    entries: usize,
 }
 
-/// The top-level members, each read at most once.
-#[derive(Default)]
-struct Seen {
-    meta: bool,
-    claimed: bool,
+/// The top-level members of a log (`format` first: [`Seen`] bit 0).
+const MEMBERS: [&str; 5] = ["format", "meta", "setup", "entries", "claimed"];
+
+/// A part read once per log (meta, setup, claimed) by its own `Deserialize`, from its text.
+fn part<'a, T: Deserialize<'a>>(c: &mut Cursor<'a>) -> Option<T> {
+    serde_json::from_str(c.value_text()?).ok()
 }
 
-/// A strict reading of a whole document; with `replay`, the entries are applied as they come.
-struct Document {
-    replay: bool,
-}
-
-fn refuse<E: Error>() -> E {
-    E::custom("not read in one scan")
-}
-
-impl<'de> Visitor<'de> for Document {
-    type Value = Read;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("a log")
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Read, A::Error> {
-        let mut read = Read::default();
-        let mut seen = Seen::default();
-        while let Some(key) = map.next_key::<&'de str>()? {
-            match key {
-                "format" if !read.format => {
-                    if map.next_value::<&'de str>()? != FORMAT {
-                        return Err(refuse());
-                    }
-                    read.format = true;
-                }
-                "meta" if !seen.meta => (seen.meta, read.meta) = (true, map.next_value()?),
-                "setup" if read.setup.is_none() => {
-                    let setup: SetupNotation = map.next_value()?;
-                    if self.replay && read.entries.is_none() {
-                        read.game = Some(begin(&setup, None).map_err(|_| refuse::<A::Error>())?);
-                    }
-                    read.setup = Some(setup);
-                }
-                "entries" if read.entries.is_none() => {
-                    if self.replay && read.game.is_none() {
-                        return Err(refuse());
-                    }
-                    read.entries = Some(map.next_value_seed(Entries { game: read.game.as_mut() })?);
-                }
-                "claimed" if !seen.claimed => (seen.claimed, read.claimed) = (true, map.next_value()?),
-                _ => return Err(refuse()),
-            }
-        }
-        Ok(read)
-    }
-}
-
-/// `entries`, each read tag first and, given a game, applied to it at once; their number.
-struct Entries<'g> {
-    game: Option<&'g mut Game>,
-}
-
-impl<'de> DeserializeSeed<'de> for Entries<'_> {
-    type Value = usize;
-
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<usize, D::Error> {
-        d.deserialize_seq(self)
-    }
-}
-
-impl<'de> Visitor<'de> for Entries<'_> {
-    type Value = usize;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("a list of entries")
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(mut self, mut seq: A) -> Result<usize, A::Error> {
-        let mut count = 0;
-        loop {
-            let game = self.game.as_deref_mut();
-            let applied = seq.next_element_seed(Then(|entry| match game {
-                Some(game) => rules::apply(game, &entry).map_err(|e| e.message),
-                None => Ok(()),
-            }))?;
-            if applied.is_none() {
-                return Ok(count);
-            }
-            count += 1;
-            if count > MAX_ENTRIES {
-                return Err(refuse());
-            }
-        }
-    }
-}
-
-/// The log read in one scan (the entries applied when `replay`), or `None` when the usual
-/// reading must judge it.
-fn strict(input: &[u8], replay: bool) -> Option<Read> {
+/// Reads a log in one scan, handing each entry with the setup to `take` as soon as it is read
+/// (so `setup` must come before `entries`, as every writer puts them), or `None` when the usual
+/// reading must judge the log, or `take` refused an entry.
+fn scan(input: &[u8], mut take: impl FnMut(&SetupNotation, Entry) -> Option<()>) -> Option<Envelope> {
     if input.len() > MAX_LOG_BYTES {
         return None;
     }
     // UTF-8 checked once for the whole log, not string by string as the scan meets them.
-    let text = std::str::from_utf8(input).ok()?;
-    let mut de = serde_json::Deserializer::from_str(text);
-    let read = de.deserialize_map(Document { replay }).ok()?;
-    de.end().ok()?;
-    (read.format && read.setup.is_some() && read.entries.is_some()).then_some(read)
+    let mut c = Cursor::new(std::str::from_utf8(input).ok()?);
+    let mut seen = Seen::default();
+    let (mut meta, mut setup, mut claimed, mut entries) = (None, None, None, 0);
+    c.object(|c, name| {
+        let index = MEMBERS.iter().position(|m| *m == name)?;
+        // A repeated member is left to the usual reading (which reads the last copy).
+        seen.first(u32::try_from(index).ok()?)?;
+        match name {
+            "format" => (c.str()? == FORMAT).then_some(())?,
+            "meta" => meta = part(c)?,
+            "setup" => setup = Some(part(c)?),
+            "entries" => {
+                let setup = setup.as_ref()?;
+                c.array(|c| {
+                    entries += 1;
+                    if entries > MAX_ENTRIES {
+                        return None;
+                    }
+                    take(setup, entry(c)?)
+                })?;
+            }
+            _ => claimed = part(c)?,
+        }
+        Some(())
+    })?;
+    c.end()?;
+    (seen.has(0) && seen.has(3)).then_some(Envelope { meta, setup: setup?, claimed, entries })
 }
 
 /// The number of entries of a log whose notation reads in one scan (`parse`'s answer).
 pub(crate) fn parse(input: &[u8]) -> Option<usize> {
-    strict(input, false)?.entries
+    scan(input, |_, _| Some(())).map(|log| log.entries)
 }
 
 /// The replay of a log that reads in one scan, whose every entry is legal and whose end
 /// applies and scores without error.
 pub(crate) fn replay(input: &[u8]) -> Option<Replay> {
-    let read = strict(input, true)?;
-    let mut game = read.game?;
-    if read.claimed.as_ref().is_some_and(|c| c.scores.len() != game.player_count()) {
+    let mut game: Option<Game> = None;
+    let log = scan(input, |setup, entry| {
+        let game = match &mut game {
+            Some(game) => game,
+            None => game.insert(begin(setup, None).ok()?),
+        };
+        rules::apply(game, &entry).ok()
+    })?;
+    // Validated here only for a log without entries; the claimed scores are counted here.
+    let mut game = match game {
+        Some(game) => game,
+        None => begin(&log.setup, None).ok()?,
+    };
+    if log.claimed.as_ref().is_some_and(|c| c.scores.len() != game.player_count()) {
         return None;
     }
     game.finish().ok()?;
-    let result = Replay::unscored(
-        read.meta.unwrap_or_default(),
-        read.claimed.map(|c| c.scores),
-        read.entries.unwrap_or_default(),
-    );
+    let result = Replay::unscored(log.meta.unwrap_or_default(), log.claimed.map(|c| c.scores), log.entries);
     scored(game, result).ok()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::replay::replay_until;
+    use crate::plain_entries::tests::edits as entry_edits;
+    use crate::replay::{parse_usual, replay_until};
 
     /// The logs of the crate's fixtures and a few simulated games of every player count.
     fn logs() -> Vec<Vec<u8>> {
@@ -184,21 +127,83 @@ mod tests {
         logs
     }
 
-    /// Whatever the single pass answers, the member-by-member reading answers too, to the
-    /// last field of the final state; and a refused log reads as that reading reads it.
+    /// Edits of a whole log's envelope: members repeated, reordered, escaped, `null`, junk.
+    fn envelope_edits(log: &str) -> Vec<String> {
+        let once = |from: &str, to: &str| log.replacen(from, to, 1);
+        let end = log.len() - 1;
+        vec![
+            once("{", r#"{"meta":{"id":"a"},"#),
+            once("{", r#"{"meta":null,"#),
+            once("{", r#"{"meta":{"id":"a"},"meta":{"id":"b"},"#),
+            once("{", r#"{"claimed":null,"#),
+            once("{", r#"{"claimed":{"scores":[1]},"#),
+            once(r#""format":"village-log/1""#, r#""format":"village-log\/1""#),
+            once(r#""format":"village-log/1""#, r#""format":"village-log/2""#),
+            once(r#""format":"village-log/1","#, ""),
+            format!("{log} \n"),
+            format!("{log}x"),
+            format!("{},\"x\":1}}", &log[..end]),
+            format!("{},\"format\":\"village-log/1\"}}", &log[..end]),
+            format!("{},\"entries\":[]}}", &log[..end]),
+            once(r#""entries":["#, r#""entries":[{"type":"pass","player":0},"#),
+            once(r#""entries":["#, r#""entries":[{"type":"pass","player":9},"#),
+            log.replace(':', ": "),
+            log.replacen(r#""setup":"#, r#""setup" :"#, 1),
+        ]
+    }
+
+    /// A log and its answers agree: the single pass's, when it answers, are the usual
+    /// reading's to the last field of the final state, and so are the crate's.
+    fn agree(log: &[u8]) -> bool {
+        let usual = replay_until(log, None);
+        let fast = replay(log);
+        if let Some(fast) = &fast {
+            assert_eq!(format!("{fast:?}"), format!("{usual:?}"), "{}", String::from_utf8_lossy(log));
+        }
+        if let Some(n) = parse(log) {
+            assert_eq!(parse_usual(log).ok(), Some(n), "{}", String::from_utf8_lossy(log));
+        }
+        assert_eq!(format!("{:?}", crate::replay(log)), format!("{usual:?}"));
+        fast.is_some()
+    }
+
+    /// Whatever the single pass answers, the member-by-member reading answers too, on the
+    /// fixtures, simulated logs and their edits (the envelope's, and every fifth entry's).
     #[test]
     fn the_single_pass_agrees_with_the_member_by_member_reading() {
-        let mut taken = 0;
+        let (mut taken, mut stepped_aside) = (0, 0);
         for log in logs() {
-            let usual = replay_until(&log, None);
-            if let Some(fast) = replay(&log) {
-                taken += 1;
-                assert_eq!(format!("{fast:?}"), format!("{usual:?}"));
-                assert_eq!(parse(&log), crate::parse(&log).ok());
+            let text = String::from_utf8(log.clone()).expect("UTF-8");
+            let entries: Vec<String> = serde_json::from_str::<serde_json::Value>(&text)
+                .ok()
+                .and_then(|v| v["entries"].as_array().cloned())
+                .unwrap_or_default()
+                .iter()
+                .map(serde_json::Value::to_string)
+                .collect();
+            let mut edited = envelope_edits(&text);
+            for entry in entries.iter().step_by(5).filter(|e| text.contains(e.as_str())) {
+                edited.extend(entry_edits(entry).iter().step_by(7).map(|edit| text.replacen(entry, edit, 1)));
             }
-            assert_eq!(format!("{:?}", crate::replay(&log)), format!("{usual:?}"));
+            agree(&log);
+            for edit in edited {
+                if agree(edit.as_bytes()) {
+                    taken += 1;
+                } else {
+                    stepped_aside += 1;
+                }
+            }
         }
-        assert!(taken >= 10, "every simulated game takes the single pass");
+        assert!(taken > 1000 && stepped_aside > 5000, "single pass {taken}, usual reading {stepped_aside}");
+    }
+
+    #[test]
+    fn simulated_logs_take_the_single_pass() {
+        for players in 1..=5 {
+            let log = crate::bots::simulate(3, players).expect("a simulated game").to_string();
+            assert!(replay(log.as_bytes()).is_some());
+            assert!(parse(log.as_bytes()).is_some());
+        }
     }
 
     #[test]
