@@ -350,14 +350,23 @@ fn heavy_work_beyond_the_queue_is_refused_busy_and_cheap_queries_go_on() {
     // Which of them overlap depends on timing; that every one is done or BUSY does not.
     assert!(done >= 1 && busy + done == 8, "{outcomes:?}");
 
-    // Deterministically: the fields of one query run together, so of three aliased replays with
-    // one slot and no queue, the first runs and the others are BUSY.
+    // The fields of one query run together: of three aliased replays with one slot and no
+    // queue, the first runs and the others are BUSY. (A replay can finish before the next field
+    // is first polled if the server's thread is descheduled right after starting it: a few
+    // attempts, each alias always either COMPLETE or BUSY.)
     let aliases = "query($l: JSON!) { a: verifyLog(log: $l) { status } b: verifyLog(log: $l) { status } c: verifyLog(log: $l) { status } }";
-    let (status, body) = server.graphql(None, aliases, json!({ "l": log("complete_4p.json") }));
-    let codes: Vec<&str> =
-        body["errors"].as_array().unwrap().iter().filter_map(|e| e["extensions"]["code"].as_str()).collect();
-    assert_eq!((status, codes), (200, vec!["BUSY", "BUSY"]), "{body}");
-    assert_eq!(body["data"]["a"]["status"], "COMPLETE", "{body}");
+    let together = (0..5).any(|_| {
+        let (status, body) = server.graphql(None, aliases, json!({ "l": log("complete_4p.json") }));
+        assert_eq!(status, 200, "{body}");
+        let busy = body["errors"].as_array().map_or(0, |errors| {
+            assert!(errors.iter().all(|e| e["extensions"]["code"] == "BUSY"), "{body}");
+            errors.len()
+        });
+        let complete = ["a", "b", "c"].iter().filter(|k| body["data"][**k]["status"] == "COMPLETE").count();
+        assert_eq!(busy + complete, 3, "{body}");
+        body["data"]["a"]["status"] == "COMPLETE" && busy == 2
+    });
+    assert!(together, "the aliased replays never ran together");
     let one = server.data(None, query, json!({ "l": log("complete_4p.json") }));
     assert_eq!(one["verifyLog"]["status"], "COMPLETE");
 }
