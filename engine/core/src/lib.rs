@@ -17,6 +17,7 @@ pub mod engine;
 pub mod envelope;
 pub mod kind;
 pub mod members;
+pub mod single_pass;
 pub mod verdict;
 
 pub use engine::{GameEngine, LedgerChange, LedgerLine, Legal, StateAt, StepChoice, StepGroup, Steps};

@@ -12,78 +12,27 @@
 //! `Entry`'s own reading (the tests compare the two on simulated and edited entries and logs),
 //! so verdicts never depend on which path a log took.
 
-use chronicle_game::cursor::{Cursor, Seen};
-use serde::Deserialize;
+use chronicle_game::single_pass::{read, Shape};
 
 use crate::game::Game;
-use crate::notation::{Claimed, Entry, Meta, SetupNotation};
+use crate::notation::{Claimed, SetupNotation};
 use crate::plain_entries::entry;
 use crate::replay::{begin, scored, Replay, FORMAT, MAX_ENTRIES, MAX_LOG_BYTES};
 use crate::rules;
 
-/// Everything of a log but its entries, which are handed on one by one as they are read.
-struct Envelope {
-    meta: Option<Meta>,
-    setup: SetupNotation,
-    claimed: Option<Claimed>,
-    entries: usize,
-}
-
-/// The top-level members of a log (`format` first: [`Seen`] bit 0).
-const MEMBERS: [&str; 5] = ["format", "meta", "setup", "entries", "claimed"];
-
-/// A part read once per log (meta, setup, claimed) by its own `Deserialize`, from its text.
-fn part<'a, T: Deserialize<'a>>(c: &mut Cursor<'a>) -> Option<T> {
-    serde_json::from_str(c.value_text()?).ok()
-}
-
-/// Reads a log in one scan, handing each entry with the setup to `take` as soon as it is read
-/// (so `setup` must come before `entries`, as every writer puts them), or `None` when the usual
-/// reading must judge the log, or `take` refused an entry.
-fn scan(input: &[u8], mut take: impl FnMut(&SetupNotation, Entry) -> Option<()>) -> Option<Envelope> {
-    if input.len() > MAX_LOG_BYTES {
-        return None;
-    }
-    // UTF-8 checked once for the whole log, not string by string as the scan meets them.
-    let mut c = Cursor::new(std::str::from_utf8(input).ok()?);
-    let mut seen = Seen::default();
-    let (mut meta, mut setup, mut claimed, mut entries) = (None, None, None, 0);
-    c.object(|c, name| {
-        let index = MEMBERS.iter().position(|m| *m == name)?;
-        // A repeated member is left to the usual reading (which reads the last copy).
-        seen.first(u32::try_from(index).ok()?)?;
-        match name {
-            "format" => (c.str()? == FORMAT).then_some(())?,
-            "meta" => meta = part(c)?,
-            "setup" => setup = Some(part(c)?),
-            "entries" => {
-                let setup = setup.as_ref()?;
-                c.array(|c| {
-                    entries += 1;
-                    if entries > MAX_ENTRIES {
-                        return None;
-                    }
-                    take(setup, entry(c)?)
-                })?;
-            }
-            _ => claimed = part(c)?,
-        }
-        Some(())
-    })?;
-    c.end()?;
-    (seen.has(0) && seen.has(3)).then_some(Envelope { meta, setup: setup?, claimed, entries })
-}
+/// What the single pass reads: the envelope every game shares, with this engine's limits.
+const SHAPE: Shape = Shape { format: FORMAT, max_bytes: MAX_LOG_BYTES, max_entries: MAX_ENTRIES };
 
 /// The number of entries of a log whose notation reads in one scan (`parse`'s answer).
 pub(crate) fn parse(input: &[u8]) -> Option<usize> {
-    scan(input, |_, _| Some(())).map(|log| log.entries)
+    read::<SetupNotation, Claimed, _>(input, &SHAPE, entry, |_, _| Some(())).map(|log| log.entries)
 }
 
 /// The replay of a log that reads in one scan, whose every entry is legal and whose end
 /// applies and scores without error.
 pub(crate) fn replay(input: &[u8]) -> Option<Replay> {
     let mut game: Option<Game> = None;
-    let log = scan(input, |setup, entry| {
+    let log = read::<SetupNotation, Claimed, _>(input, &SHAPE, entry, |setup, entry| {
         let game = match &mut game {
             Some(game) => game,
             None => game.insert(begin(setup, None).ok()?),

@@ -1,0 +1,142 @@
+//! The envelope every game's log shares (`format`, `meta`, `setup`, `entries`, `claimed`), read
+//! in one scan by the engines' single passes with the strict [`Cursor`].
+//!
+//! Like the cursor, [`read`] only answers for a log it reads exactly as the usual reading
+//! would; anything else (a repeated or unknown member, another format, entries before the
+//! setup, more entries than allowed, a part that does not read) gives `None`, and the engine
+//! reads the log the usual way, which words every error.
+
+use serde::Deserialize;
+
+use crate::cursor::{Cursor, Seen};
+use crate::verdict::Meta;
+
+/// What a game's log must be for its single pass.
+pub struct Shape {
+    /// The log's `format`.
+    pub format: &'static str,
+    /// The largest log accepted, in bytes.
+    pub max_bytes: usize,
+    /// The most entries accepted.
+    pub max_entries: usize,
+}
+
+/// Everything of a log but its entries, which were handed on one by one as they were read.
+pub struct Envelope<S, C> {
+    pub meta: Option<Meta>,
+    pub setup: S,
+    pub claimed: Option<C>,
+    /// How many entries the log has.
+    pub entries: usize,
+}
+
+/// The top-level members of a log (`format` first: [`Seen`] bit 0, `entries` bit 3).
+const MEMBERS: [&str; 5] = ["format", "meta", "setup", "entries", "claimed"];
+
+/// A part read once per log (meta, setup, claimed) by its own `Deserialize`, from its text.
+fn part<'a, T: Deserialize<'a>>(c: &mut Cursor<'a>) -> Option<T> {
+    serde_json::from_str(c.value_text()?).ok()
+}
+
+/// Reads a log of `shape` in one scan: each entry is read by `entry` and handed with the setup
+/// to `take` as soon as it is read (so `setup` must come before `entries`, as every writer puts
+/// them). `None` when the usual reading must judge the log, or `take` refused an entry.
+pub fn read<'a, S, C, E>(
+    input: &'a [u8],
+    shape: &Shape,
+    mut entry: impl FnMut(&mut Cursor<'a>) -> Option<E>,
+    mut take: impl FnMut(&S, E) -> Option<()>,
+) -> Option<Envelope<S, C>>
+where
+    S: Deserialize<'a>,
+    C: Deserialize<'a>,
+{
+    if input.len() > shape.max_bytes {
+        return None;
+    }
+    // UTF-8 checked once for the whole log, not string by string as the scan meets them.
+    let mut c = Cursor::new(std::str::from_utf8(input).ok()?);
+    let mut seen = Seen::default();
+    let (mut meta, mut setup, mut claimed, mut entries) = (None, None, None, 0);
+    c.object(|c, name| {
+        let index = MEMBERS.iter().position(|m| *m == name)?;
+        // A repeated member is left to the usual reading (which reads the last copy).
+        seen.first(u32::try_from(index).ok()?)?;
+        match name {
+            "format" => (c.str()? == shape.format).then_some(())?,
+            "meta" => meta = part(c)?,
+            "setup" => setup = Some(part(c)?),
+            "entries" => {
+                let setup = setup.as_ref()?;
+                c.array(|c| {
+                    entries += 1;
+                    if entries > shape.max_entries {
+                        return None;
+                    }
+                    take(setup, entry(c)?)
+                })?;
+            }
+            _ => claimed = part(c)?,
+        }
+        Some(())
+    })?;
+    c.end()?;
+    (seen.has(0) && seen.has(3)).then_some(Envelope { meta, setup: setup?, claimed, entries })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SHAPE: Shape = Shape { format: "toy/1", max_bytes: 1000, max_entries: 2 };
+
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Setup {
+        players: u32,
+    }
+
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Claimed {
+        scores: Vec<i64>,
+    }
+
+    /// The entries taken (`u32`s, plus the setup's players) and the envelope, or `None`.
+    fn scan(log: &str) -> Option<(Vec<u32>, Envelope<Setup, Claimed>)> {
+        let mut taken = Vec::new();
+        let envelope = read(log.as_bytes(), &SHAPE, Cursor::u32, |s: &Setup, e| {
+            taken.push(e + s.players);
+            Some(())
+        })?;
+        Some((taken, envelope))
+    }
+
+    #[test]
+    fn a_plain_envelope_is_read_and_anything_else_left_to_the_usual_reading() {
+        let log =
+            r#"{"format":"toy/1","meta":{"id":"a"},"setup":{"players":10},"entries":[1,2],"claimed":{"scores":[3]}}"#;
+        let (taken, envelope) = scan(log).unwrap();
+        assert_eq!((taken, envelope.setup.players, envelope.entries), (vec![11, 12], 10, 2));
+        assert_eq!(envelope.claimed, Some(Claimed { scores: vec![3] }));
+        assert_eq!(envelope.meta.and_then(|m| m.id).as_deref(), Some("a"));
+        assert!(scan(r#"{"format":"toy/1","setup":{"players":1},"entries":[],"meta":null}"#).is_some());
+        for refused in [
+            r#"{"format":"toy/2","setup":{"players":1},"entries":[]}"#,
+            r#"{"setup":{"players":1},"entries":[]}"#,
+            r#"{"format":"toy/1","setup":{"players":1}}"#,
+            r#"{"format":"toy/1","entries":[],"setup":{"players":1}}"#,
+            r#"{"format":"toy/1","setup":{"players":1},"entries":[1,2,3]}"#,
+            r#"{"format":"toy/1","setup":{"players":1},"entries":[],"x":1}"#,
+            r#"{"format":"toy/1","setup":{"players":1},"setup":{"players":1},"entries":[]}"#,
+            r#"{"format":"toy/1","setup":{"players":1},"entries":[-1]}"#,
+            r#"{"format":"toy/1","setup":{"players":1,"players":2},"entries":[]}"#,
+            r#"{"format":"toy/1","setup":{"players":1},"entries":[]} x"#,
+        ] {
+            assert!(scan(refused).is_none(), "{refused}");
+        }
+        let long = format!(
+            r#"{{"format":"toy/1","setup":{{"players":1}},"entries":[],"meta":{{"id":"{}"}}}}"#,
+            "x".repeat(1000)
+        );
+        assert!(scan(&long).is_none(), "larger than max_bytes");
+    }
+}
