@@ -19,6 +19,7 @@ pub mod ids;
 pub mod ledger;
 pub mod legal;
 pub mod notation;
+mod plain;
 pub mod replay;
 pub mod rng;
 pub mod rules;

@@ -13,6 +13,7 @@
 
 use std::borrow::Cow;
 
+use chronicle_game::cursor::Cursor;
 use serde::Deserialize;
 
 use crate::notation::{CatalogueNotation, Claimed, Entry, Meta, SetupNotation};
@@ -32,15 +33,80 @@ struct Strict<'a> {
     claimed: Option<Claimed>,
 }
 
-/// The log read in one scan, or `None` when the usual reading must judge it.
+/// The log read in one scan, or `None` when the usual reading must judge it: by the strict
+/// cursor when the log is plain JSON (every writer's), else by serde's tag-first reading (a
+/// string with an escape, say).
 fn strict(input: &[u8]) -> Option<Strict<'_>> {
     if input.len() > MAX_LOG_BYTES {
         return None;
     }
     // UTF-8 checked once for the whole log, not string by string as the scan meets them.
     let text = std::str::from_utf8(input).ok()?;
-    let log: Strict = serde_json::from_str(text).ok()?;
+    let log: Strict = plain(text).or_else(|| serde_json::from_str(text).ok())?;
     (log.format == FORMAT && log.entries.len() <= MAX_ENTRIES).then_some(log)
+}
+
+/// A part read once per log (meta, claimed, the setup's members but its catalogue) by its own
+/// `Deserialize`, from its text.
+fn part<'a, T: Deserialize<'a>>(c: &mut Cursor<'a>) -> Option<T> {
+    serde_json::from_str(c.value_text()?).ok()
+}
+
+/// Stores a member's value, refusing a repeated member ([`Strict`] and [`SetupNotation`] refuse
+/// one).
+fn set<T>(slot: &mut Option<T>, value: T) -> Option<()> {
+    slot.replace(value).is_none().then_some(())
+}
+
+/// [`Strict`] read by the strict cursor: the catalogue and the entries (nearly all of a log's
+/// bytes) by [`crate::plain`], the rest by its own `Deserialize`. Members as [`Strict`]'s:
+/// `format`, `setup` and `entries` required, no other, none repeated.
+fn plain(text: &str) -> Option<Strict<'_>> {
+    let mut c = Cursor::new(text);
+    let (mut format, mut meta, mut setup, mut entries, mut claimed) = (None, None, None, None, None);
+    c.object(|c, name| match name {
+        "format" => set(&mut format, Cow::Borrowed(c.str()?)),
+        "meta" => set(&mut meta, part(c)?),
+        "setup" => set(&mut setup, plain_setup(c)?),
+        "entries" => set(&mut entries, c.list(crate::plain::entry)?),
+        "claimed" => set(&mut claimed, part(c)?),
+        _ => None,
+    })?;
+    c.end()?;
+    Some(Strict { format: format?, meta: meta.flatten(), setup: setup?, entries: entries?, claimed: claimed.flatten() })
+}
+
+/// [`SetupNotation`] with its catalogue object read by [`crate::plain`] (as `TagFirst` reads
+/// it), its other members by their own `Deserialize`.
+fn plain_setup(c: &mut Cursor) -> Option<SetupNotation<TagFirst<CatalogueNotation>>> {
+    let (mut players, mut catalogue, mut board, mut random, mut seed) = (None, None, None, None, None);
+    let (mut key_houses, mut star_houses, mut house_row, mut outpost_row, mut villager_row) =
+        (None, None, None, None, None);
+    c.object(|c, name| match name {
+        "players" => set(&mut players, part(c)?),
+        "catalogue" => set(&mut catalogue, crate::plain::catalogue(c)?),
+        "board" => set(&mut board, part(c)?),
+        "random" => set(&mut random, part(c)?),
+        "seed" => set(&mut seed, part(c)?),
+        "key_houses" => set(&mut key_houses, part(c)?),
+        "star_houses" => set(&mut star_houses, part(c)?),
+        "house_row" => set(&mut house_row, part(c)?),
+        "outpost_row" => set(&mut outpost_row, part(c)?),
+        "villager_row" => set(&mut villager_row, part(c)?),
+        _ => None,
+    })?;
+    Some(SetupNotation {
+        players: players?,
+        catalogue: TagFirst(catalogue?),
+        board: board.flatten(),
+        random: random.flatten(),
+        seed: seed.flatten(),
+        key_houses: key_houses.flatten(),
+        star_houses: star_houses.flatten(),
+        house_row: house_row.flatten(),
+        outpost_row: outpost_row.flatten(),
+        villager_row: villager_row.flatten(),
+    })
 }
 
 /// The number of entries of a log whose notation reads in one scan (`parse_only`'s answer).
@@ -111,6 +177,72 @@ mod tests {
                 agree(&simulated(seed, players));
             }
         }
+    }
+
+    /// A log's reading as text (a setup has no equality).
+    fn described(log: &Strict) -> String {
+        let s = &log.setup;
+        format!(
+            "{:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?}",
+            log.format,
+            log.meta,
+            s.players,
+            s.catalogue.0,
+            s.board,
+            s.random,
+            s.seed,
+            s.key_houses,
+            s.star_houses,
+            s.house_row,
+            s.outpost_row,
+            s.villager_row,
+            log.entries,
+            log.claimed
+        )
+    }
+
+    /// The strict cursor's reading of a log, when it reads one, is serde's (tag-first) reading:
+    /// on every fixture it reads and every simulated log (all of which it reads), and on edits
+    /// of a log's envelope and setup, token by token and member by member.
+    #[test]
+    fn the_plain_reading_of_a_log_is_serdes() {
+        let same = |text: &str| match plain(text) {
+            Some(log) => {
+                let serde: Strict = serde_json::from_str(text).expect("serde reads what the cursor reads");
+                assert_eq!(described(&log), described(&serde), "{text}");
+                true
+            }
+            None => false,
+        };
+        let mut read = 0;
+        for (_, log) in fixtures() {
+            read += usize::from(std::str::from_utf8(&log).is_ok_and(same));
+        }
+        assert!(read >= 7, "{read} fixtures read");
+        for players in 2..=4 {
+            for seed in 0..3 {
+                assert!(same(&String::from_utf8(simulated(seed, players)).expect("utf-8")));
+            }
+        }
+        // A small log (two entries, a catalogue of a few parts), every member of every part.
+        let mut small: serde_json::Value = serde_json::from_slice(&simulated(2, 3)).expect("json");
+        small["entries"] = serde_json::Value::Array(small["entries"].as_array().expect("entries")[..2].to_vec());
+        let catalogue = &mut small["setup"]["catalogue"];
+        for list in ["cards", "villagers", "caves"] {
+            catalogue[list] = serde_json::Value::Array(catalogue[list].as_array().expect("list")[..1].to_vec());
+        }
+        small["meta"] = serde_json::json!({"tournament": "test"});
+        small["setup"]["board"] = serde_json::json!({"source": "test"});
+        assert!(same(&small.to_string()));
+        let (mut read, mut refused) = (0, 0);
+        for edit in crate::plain::tests::edits(&small.to_string()) {
+            if same(&edit) {
+                read += 1;
+            } else {
+                refused += 1;
+            }
+        }
+        assert!(read > 200 && refused > 400, "edits read {read}, refused {refused}");
     }
 
     /// A log the single pass cannot read strictly steps aside, and the replay is the usual one.

@@ -329,6 +329,34 @@ pub fn id_of<'a, T: Deserialize<'a>>(text: &'a str) -> Option<T> {
     T::deserialize(BorrowedStrDeserializer::<ValueError>::new(text)).ok()
 }
 
+/// Edits of a JSON text token by token, for the engines' tests of their plain readers against
+/// serde's reading: each number replaced by each of `numbers`, each string by each of `strings`
+/// and removed, and `space` put before every other byte. Strings are followed to their first
+/// `"`, so `text` must have no escapes (as a writer's plain JSON).
+pub fn token_edits(text: &str, numbers: &[&str], strings: &[&str], space: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let start = i;
+        let edit = |with: &str, end: usize| format!("{}{with}{}", &text[..start], &text[end..]);
+        if bytes[i].is_ascii_digit() || bytes[i] == b'-' {
+            while i < bytes.len() && (bytes[i].is_ascii_digit() || bytes[i] == b'-') {
+                i += 1;
+            }
+            out.extend(numbers.iter().map(|n| edit(n, i)));
+        } else if bytes[i] == b'"' {
+            i = text[i + 1..].find('"').map_or(bytes.len(), |len| i + len + 2);
+            out.extend(strings.iter().map(|s| edit(s, i)));
+            out.push(edit("", i));
+        } else {
+            i += 1;
+            out.push(format!("{}{space}{}", &text[..start], &text[start..]));
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -431,5 +459,12 @@ mod tests {
         })
         .unwrap();
         assert_eq!(texts, [r#"{"b": "}\"", "c": [1, {}]}"#, "2"]);
+    }
+
+    #[test]
+    fn token_edits_replace_each_token_in_turn() {
+        let edits = token_edits(r#"{"a":12}"#, &["0"], &["null"], " ");
+        let want = [r#" {"a":12}"#, r#"{null:12}"#, r#"{:12}"#, r#"{"a" :12}"#, r#"{"a":0}"#, r#"{"a":12 }"#];
+        assert_eq!(edits, want);
     }
 }
