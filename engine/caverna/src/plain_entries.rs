@@ -255,25 +255,7 @@ mod tests {
         const NUMBERS: [&str; 12] =
             ["-0", "01", "1.0", "1e1", "-1", "4294967296", "null", "\"1\"", "0", "-9", "true", "[]"];
         const STRINGS: [&str; 6] = ["\"\\u0061\"", "\"\"", "null", "\"sheep\"", "\"logging\"", "\"x\\\"\""];
-        let mut out = Vec::new();
-        let bytes = text.as_bytes();
-        let mut i = 0;
-        while i < bytes.len() {
-            let start = i;
-            if bytes[i].is_ascii_digit() || bytes[i] == b'-' {
-                while i < bytes.len() && (bytes[i].is_ascii_digit() || bytes[i] == b'-') {
-                    i += 1;
-                }
-                out.extend(NUMBERS.iter().map(|n| format!("{}{n}{}", &text[..start], &text[i..])));
-            } else if bytes[i] == b'"' {
-                i += 1 + text[i + 1..].find('"').unwrap() + 1;
-                out.extend(STRINGS.iter().map(|s| format!("{}{s}{}", &text[..start], &text[i..])));
-                out.push(format!("{}{}", &text[..start], &text[i..]));
-            } else {
-                i += 1;
-                out.push(format!("{} \t\n{}", &text[..start], &text[start..]));
-            }
-        }
+        let mut out = chronicle_game::cursor::token_edits(text, &NUMBERS, &STRINGS, " \t\n");
         // A member repeated, the first member moved last, a member removed, one added.
         if let Ok(Value::Object(map)) = serde_json::from_str::<Value>(text) {
             let members: Vec<String> = map.iter().map(|(k, v)| format!("{}:{v}", Value::from(k.as_str()))).collect();

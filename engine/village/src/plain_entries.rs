@@ -477,24 +477,7 @@ pub(crate) mod tests {
             "\"farm\"",
             "3",
         ];
-        let mut out = Vec::new();
-        let bytes = text.as_bytes();
-        let mut i = 0;
-        while i < bytes.len() {
-            let start = i;
-            if bytes[i].is_ascii_digit() || bytes[i] == b'-' {
-                while i < bytes.len() && (bytes[i].is_ascii_digit() || bytes[i] == b'-') {
-                    i += 1;
-                }
-                out.extend(NUMBERS.iter().map(|n| format!("{}{n}{}", &text[..start], &text[i..])));
-            } else if bytes[i] == b'"' {
-                i += 1 + text[i + 1..].find('"').expect("a closed string") + 1;
-                out.extend(STRINGS.iter().map(|s| format!("{}{s}{}", &text[..start], &text[i..])));
-            } else {
-                i += 1;
-                out.push(format!("{} \t\n\r{}", &text[..start], &text[start..]));
-            }
-        }
+        let mut out = chronicle_game::cursor::token_edits(text, &NUMBERS, &STRINGS, " \t\n\r");
         if let Ok(v) = serde_json::from_str::<Value>(text) {
             out.extend(variants(&v));
         }
