@@ -6,7 +6,9 @@
 #
 # Environment: BENCH_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/test) names the
 # server; a scratch database is created there for each run and dropped afterwards.
-# CARGO_TARGET_DIR is honoured.
+# CARGO_TARGET_DIR is honoured. BIN names a `chronicle` binary to time instead of building the
+# current tree (e.g. a copy of an older build, to compare in the same session); BENCH_CORPUS
+# names a directory to keep the corpus in (reused when it exists) instead of a scratch one.
 #
 # Corpus: `chronicle simulate --games N --players 4 --seed 1 --out DIR` when the binary has that
 # command; otherwise the golden 4-player game (tests/fixtures/games/complete_4p.json) repeated N
@@ -19,15 +21,19 @@ GAMES="${1:-10000}"
 RUNS="${2:-3}"
 PG_BASE="${BENCH_POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/test}"
 TARGET="${CARGO_TARGET_DIR:-target}"
-BIN="$TARGET/release/chronicle"
 
-cargo build --release -q -p chronicle-api
+if [ -z "${BIN:-}" ]; then
+  BIN="$TARGET/release/chronicle"
+  cargo build --release -q -p chronicle-api
+fi
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
-CORPUS="$WORK/corpus"
+CORPUS="${BENCH_CORPUS:-$WORK/corpus}"
 mkdir -p "$CORPUS"
 
-if "$BIN" simulate --help >/dev/null 2>&1; then
+if [ -n "$(ls -A "$CORPUS")" ]; then
+  KIND="kept in $CORPUS (BENCH_CORPUS)"
+elif "$BIN" simulate --help >/dev/null 2>&1; then
   "$BIN" simulate --games "$GAMES" --players 4 --seed 1 --out "$CORPUS" >/dev/null
   KIND="simulated: chronicle simulate --games $GAMES --players 4 --seed 1"
 else
@@ -43,6 +49,7 @@ EOF
   KIND="fixtures repeated: tests/fixtures/games/complete_4p.json x $GAMES with distinct meta.id (simulate not available)"
 fi
 
+echo "binary: $BIN"
 echo "corpus: $KIND"
 echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 echo "corpus size: $(du -sh "$CORPUS" | cut -f1), $("$BIN" replay --summary "$CORPUS")"

@@ -1,12 +1,13 @@
 //! `chronicle import` and `chronicle reverify`: the commands around the service's ingestion
 //! ([`chronicle_ingest::pipeline`]): arguments, progress bars, the report and the outcome.
 //!
-//! Import is a two-stage pipeline: blocking tasks replay one batch of logs on all cores while
-//! the store writes the previous batch, one transaction per batch; games whose dedupe key is
-//! stored already are not replayed again. Logs are read batch by batch
-//! ([`chronicle_ingest::inputs::LogReader`]), so memory holds two batches, not the corpus. A
-//! game is stored completely or not at all, so an import killed at any moment leaves only whole
-//! games, and running it again stores the rest (the others are duplicates).
+//! Import is a two-stage pipeline: blocking tasks replay one batch of logs on all cores
+//! while the store writes the batches prepared before it, one at a time, one transaction per
+//! batch; games whose dedupe key is stored already are not replayed again. Logs are read batch
+//! by batch, so memory holds three batches (one being written, one waiting, one being
+//! prepared), not the corpus. A game is stored completely or not at all, so an import killed at
+//! any moment leaves only whole games, and running it again stores the rest (the others are
+//! duplicates).
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;

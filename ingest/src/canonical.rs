@@ -25,17 +25,20 @@ pub struct Identity {
 
 /// The dedupe key and format of a log.
 pub fn identify(bytes: &[u8]) -> Identity {
-    let parsed = if bytes.len() <= MAX_LOG_BYTES { serde_json::from_slice::<Canon>(bytes).ok() } else { None };
+    let parsed = if bytes.len() <= MAX_LOG_BYTES { serde_json::from_slice::<Canon<'_>>(bytes).ok() } else { None };
     match parsed {
         Some(mut value) => {
             value.normalize();
             let format = match &value {
-                Canon::Object(entries) => entries.iter().find(|(k, _)| k == "format").and_then(|(_, v)| match v {
-                    Canon::String(s) => Some(s.clone()),
-                    _ => None,
-                }),
+                Canon::Object(entries) => {
+                    entries.iter().find(|(k, _)| k.as_str() == "format").and_then(|(_, v)| match v {
+                        Canon::String(s) => Some(s.as_str().to_owned()),
+                        _ => None,
+                    })
+                }
                 _ => None,
             };
+            // The canonical text is about as long as the log (less its whitespace).
             let mut text = Vec::with_capacity(bytes.len());
             value.write(&mut text);
             Identity { sha256: hex(&Sha256::digest(&text)), format }
@@ -97,50 +100,81 @@ fn write_canonical(value: &Value, out: &mut String) {
 }
 
 /// A JSON value parsed for the canonical form only: objects are plain lists of entries (no
-/// hashing, unlike `serde_json::Value` with `preserve_order`), which makes [`identify`] several
-/// times faster. [`Canon::normalize`] gives them `Value`'s semantics: sorted keys, and of a
-/// repeated key only the last value.
-enum Canon {
+/// hashing, unlike `serde_json::Value` with `preserve_order`), and strings without escapes
+/// borrow the log's text instead of being copied (most keys and values of a log: no
+/// allocation per string), which makes [`identify`] several times faster. [`Canon::normalize`]
+/// gives objects `Value`'s semantics: sorted keys, and of a repeated key only the last value.
+enum Canon<'a> {
     Null,
     Bool(bool),
     Number(serde_json::Number),
-    String(String),
-    Array(Vec<Canon>),
-    Object(Vec<(String, Canon)>),
+    String(Text<'a>),
+    Array(Vec<Canon<'a>>),
+    Object(Vec<(Text<'a>, Canon<'a>)>),
 }
 
-impl Canon {
+/// A string of the log: `Raw` is the text between the quotes of a string without escapes,
+/// which `serde_json` writes back unchanged (it escapes only `"`, `\` and control characters,
+/// none of which can stand unescaped in a JSON string); `Decoded` is a string that had escapes,
+/// written back by `serde_json` (its escapes may differ from the log's).
+enum Text<'a> {
+    Raw(&'a str),
+    Decoded(String),
+}
+
+impl Text<'_> {
+    fn as_str(&self) -> &str {
+        match self {
+            Text::Raw(s) => s,
+            Text::Decoded(s) => s,
+        }
+    }
+
+    fn write(&self, out: &mut Vec<u8>) {
+        match self {
+            Text::Raw(s) => {
+                out.push(b'"');
+                out.extend_from_slice(s.as_bytes());
+                out.push(b'"');
+            }
+            // Writing JSON into a Vec cannot fail.
+            Text::Decoded(s) => {
+                let _ = serde_json::to_writer(&mut *out, s);
+            }
+        }
+    }
+}
+
+impl Canon<'_> {
     fn normalize(&mut self) {
         match self {
             Canon::Array(items) => items.iter_mut().for_each(Canon::normalize),
             Canon::Object(entries) => {
-                // Stable sort: equal keys stay in input order, and the last one wins.
-                entries.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
-                let mut kept: Vec<(String, Canon)> = Vec::with_capacity(entries.len());
-                for (k, v) in entries.drain(..) {
-                    match kept.last_mut() {
-                        Some(last) if last.0 == k => last.1 = v,
-                        _ => kept.push((k, v)),
+                // Stable sort: equal keys stay in input order, and the last one wins (its value
+                // is moved into the first of the run, which `dedup_by` keeps).
+                entries.sort_by(|a, b| a.0.as_str().as_bytes().cmp(b.0.as_str().as_bytes()));
+                entries.dedup_by(|later, kept| {
+                    let same = later.0.as_str() == kept.0.as_str();
+                    if same {
+                        std::mem::swap(&mut later.1, &mut kept.1);
                     }
-                }
-                kept.iter_mut().for_each(|(_, v)| v.normalize());
-                *entries = kept;
+                    same
+                });
+                entries.iter_mut().for_each(|(_, v)| v.normalize());
             }
             _ => {}
         }
     }
 
     fn write(&self, out: &mut Vec<u8>) {
-        // Writing JSON into a Vec cannot fail.
         match self {
             Canon::Null => out.extend_from_slice(b"null"),
             Canon::Bool(b) => out.extend_from_slice(if *b { b"true" } else { b"false" }),
+            // Writing JSON into a Vec cannot fail.
             Canon::Number(n) => {
                 let _ = serde_json::to_writer(&mut *out, n);
             }
-            Canon::String(s) => {
-                let _ = serde_json::to_writer(&mut *out, s);
-            }
+            Canon::String(s) => s.write(out),
             Canon::Array(items) => {
                 out.push(b'[');
                 for (i, v) in items.iter().enumerate() {
@@ -157,7 +191,7 @@ impl Canon {
                     if i > 0 {
                         out.push(b',');
                     }
-                    let _ = serde_json::to_writer(&mut *out, k);
+                    k.write(out);
                     out.push(b':');
                     v.write(out);
                 }
@@ -167,8 +201,8 @@ impl Canon {
     }
 }
 
-impl<'de> serde::Deserialize<'de> for Canon {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Canon, D::Error> {
+impl<'de> serde::Deserialize<'de> for Canon<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Canon<'de>, D::Error> {
         d.deserialize_any(CanonVisitor)
     }
 }
@@ -176,54 +210,89 @@ impl<'de> serde::Deserialize<'de> for Canon {
 struct CanonVisitor;
 
 impl<'de> serde::de::Visitor<'de> for CanonVisitor {
-    type Value = Canon;
+    type Value = Canon<'de>;
 
     fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
         f.write_str("any JSON value")
     }
 
-    fn visit_unit<E>(self) -> Result<Canon, E> {
+    fn visit_unit<E>(self) -> Result<Canon<'de>, E> {
         Ok(Canon::Null)
     }
 
-    fn visit_bool<E>(self, b: bool) -> Result<Canon, E> {
+    fn visit_bool<E>(self, b: bool) -> Result<Canon<'de>, E> {
         Ok(Canon::Bool(b))
     }
 
-    fn visit_u64<E>(self, n: u64) -> Result<Canon, E> {
+    fn visit_u64<E>(self, n: u64) -> Result<Canon<'de>, E> {
         Ok(Canon::Number(n.into()))
     }
 
-    fn visit_i64<E>(self, n: i64) -> Result<Canon, E> {
+    fn visit_i64<E>(self, n: i64) -> Result<Canon<'de>, E> {
         Ok(Canon::Number(n.into()))
     }
 
-    fn visit_f64<E>(self, n: f64) -> Result<Canon, E> {
+    fn visit_f64<E>(self, n: f64) -> Result<Canon<'de>, E> {
         Ok(serde_json::Number::from_f64(n).map_or(Canon::Null, Canon::Number))
     }
 
-    fn visit_str<E>(self, s: &str) -> Result<Canon, E> {
-        Ok(Canon::String(s.to_owned()))
+    fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Canon<'de>, E> {
+        Ok(Canon::String(Text::Raw(s)))
     }
 
-    fn visit_string<E>(self, s: String) -> Result<Canon, E> {
-        Ok(Canon::String(s))
+    fn visit_str<E>(self, s: &str) -> Result<Canon<'de>, E> {
+        Ok(Canon::String(Text::Decoded(s.to_owned())))
     }
 
-    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Canon, A::Error> {
-        let mut items = Vec::new();
+    fn visit_string<E>(self, s: String) -> Result<Canon<'de>, E> {
+        Ok(Canon::String(Text::Decoded(s)))
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Canon<'de>, A::Error> {
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0));
         while let Some(v) = seq.next_element()? {
             items.push(v);
         }
         Ok(Canon::Array(items))
     }
 
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Canon, A::Error> {
-        let mut entries = Vec::new();
-        while let Some((k, v)) = map.next_entry::<String, Canon>()? {
-            entries.push((k, v));
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Canon<'de>, A::Error> {
+        let mut entries = Vec::with_capacity(map.size_hint().unwrap_or(0));
+        while let Some(k) = map.next_key_seed(KeySeed)? {
+            entries.push((k, map.next_value()?));
         }
         Ok(Canon::Object(entries))
+    }
+}
+
+/// An object key as a [`Text`]: borrowed from the log when it has no escapes.
+struct KeySeed;
+
+impl<'de> serde::de::DeserializeSeed<'de> for KeySeed {
+    type Value = Text<'de>;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Text<'de>, D::Error> {
+        d.deserialize_str(KeySeed)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for KeySeed {
+    type Value = Text<'de>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("an object key")
+    }
+
+    fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Text<'de>, E> {
+        Ok(Text::Raw(s))
+    }
+
+    fn visit_str<E>(self, s: &str) -> Result<Text<'de>, E> {
+        Ok(Text::Decoded(s.to_owned()))
+    }
+
+    fn visit_string<E>(self, s: String) -> Result<Text<'de>, E> {
+        Ok(Text::Decoded(s))
     }
 }
 
@@ -282,6 +351,63 @@ mod tests {
             let reference = hex(&Sha256::digest(canonical_json(&v).as_bytes()));
             assert_eq!(identify(&t).sha256, reference, "{}", String::from_utf8_lossy(&t));
         }
+    }
+
+    /// The key of `text` as the reference form over `serde_json::Value` gives it.
+    fn reference(text: &[u8]) -> String {
+        let v: Value = serde_json::from_slice(text).unwrap();
+        hex(&Sha256::digest(canonical_json(&v).as_bytes()))
+    }
+
+    /// Strings borrowed from the log and strings with escapes, repeated keys (the last wins,
+    /// also when the repeats differ only in their escapes), unicode and the numbers `serde_json`
+    /// rewrites: each key is the reference form's.
+    #[test]
+    fn escapes_repeats_unicode_and_numbers_equal_the_value_form() {
+        let texts: [&str; 16] = [
+            r#"{"a": "plain", "b": "tab\tquote\"backslash\\slash\/", "c": "\u00e9\u2028\ud83d\ude00"}"#,
+            r#"{"k": 1, "k": 2, "\u006b": 3, "j": {"x": [1], "x": {"y": null}}}"#,
+            r#"{"\u006b": 1, "k": 2}"#,
+            "{\"é\": \"ü\", \"e\": \"\u{7f}\", \"𝄞\": [\"\u{2028}\", \"日本\"], \"\": \"\"}",
+            r#"[1.0, 1e5, -0, -0.0, 0, -1, 1E-7, 1.5e300, 18446744073709551615, 18446744073709551616]"#,
+            r#"[-9223372036854775808, -9223372036854775809, 3.141592653589793, 2.5E+3, 100000000000000000000e-2]"#,
+            r#"{"b": {"d": {"f": [{"h": 1, "g": 2}], "e": true}, "c": false}, "a": []}"#,
+            r#"{"z": {}, "y": [], "x": [[]], "w": [{}], "v": ""}"#,
+            r#""\u0000\u001f\u007f""#,
+            "  {\n\t\"spaced\" :\r\n [ 1 , 2 ] }  ",
+            r#"{"B": 1, "a": 2, "_": 3, "0": 4, "~": 5, "aa": 6, "a\u0000": 7}"#,
+            r#"{"format": "caverna-log/1", "format": "x"}"#,
+            r#"{"format": "caverna\u002dlog/1"}"#,
+            "null",
+            "true",
+            "-12.50",
+        ];
+        for t in texts {
+            assert_eq!(identify(t.as_bytes()).sha256, reference(t.as_bytes()), "{t}");
+        }
+        assert_eq!(identify(br#"{"format": "a", "format": "b"}"#).format.as_deref(), Some("b"));
+        assert_eq!(identify(br#"{"format": "a\u002db"}"#).format.as_deref(), Some("a-b"));
+    }
+
+    /// Simulated logs of every game, compact and pretty, and with keys and values that need
+    /// escapes: each key is the reference form's.
+    #[test]
+    fn simulated_logs_equal_the_value_form() {
+        let mut checked = 0;
+        for &kind in chronicle_game::GameKind::ALL {
+            for seed in 0..8u64 {
+                let players = 2 + u8::try_from(seed % 3).unwrap_or(0);
+                let Ok(log) = crate::games::simulate(kind, seed, players) else { continue };
+                let compact = serde_json::to_vec(&log).unwrap();
+                let pretty = serde_json::to_vec_pretty(&log).unwrap();
+                let escaped = String::from_utf8(compact.clone()).unwrap().replace("\"s", "\"\\u0073").into_bytes();
+                for t in [compact, pretty, escaped] {
+                    assert_eq!(identify(&t).sha256, reference(&t));
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked >= 24, "{checked} logs");
     }
 
     #[test]

@@ -2,11 +2,12 @@
 //! engines again (`chronicle reverify`). The commands around these live in the binary.
 //!
 //! Import is a two-stage pipeline: blocking tasks replay one batch of logs on all cores
-//! ([`crate::inputs::par_map`]) while the store writes the previous batch, one transaction per
+//! while the store writes the batches prepared before it, one at a time, one transaction per
 //! batch; games whose dedupe key is stored already are not replayed again. Logs are read batch
-//! by batch ([`crate::inputs::LogReader`]), so memory holds two batches, not the corpus. A game is stored
-//! completely or not at all, so an import killed at any moment leaves only whole games, and
-//! running it again stores the rest (the others are duplicates).
+//! by batch, so memory holds three batches (one being written, one waiting, one being
+//! prepared), not the corpus. A game is stored completely or not at all, so an import killed at
+//! any moment leaves only whole games, and running it again stores the rest (the others are
+//! duplicates).
 
 use std::sync::Arc;
 
@@ -103,12 +104,19 @@ pub async fn import<S: Store>(
 }
 
 /// [`import`] of logs read on demand: `next(n)` gives up to `n` more logs (none at the end), so
-/// that only the batch being prepared and the one being written are in memory. A read error
-/// ends the import; the batches written before it stay stored.
+/// that only a few batches are in memory (the one being written, one prepared and waiting,
+/// the one being prepared), not the corpus. A read error ends the import; the batches written
+/// before it stay stored.
 ///
-/// The batch being prepared is looked up while the previous one is still being written: a game
-/// in both is then replayed twice and the second copy is found a duplicate when it is stored
-/// (the unique key decides), so the counts are the same as one batch at a time.
+/// Preparing and writing are two loops joined by a queue of one batch: the preparation goes
+/// on to the next batch as soon as one is queued, instead of waiting for the write of the
+/// previous one, so that neither the cores (keys, replays, gzip) nor the store's server sit
+/// idle while the other finishes (measured: docs/performance.md). Batches are written one at a
+/// time and in order, so games get their ids in input order as before.
+///
+/// A batch is looked up while earlier ones are still being written: a game in both is then
+/// replayed twice and the second copy is found a duplicate when it is stored (the unique key
+/// decides), so the counts are the same as one batch at a time.
 pub async fn import_from<S: Store>(
     store: &S,
     mut next: impl FnMut(usize) -> Result<Vec<LogInput>, String>,
@@ -117,31 +125,34 @@ pub async fn import_from<S: Store>(
     progress: &dyn Progress,
 ) -> Result<ImportReport, StoreError> {
     let batch = batch.max(1);
-    let mut report = ImportReport::default();
-    let mut writing: Option<Pending> = None;
-    loop {
-        let inputs = next(batch).map_err(StoreError::other)?;
-        let done = inputs.is_empty();
-        let written = async {
-            match writing.take() {
-                Some(pending) => write(store, pending, &mut report, progress).await,
-                None => Ok(()),
+    let (queue, mut queued) = tokio::sync::mpsc::channel::<Pending>(1);
+    let prepare = async move {
+        let mut inputs = next(batch).map_err(StoreError::other)?;
+        while !inputs.is_empty() {
+            let pending = prepare_batch(store, inputs, uploader.clone()).await?;
+            // The next batch is read before this one is handed over: a read error then leaves
+            // this batch unwritten, as when batches were prepared and written in lockstep.
+            inputs = next(batch).map_err(StoreError::other)?;
+            if queue.send(pending).await.is_err() {
+                break; // the writer failed; its error is the import's
             }
-        };
-        let prepared = async {
-            if done {
-                Ok(None)
-            } else {
-                prepare_batch(store, inputs, uploader.clone()).await.map(Some)
-            }
-        };
-        let (written, prepared) = tokio::join!(written, prepared);
-        written?;
-        match prepared? {
-            Some(pending) => writing = Some(pending),
-            None => break,
         }
-    }
+        Ok::<(), StoreError>(())
+    };
+    let mut report = ImportReport::default();
+    let write_all = async {
+        while let Some(pending) = queued.recv().await {
+            if let Err(e) = write(store, pending, &mut report, progress).await {
+                // Closing the queue stops the preparation at its next batch.
+                queued.close();
+                return Err(e);
+            }
+        }
+        Ok(())
+    };
+    let (prepared, written) = tokio::join!(prepare, write_all);
+    written?;
+    prepared?;
     progress.finish();
     Ok(report)
 }
