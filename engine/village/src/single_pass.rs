@@ -131,7 +131,7 @@ mod tests {
                 .map(serde_json::Value::to_string)
                 .collect();
             let mut edited = envelope_edits(&text);
-            for entry in entries.iter().step_by(5).filter(|e| text.contains(e.as_str())) {
+            for entry in entries.iter().step_by(12).filter(|e| text.contains(e.as_str())) {
                 edited.extend(entry_edits(entry).iter().step_by(7).map(|edit| text.replacen(entry, edit, 1)));
             }
             agree(&log);
@@ -143,7 +143,7 @@ mod tests {
                 }
             }
         }
-        assert!(taken > 1000 && stepped_aside > 5000, "single pass {taken}, usual reading {stepped_aside}");
+        assert!(taken > 600 && stepped_aside > 3000, "single pass {taken}, usual reading {stepped_aside}");
     }
 
     #[test]
