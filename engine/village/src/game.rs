@@ -461,10 +461,19 @@ impl Game {
     pub fn chronicle_free(&self) -> RuleResult<[usize; 5]> {
         let marks = self.components().chronicle()?;
         let n = self.player_count();
+        // The members on the chronicle counted in one pass over every colour, not one per
+        // category: this runs at every death.
+        let mut taken = [0usize; 5];
+        let carla = self.carla.iter().map(|c| &c.members);
+        for m in self.players.iter().map(|p| &p.members).chain(carla).flatten() {
+            if let Loc::Chronicle(cat) = m.loc {
+                taken[cat.index()] += 1;
+            }
+        }
         let mut free = [0; 5];
         for cat in Category::ALL {
             let open = marks[cat.index()].iter().filter(|m| m.open(n)).count();
-            free[cat.index()] = open.saturating_sub(self.count_everywhere(Loc::Chronicle(*cat)));
+            free[cat.index()] = open.saturating_sub(taken[cat.index()]);
         }
         Ok(free)
     }

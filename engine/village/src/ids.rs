@@ -20,9 +20,12 @@ macro_rules! id_enum {
                 match self { $($name::$variant => $id),+ }
             }
 
-            /// The value of an id.
+            /// The value of an id (one `match`: the logs' readers ask it for every id).
             pub fn from_id(id: &str) -> Option<$name> {
-                Self::ALL.iter().copied().find(|v| v.id() == id)
+                match id {
+                    $($id => Some($name::$variant),)+
+                    _ => None,
+                }
             }
 
             /// The position in [`Self::ALL`].
@@ -210,8 +213,9 @@ impl Cubes {
         self.0.iter().sum()
     }
 
+    /// No cube of any colour (no sum: the board's seven spaces are asked after every step).
     pub fn is_empty(&self) -> bool {
-        self.total() == 0
+        self.0 == [0; 5]
     }
 
     /// The colours present, in canonical order.
@@ -237,6 +241,31 @@ impl Cubes {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `from_id` takes exactly the names serde's derived reading takes, which the plain
+    /// reading of the logs relies on.
+    #[test]
+    fn from_id_reads_what_serde_reads() {
+        fn same<T: for<'a> Deserialize<'a> + PartialEq + std::fmt::Debug + Copy>(
+            all: &[T],
+            from_id: fn(&str) -> Option<T>,
+            id: fn(T) -> &'static str,
+        ) {
+            for &v in all {
+                assert_eq!(from_id(id(v)), Some(v));
+                assert_eq!(serde_json::from_value::<T>(serde_json::json!(id(v))).ok(), Some(v));
+            }
+            for bad in ["", "Orange", "GREEN", "harvest ", "crafts\0", "x"] {
+                assert_eq!(from_id(bad), serde_json::from_value::<T>(serde_json::json!(bad)).ok(), "{bad}");
+            }
+        }
+        same(Color::ALL, Color::from_id, Color::id);
+        same(Cube::ALL, Cube::from_id, Cube::id);
+        same(Space::ALL, Space::from_id, Space::id);
+        same(Good::ALL, Good::from_id, Good::id);
+        same(Building::ALL, Building::from_id, Building::id);
+        same(Category::ALL, Category::from_id, Category::id);
+    }
 
     #[test]
     fn customer_ids_are_c01_to_c24() {

@@ -14,9 +14,8 @@
 //! two readings.
 
 use chronicle_game::cursor::{Cursor, Seen};
-use serde::Deserialize;
 
-use crate::ids::{Cube, Customer};
+use crate::ids::{Cube, Customer, Space};
 use crate::notation::{
     Action, DrawItem, Entry, MassBuy, MemberRef, MonkTag, Move, PopulateSpaces, Privilege, Promotion, RewardChoice,
     Take, WellNotation, Who,
@@ -25,8 +24,7 @@ use crate::notation::{
 type Read<T> = Option<T>;
 
 /// The `"type"` of an entry.
-#[derive(Clone, Copy, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy)]
 enum Kind {
     Populate,
     Turn,
@@ -39,9 +37,26 @@ enum Kind {
     Fate,
 }
 
+impl Kind {
+    /// The kind named `tag`: `Entry`'s variants' names (its `rename_all = "snake_case"`).
+    fn of(tag: &str) -> Read<Kind> {
+        Some(match tag {
+            "populate" => Kind::Populate,
+            "turn" => Kind::Turn,
+            "sale" => Kind::Sale,
+            "pass" => Kind::Pass,
+            "refill" => Kind::Refill,
+            "death" => Kind::Death,
+            "mass" => Kind::Mass,
+            "carla" => Kind::Carla,
+            "fate" => Kind::Fate,
+            _ => return None,
+        })
+    }
+}
+
 /// The `"do"` of an action.
-#[derive(Clone, Copy, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy)]
 enum Do {
     Harvest,
     Family,
@@ -50,6 +65,22 @@ enum Do {
     Council,
     Travel,
     Church,
+}
+
+impl Do {
+    /// The action named `tag`: `Action`'s variants' names (its `rename_all = "snake_case"`).
+    fn of(tag: &str) -> Read<Do> {
+        Some(match tag {
+            "harvest" => Do::Harvest,
+            "family" => Do::Family,
+            "craft" => Do::Craft,
+            "market" => Do::Market,
+            "council" => Do::Council,
+            "travel" => Do::Travel,
+            "church" => Do::Church,
+            _ => return None,
+        })
+    }
 }
 
 /// An object whose members are all among `names`, each at most once: `member` reads the value
@@ -99,7 +130,18 @@ fn string(c: &mut Cursor) -> Read<String> {
 }
 
 fn cubes(c: &mut Cursor) -> Read<Vec<Cube>> {
-    c.list(Cursor::id)
+    c.list(cube)
+}
+
+/// A cube colour by [`Cube::from_id`], which takes exactly the names `Cube`'s own reading
+/// takes (`ids`' tests compare them), without serde's machinery for every cube of a log.
+fn cube(c: &mut Cursor) -> Read<Cube> {
+    Cube::from_id(c.str()?)
+}
+
+/// An action space, as [`cube`] reads a cube.
+fn space(c: &mut Cursor) -> Read<Space> {
+    Space::from_id(c.str()?)
 }
 
 /// A [`Who`], as its own reading has it: an unsigned integer is a seat, `"carla"` Carla.
@@ -116,13 +158,13 @@ fn member_ref(c: &mut Cursor) -> Read<MemberRef> {
 }
 
 fn take(c: &mut Cursor) -> Read<Take> {
-    let (space, cube) = two(c, ["space", "cube"], Cursor::id, Cursor::id)?;
+    let (space, cube) = two(c, ["space", "cube"], space, cube)?;
     Some(Take { space: space?, cube: cube? })
 }
 
 /// `coins` defaults to 0 when absent (but `null` is not a number).
 fn well(c: &mut Cursor) -> Read<WellNotation> {
-    let (color, coins) = two(c, ["color", "coins"], Cursor::id, Cursor::u32)?;
+    let (color, coins) = two(c, ["color", "coins"], cube, Cursor::u32)?;
     Some(WellNotation { color: color?, coins: coins.unwrap_or(0) })
 }
 
@@ -198,194 +240,318 @@ fn draw_item(c: &mut Cursor) -> Read<DrawItem> {
     Some(DrawItem::Member { player: player?, gen: gen? })
 }
 
-/// The members any entry or action may have, each its bit in [`Seen`]; `None` for a name no
-/// entry or action has (the tags among them: a repeated tag is refused).
-fn member(seen: &mut Seen, name: &str) -> Read<()> {
-    seen.first(match name {
-        "round" => 0,
-        "spaces" => 1,
-        "player" => 2,
-        "take" => 3,
-        "well" => 4,
-        "free" => 5,
-        "action" => 6,
-        "customer" => 7,
-        "coin_for" => 8,
-        "tiles" => 9,
-        "member" => 10,
-        "buy" => 11,
-        "draw" => 12,
-        "promote" => 13,
-        "rolls" => 14,
-        "space" => 15,
-        "cube" => 16,
-        "set" => 17,
-        "result" => 18,
-        "recall" => 19,
-        "building" => 20,
-        "good" => 21,
-        "pay" => 22,
-        "train" => 23,
-        "enter" => 24,
-        "advance" => 25,
-        "privilege" => 26,
-        "to" => 27,
-        "reward" => 28,
+/// The name of a member any entry or action may have; its number is its bit in [`Seen`].
+#[derive(Clone, Copy)]
+enum Name {
+    Round,
+    Spaces,
+    Player,
+    Take,
+    Well,
+    Free,
+    Action,
+    Customer,
+    CoinFor,
+    Tiles,
+    Member,
+    Buy,
+    Draw,
+    Promote,
+    Rolls,
+    Space,
+    Cube,
+    Set,
+    Result,
+    Recall,
+    Building,
+    Good,
+    Pay,
+    Train,
+    Enter,
+    Advance,
+    Privilege,
+    To,
+    Reward,
+}
+
+/// The member `name` as a [`Name`], marked in `seen`; `None` for a name no entry or action
+/// has, or one already seen (the tags are among them: a repeated tag is refused). The name
+/// is compared here only, once: the readings of the members then match on the [`Name`].
+fn member(seen: &mut Seen, name: &str) -> Read<Name> {
+    use Name::*;
+    let name = match name {
+        "round" => Round,
+        "spaces" => Spaces,
+        "player" => Player,
+        "take" => Take,
+        "well" => Well,
+        "free" => Free,
+        "action" => Action,
+        "customer" => Customer,
+        "coin_for" => CoinFor,
+        "tiles" => Tiles,
+        "member" => Member,
+        "buy" => Buy,
+        "draw" => Draw,
+        "promote" => Promote,
+        "rolls" => Rolls,
+        "space" => Space,
+        "cube" => Cube,
+        "set" => Set,
+        "result" => Result,
+        "recall" => Recall,
+        "building" => Building,
+        "good" => Good,
+        "pay" => Pay,
+        "train" => Train,
+        "enter" => Enter,
+        "advance" => Advance,
+        "privilege" => Privilege,
+        "to" => To,
+        "reward" => Reward,
         _ => return None,
-    })
+    };
+    seen.first(name as u32)?;
+    Some(name)
 }
 
-/// The members of one entry as read, before they make its variant.
-#[derive(Default)]
-struct EntryParts {
-    round: Option<u64>,
-    spaces: Option<PopulateSpaces>,
-    seat: Option<usize>,
-    who: Option<Who>,
-    take: Option<Take>,
-    well: Option<WellNotation>,
-    free: Option<bool>,
-    action: Option<Action>,
-    customer: Option<Customer>,
-    coin_for: Option<Vec<Cube>>,
-    tiles: Option<Vec<Customer>>,
-    member: Option<MemberRef>,
-    buy: Option<Vec<MassBuy>>,
-    draw: Option<Vec<DrawItem>>,
-    promote: Option<Vec<Promotion>>,
-    rolls: Option<Vec<Cube>>,
-    space: Option<crate::ids::Space>,
-    cube: Option<Cube>,
-    set: Option<crate::notation::FateSet>,
-    result: Option<crate::notation::Face>,
-}
-
-/// An object whose first member is `tag` (its kind `K`): each other member read by `read` into
-/// the parts `P`, which `build` makes the value of that kind.
-fn variant<'a, K: Copy + Deserialize<'a>, P: Default, T>(
+/// An object whose first member is `tag`, whose value `kind` reads (its kind `K`): `start`
+/// makes the empty parts `P` of that kind, each other member is read by `read` into them, and
+/// `build` makes the value. The parts are only the kind's own (an enum of kinds), so that
+/// starting, moving and dropping them costs what that kind has, not what every kind together
+/// has. As [`Cursor::tagged`], with the tag's value read by a plain `match` instead of serde's
+/// enum reading.
+fn variant<'a, K, P, T>(
     c: &mut Cursor<'a>,
     tag: &str,
-    read: impl Fn(&mut Cursor<'a>, K, &str, &mut P) -> Read<()>,
-    build: impl FnOnce(K, P) -> Read<T>,
+    kind: impl Fn(&str) -> Read<K>,
+    start: impl Fn(K) -> P,
+    read: impl Fn(&mut Cursor<'a>, Name, &mut P) -> Read<()>,
+    build: impl FnOnce(P) -> Read<T>,
 ) -> Read<T> {
     let mut seen = Seen::default();
-    let mut parts = P::default();
-    let kind = c.tagged(tag, |c, kind, name| {
-        member(&mut seen, name)?;
-        read(c, kind, name, &mut parts)
+    let mut parts: Option<P> = None;
+    c.object(|c, name| match &mut parts {
+        Some(p) => read(c, member(&mut seen, name)?, p),
+        None if name == tag => {
+            parts = Some(start(kind(c.str()?)?));
+            Some(())
+        }
+        None => None,
     })?;
-    build(kind, parts)
+    build(parts?)
 }
 
 /// An entry whose first member is `"type"`.
 pub(crate) fn entry(c: &mut Cursor) -> Read<Entry> {
-    variant(c, "type", entry_member, build_entry)
+    variant(c, "type", Kind::of, EntryParts::start, entry_member, build_entry)
 }
 
-/// Reads the member `name` of an entry of kind `kind` into `p`.
-fn entry_member(c: &mut Cursor, kind: Kind, name: &str, p: &mut EntryParts) -> Read<()> {
-    use Kind::*;
-    match (kind, name) {
-        (Populate, "round") => p.round = Some(c.u64()?),
-        (Populate, "spaces") => p.spaces = Some(populate_spaces(c)?),
-        (Turn | Death, "player") => p.seat = Some(usize(c)?),
-        (Sale | Pass, "player") => p.who = Some(who(c)?),
-        (Turn, "take") => p.take = c.nullable(take)?,
-        (Turn, "well") => p.well = c.nullable(well)?,
-        (Turn, "free") => p.free = c.nullable(Cursor::bool)?,
-        (Turn, "action") => p.action = c.nullable(action)?,
-        (Sale, "customer") => p.customer = Some(c.id()?),
-        (Sale, "coin_for") => p.coin_for = Some(cubes(c)?),
-        (Refill, "tiles") => p.tiles = Some(c.list(Cursor::id)?),
-        (Death, "member") => p.member = Some(member_ref(c)?),
-        (Mass, "buy") => p.buy = Some(c.list(mass_buy)?),
-        (Mass, "draw") => p.draw = c.nullable(|c| c.list(draw_item))?,
-        (Mass, "promote") => p.promote = Some(c.list(promotion)?),
-        (Carla, "rolls") => p.rolls = c.nullable(cubes)?,
-        (Carla, "space") => p.space = Some(c.id()?),
-        (Carla, "cube") => p.cube = Some(c.id()?),
-        (Fate, "set") => p.set = Some(c.id()?),
-        (Fate, "result") => p.result = Some(c.id()?),
+/// The members of one entry as read, by its kind, before they make its variant.
+enum EntryParts {
+    Populate {
+        round: Option<u64>,
+        spaces: Option<PopulateSpaces>,
+    },
+    Turn {
+        seat: Option<usize>,
+        take: Option<Take>,
+        well: Option<WellNotation>,
+        free: Option<bool>,
+        action: Option<Action>,
+    },
+    Sale {
+        who: Option<Who>,
+        customer: Option<Customer>,
+        coin_for: Option<Vec<Cube>>,
+    },
+    Pass {
+        who: Option<Who>,
+    },
+    Refill {
+        tiles: Option<Vec<Customer>>,
+    },
+    Death {
+        seat: Option<usize>,
+        member: Option<MemberRef>,
+    },
+    Mass {
+        buy: Option<Vec<MassBuy>>,
+        draw: Option<Vec<DrawItem>>,
+        promote: Option<Vec<Promotion>>,
+    },
+    Carla {
+        rolls: Option<Vec<Cube>>,
+        space: Option<Space>,
+        cube: Option<Cube>,
+    },
+    Fate {
+        set: Option<crate::notation::FateSet>,
+        result: Option<crate::notation::Face>,
+    },
+}
+
+impl EntryParts {
+    /// The parts of an entry of kind `kind` before any member.
+    fn start(kind: Kind) -> EntryParts {
+        match kind {
+            Kind::Populate => EntryParts::Populate { round: None, spaces: None },
+            Kind::Turn => EntryParts::Turn { seat: None, take: None, well: None, free: None, action: None },
+            Kind::Sale => EntryParts::Sale { who: None, customer: None, coin_for: None },
+            Kind::Pass => EntryParts::Pass { who: None },
+            Kind::Refill => EntryParts::Refill { tiles: None },
+            Kind::Death => EntryParts::Death { seat: None, member: None },
+            Kind::Mass => EntryParts::Mass { buy: None, draw: None, promote: None },
+            Kind::Carla => EntryParts::Carla { rolls: None, space: None, cube: None },
+            Kind::Fate => EntryParts::Fate { set: None, result: None },
+        }
+    }
+}
+
+/// Reads the member `name` of an entry into its parts `p`.
+fn entry_member(c: &mut Cursor, name: Name, p: &mut EntryParts) -> Read<()> {
+    use EntryParts as P;
+    match (p, name) {
+        (P::Populate { round, .. }, Name::Round) => *round = Some(c.u64()?),
+        (P::Populate { spaces, .. }, Name::Spaces) => *spaces = Some(populate_spaces(c)?),
+        (P::Turn { seat, .. } | P::Death { seat, .. }, Name::Player) => *seat = Some(usize(c)?),
+        (P::Sale { who, .. } | P::Pass { who }, Name::Player) => *who = Some(self::who(c)?),
+        (P::Turn { take, .. }, Name::Take) => *take = c.nullable(self::take)?,
+        (P::Turn { well, .. }, Name::Well) => *well = c.nullable(self::well)?,
+        (P::Turn { free, .. }, Name::Free) => *free = c.nullable(Cursor::bool)?,
+        (P::Turn { action, .. }, Name::Action) => *action = c.nullable(self::action)?,
+        (P::Sale { customer, .. }, Name::Customer) => *customer = Some(c.id()?),
+        (P::Sale { coin_for, .. }, Name::CoinFor) => *coin_for = Some(cubes(c)?),
+        (P::Refill { tiles }, Name::Tiles) => *tiles = Some(c.list(Cursor::id)?),
+        (P::Death { member, .. }, Name::Member) => *member = Some(member_ref(c)?),
+        (P::Mass { buy, .. }, Name::Buy) => *buy = Some(c.list(mass_buy)?),
+        (P::Mass { draw, .. }, Name::Draw) => *draw = c.nullable(|c| c.list(draw_item))?,
+        (P::Mass { promote, .. }, Name::Promote) => *promote = Some(c.list(promotion)?),
+        (P::Carla { rolls, .. }, Name::Rolls) => *rolls = c.nullable(cubes)?,
+        (P::Carla { space, .. }, Name::Space) => *space = Some(self::space(c)?),
+        (P::Carla { cube, .. }, Name::Cube) => *cube = Some(self::cube(c)?),
+        (P::Fate { set, .. }, Name::Set) => *set = Some(c.id()?),
+        (P::Fate { result, .. }, Name::Result) => *result = Some(c.id()?),
         _ => return None,
     }
     Some(())
 }
 
-/// The entry of kind `kind` from its members; `None` when a required one is missing.
-fn build_entry(kind: Kind, p: EntryParts) -> Read<Entry> {
-    Some(match kind {
-        Kind::Populate => Entry::Populate { round: p.round?, spaces: p.spaces? },
-        Kind::Turn => Entry::Turn { player: p.seat?, take: p.take, well: p.well, free: p.free, action: p.action },
-        Kind::Sale => Entry::Sale { player: p.who?, customer: p.customer?, coin_for: p.coin_for.unwrap_or_default() },
-        Kind::Pass => Entry::Pass { player: p.who? },
-        Kind::Refill => Entry::Refill { tiles: p.tiles? },
-        Kind::Death => Entry::Death { player: p.seat?, member: p.member? },
-        Kind::Mass => {
-            Entry::Mass { buy: p.buy.unwrap_or_default(), draw: p.draw, promote: p.promote.unwrap_or_default() }
+/// The entry from its parts; `None` when a required member is missing.
+fn build_entry(p: EntryParts) -> Read<Entry> {
+    Some(match p {
+        EntryParts::Populate { round, spaces } => Entry::Populate { round: round?, spaces: spaces? },
+        EntryParts::Turn { seat, take, well, free, action } => Entry::Turn { player: seat?, take, well, free, action },
+        EntryParts::Sale { who, customer, coin_for } => {
+            Entry::Sale { player: who?, customer: customer?, coin_for: coin_for.unwrap_or_default() }
         }
-        Kind::Carla => Entry::Carla { rolls: p.rolls, space: p.space?, cube: p.cube? },
-        Kind::Fate => Entry::Fate { set: p.set?, result: p.result? },
+        EntryParts::Pass { who } => Entry::Pass { player: who? },
+        EntryParts::Refill { tiles } => Entry::Refill { tiles: tiles? },
+        EntryParts::Death { seat, member } => Entry::Death { player: seat?, member: member? },
+        EntryParts::Mass { buy, draw, promote } => {
+            Entry::Mass { buy: buy.unwrap_or_default(), draw, promote: promote.unwrap_or_default() }
+        }
+        EntryParts::Carla { rolls, space, cube } => Entry::Carla { rolls, space: space?, cube: cube? },
+        EntryParts::Fate { set, result } => Entry::Fate { set: set?, result: result? },
     })
 }
 
-/// The members of one action as read, before they make its variant.
-#[derive(Default)]
+/// The members of one action as read, by its kind, before they make its variant
+/// (`coin_for`, which every action may have, beside them).
+enum ActionKind {
+    Harvest,
+    Market,
+    Family {
+        recall: Option<MemberRef>,
+    },
+    Craft {
+        building: Option<crate::ids::Building>,
+        good: Option<crate::ids::Good>,
+        pay: Option<crate::notation::Pay>,
+        train: Option<MemberRef>,
+    },
+    Council {
+        enter: Option<MemberRef>,
+        advance: Option<MemberRef>,
+        pay: Option<crate::notation::Pay>,
+        privilege: Option<Privilege>,
+    },
+    Travel {
+        member: Option<MemberRef>,
+        to: Option<String>,
+        reward: Option<RewardChoice>,
+    },
+    Church {
+        member: Option<MemberRef>,
+        pay: Option<crate::notation::Pay>,
+    },
+}
+
+/// An action's parts: its kind's own and `coin_for`.
 struct ActionParts {
     coin_for: Option<Vec<Cube>>,
-    recall: Option<MemberRef>,
-    building: Option<crate::ids::Building>,
-    good: Option<crate::ids::Good>,
-    pay: Option<crate::notation::Pay>,
-    train: Option<MemberRef>,
-    enter: Option<MemberRef>,
-    advance: Option<MemberRef>,
-    privilege: Option<Privilege>,
-    member: Option<MemberRef>,
-    to: Option<String>,
-    reward: Option<RewardChoice>,
+    kind: ActionKind,
+}
+
+impl ActionParts {
+    /// The parts of an action of kind `what` before any member.
+    fn start(what: Do) -> ActionParts {
+        let kind = match what {
+            Do::Harvest => ActionKind::Harvest,
+            Do::Market => ActionKind::Market,
+            Do::Family => ActionKind::Family { recall: None },
+            Do::Craft => ActionKind::Craft { building: None, good: None, pay: None, train: None },
+            Do::Council => ActionKind::Council { enter: None, advance: None, pay: None, privilege: None },
+            Do::Travel => ActionKind::Travel { member: None, to: None, reward: None },
+            Do::Church => ActionKind::Church { member: None, pay: None },
+        };
+        ActionParts { coin_for: None, kind }
+    }
 }
 
 /// An action whose first member is `"do"`.
 fn action(c: &mut Cursor) -> Read<Action> {
-    variant(c, "do", action_member, build_action)
+    variant(c, "do", Do::of, ActionParts::start, action_member, build_action)
 }
 
-/// Reads the member `name` of an action of kind `what` into `p`.
-fn action_member(c: &mut Cursor, what: Do, name: &str, p: &mut ActionParts) -> Read<()> {
-    use Do::*;
-    match (what, name) {
-        (_, "coin_for") => p.coin_for = Some(cubes(c)?),
-        (Family, "recall") => p.recall = c.nullable(member_ref)?,
-        (Craft, "building") => p.building = Some(c.id()?),
-        (Craft, "good") => p.good = c.nullable(Cursor::id)?,
+/// Reads the member `name` of an action into its parts `p`.
+fn action_member(c: &mut Cursor, name: Name, p: &mut ActionParts) -> Read<()> {
+    use ActionKind as A;
+    match (&mut p.kind, name) {
+        (_, Name::CoinFor) => p.coin_for = Some(cubes(c)?),
+        (A::Family { recall }, Name::Recall) => *recall = c.nullable(member_ref)?,
+        (A::Craft { building, .. }, Name::Building) => *building = Some(c.id()?),
+        (A::Craft { good, .. }, Name::Good) => *good = c.nullable(Cursor::id)?,
         // Optional for a craft or a council move, required for the church.
-        (Craft | Council, "pay") => p.pay = c.nullable(Cursor::id)?,
-        (Church, "pay") => p.pay = Some(c.id()?),
-        (Craft, "train") => p.train = c.nullable(member_ref)?,
-        (Council, "enter") => p.enter = c.nullable(member_ref)?,
-        (Council, "advance") => p.advance = c.nullable(member_ref)?,
-        (Council, "privilege") => p.privilege = c.nullable(privilege)?,
-        (Travel | Church, "member") => p.member = Some(member_ref(c)?),
-        (Travel, "to") => p.to = Some(string(c)?),
-        (Travel, "reward") => p.reward = c.nullable(reward)?,
+        (A::Craft { pay, .. } | A::Council { pay, .. }, Name::Pay) => *pay = c.nullable(Cursor::id)?,
+        (A::Church { pay, .. }, Name::Pay) => *pay = Some(c.id()?),
+        (A::Craft { train, .. }, Name::Train) => *train = c.nullable(member_ref)?,
+        (A::Council { enter, .. }, Name::Enter) => *enter = c.nullable(member_ref)?,
+        (A::Council { advance, .. }, Name::Advance) => *advance = c.nullable(member_ref)?,
+        (A::Council { privilege, .. }, Name::Privilege) => *privilege = c.nullable(self::privilege)?,
+        (A::Travel { member, .. } | A::Church { member, .. }, Name::Member) => *member = Some(member_ref(c)?),
+        (A::Travel { to, .. }, Name::To) => *to = Some(string(c)?),
+        (A::Travel { reward, .. }, Name::Reward) => *reward = c.nullable(self::reward)?,
         _ => return None,
     }
     Some(())
 }
 
-/// The action of kind `what` from its members; `None` when a required one is missing.
-fn build_action(what: Do, p: ActionParts) -> Read<Action> {
+/// The action from its parts; `None` when a required member is missing.
+fn build_action(p: ActionParts) -> Read<Action> {
     let coin_for = p.coin_for.unwrap_or_default();
-    Some(match what {
-        Do::Harvest => Action::Harvest { coin_for },
-        Do::Market => Action::Market { coin_for },
-        Do::Family => Action::Family { recall: p.recall, coin_for },
-        Do::Craft => Action::Craft { building: p.building?, good: p.good, pay: p.pay, train: p.train, coin_for },
-        Do::Council => {
-            Action::Council { enter: p.enter, advance: p.advance, pay: p.pay, privilege: p.privilege, coin_for }
+    Some(match p.kind {
+        ActionKind::Harvest => Action::Harvest { coin_for },
+        ActionKind::Market => Action::Market { coin_for },
+        ActionKind::Family { recall } => Action::Family { recall, coin_for },
+        ActionKind::Craft { building, good, pay, train } => {
+            Action::Craft { building: building?, good, pay, train, coin_for }
         }
-        Do::Travel => Action::Travel { member: p.member?, to: p.to?, reward: p.reward, coin_for },
-        Do::Church => Action::Church { member: p.member?, pay: p.pay?, coin_for },
+        ActionKind::Council { enter, advance, pay, privilege } => {
+            Action::Council { enter, advance, pay, privilege, coin_for }
+        }
+        ActionKind::Travel { member, to, reward } => Action::Travel { member: member?, to: to?, reward, coin_for },
+        ActionKind::Church { member, pay } => Action::Church { member: member?, pay: pay?, coin_for },
     })
 }
 

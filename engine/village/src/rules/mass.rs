@@ -193,15 +193,12 @@ fn promote(game: &mut Game, p: usize, gen: u8, from: u8, to: u8) -> RuleResult {
 /// Step 3 (E.1, F.5, H.18): most members on the track, tie broken by the single highest
 /// member; every player still tied gains 2 PP; Carla never does.
 pub fn majority(game: &mut Game) {
+    // The count and the highest stage in one pass, without collecting the stages.
     let on_track = |members: &[crate::game::Member]| -> (usize, u8) {
-        let stages: Vec<u8> = members
-            .iter()
-            .filter_map(|m| match m.loc {
-                Loc::Church(s) => Some(s),
-                _ => None,
-            })
-            .collect();
-        (stages.len(), stages.iter().copied().max().unwrap_or(0))
+        members.iter().fold((0, 0), |(n, top), m| match m.loc {
+            Loc::Church(s) => (n + 1, top.max(s)),
+            _ => (n, top),
+        })
     };
     let mut rivals: Vec<(Who, (usize, u8))> =
         game.players.iter().enumerate().map(|(p, pl)| (Who::Seat(p), on_track(&pl.members))).collect();

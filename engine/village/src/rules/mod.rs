@@ -92,7 +92,7 @@ pub fn run_automatic(game: &mut Game) -> RuleResult {
                 game.tasks.pop();
                 carla::react(game, space);
             }
-            Task::Death { player } if time_and_death::candidates(game, player).is_none() => {
+            Task::Death { player } if !time_and_death::can_die(game, player) => {
                 game.tasks.pop();
             }
             Task::MarketDay => {

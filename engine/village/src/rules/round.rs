@@ -9,8 +9,11 @@ use crate::notation::PopulateSpaces;
 /// of the green bag in canonical colour order. The bag is filled already.
 fn derive(game: &mut Game, counts: &[u32; 7]) -> [Cubes; 7] {
     let mut out = [Cubes::default(); 7];
-    let mut bag: Vec<Cube> =
-        Cube::ALL.iter().flat_map(|&c| std::iter::repeat_n(c, game.green_bag.get(c) as usize)).collect();
+    // Sized first: collected from the nested repeats, the bag grew a step at a time.
+    let mut bag: Vec<Cube> = Vec::with_capacity(game.green_bag.total() as usize);
+    for &c in Cube::ALL {
+        bag.extend(std::iter::repeat_n(c, game.green_bag.get(c) as usize));
+    }
     if let Some(rng) = &mut game.rng {
         for s in Space::ALL {
             for _ in 0..counts[s.index()] {

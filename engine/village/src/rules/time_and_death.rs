@@ -18,6 +18,12 @@ pub fn candidates(game: &Game, p: usize) -> Option<(u8, Vec<Loc>)> {
     Some((gen, locs))
 }
 
+/// Whether a member of player `p` can die: [`candidates`] is `Some`, without building its list
+/// (asked at every death the end of a turn queues).
+pub fn can_die(game: &Game, p: usize) -> bool {
+    game.players[p].members.iter().any(|m| m.loc.visible())
+}
+
 /// Whether the death at the top needs a `death` entry (a choice between places, G.11.1).
 pub fn needs_choice(game: &Game, p: usize) -> bool {
     candidates(game, p).is_some_and(|(_, locs)| locs.len() > 1)
