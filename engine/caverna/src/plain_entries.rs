@@ -10,20 +10,13 @@
 
 use chronicle_game::cursor::{id_of, Cursor, Seen};
 
-use crate::action_space::ActionSpace;
 use crate::notation::{Action, Entry, GoodsMap, Loot, RawCoord};
 use crate::tag_first::{Do, Kind};
 
 type Read<T> = Option<T>;
 
-/// A coordinate, `[row, col]`: punctuation read in place rather than through
-/// [`Cursor::exactly`] (coordinates are the commonest value of a log); the same text is read.
 fn coord(c: &mut Cursor) -> Read<RawCoord> {
-    c.eat(b'[').then_some(())?;
-    let row = c.i64()?;
-    c.eat(b',').then_some(())?;
-    let col = c.i64()?;
-    c.eat(b']').then_some(())?;
+    let [row, col] = c.exactly::<i64, 2>(Cursor::i64)?;
     Some(RawCoord(row, col))
 }
 
@@ -105,68 +98,6 @@ fn member(seen: &mut Seen, name: &str) -> Read<M> {
     Some(m)
 }
 
-/// An action-space id. Serde's reading of one compares the text with each of 39 names in turn
-/// (a twentieth of a log's reading); here the length and first and last bytes pick the one
-/// candidate, whose own id ([`ActionSpace::id`], tested equal to serde's name for every
-/// variant) must then be the text. Any text without such a candidate is read by serde, so the
-/// answer is serde's for every text (`tests`).
-fn action_space(c: &mut Cursor) -> Read<ActionSpace> {
-    let text = c.str()?;
-    match space_candidate(text) {
-        Some(space) if space.id() == text => Some(space),
-        _ => id_of(text),
-    }
-}
-
-/// The action space whose id has the length and first and last bytes of `text`, if any (these
-/// three tell every id apart).
-fn space_candidate(text: &str) -> Option<ActionSpace> {
-    use ActionSpace::*;
-    let bytes = text.as_bytes();
-    Some(match (bytes.len(), *bytes.first()?, *bytes.last()?) {
-        (5, b'd', b't') => Depot,
-        (6, b'g', b'h') => Growth,
-        (7, b'l', b'g') => Logging,
-        (8, b'c', b'g') => Clearing,
-        (8, b's', b's') => Supplies,
-        (9, b'a', b'e') => Adventure,
-        (9, b'e', b'n') => Extension,
-        (9, b'h', b'k') => Housework,
-        (9, b'i', b'n') => Imitation,
-        (10, b'e', b'n') => Excavation,
-        (10, b'o', b'g') => OreMining,
-        (10, b's', b'e') => Sustenance,
-        (11, b'e', b'n') => Exploration,
-        (11, b'f', b'e') => FamilyLife,
-        (11, b'i', b'2') => Imitation2,
-        (11, b'i', b'3') => Imitation3,
-        (11, b'l', b't') => LargeDepot,
-        (11, b'o', b'g') => OreTrading,
-        (11, b'r', b'g') => RubyMining,
-        (12, b'd', b'g') => DriftMining,
-        (12, b'o', b'y') => OreDelivery,
-        (12, b's', b'g') => StripMining,
-        (13, b'b', b'g') => Blacksmithing,
-        (13, b'r', b'y') => RubyDelivery,
-        (13, b's', b'g') => SheepFarming,
-        (13, b'w', b't') => WeeklyMarket,
-        (14, b'd', b'g') => DonkeyFarming,
-        (14, b'd', b'2') => DriftMining2,
-        (14, b'f', b'g') => FenceBuilding,
-        (14, b's', b'n') => SlashAndBurn,
-        (14, b'w', b'g') => WoodGathering,
-        (15, b'h', b'l') => HardwareRental,
-        (15, b's', b'r') => StartingPlayer,
-        (17, b'w', b'n') => WishForChildren,
-        (18, b'f', b'n') => ForestExploration,
-        (21, b'o', b'n') => OreMineConstruction,
-        (22, b'r', b'n') => RubyMineConstruction,
-        (24, b's', b'g') => SmallScaleDriftMining,
-        (24, b'u', b'n') => UrgentWishForChildren,
-        _ => return None,
-    })
-}
-
 /// An entry whose first member is `"type"`.
 pub(crate) fn entry(c: &mut Cursor) -> Read<Entry> {
     let mut seen = Seen::default();
@@ -175,7 +106,7 @@ pub(crate) fn entry(c: &mut Cursor) -> Read<Entry> {
     let kind = c.tagged("type", |c, kind: Kind, name| {
         match (kind, member(&mut seen, name)?) {
             (_, M::Player) => player = Some(c.u32()?),
-            (Kind::Place, M::Space) => space = Some(action_space(c)?),
+            (Kind::Place, M::Space) => space = Some(c.id()?),
             (Kind::Place, M::Dwarf) => dwarf = c.nullable(Cursor::u32)?,
             (Kind::Place, M::Ruby) => ruby = c.bool()?,
             (Kind::Place | Kind::Free | Kind::Feed, M::Actions) => actions = Some(action_list(c)?),
@@ -218,7 +149,7 @@ struct Parts {
     loot: Option<Vec<Loot>>,
     goods_list: Option<Vec<crate::goods::Good>>,
     goods_map: Option<GoodsMap>,
-    space: Option<ActionSpace>,
+    space: Option<crate::action_space::ActionSpace>,
     actions: Option<Vec<Action>>,
     for_: Option<crate::notation::UseFor>,
     dwarf: Option<u32>,
@@ -251,7 +182,7 @@ fn action_member(c: &mut Cursor, what: Do, m: M, p: &mut Parts) -> Read<()> {
         (Expedition, M::Loot) => p.loot = Some(loot(c)?),
         (Buy, M::Goods) => p.goods_list = Some(c.list(Cursor::id)?),
         (Convert | RubyTrade, M::Goods) | (Release, M::Animals) => p.goods_map = Some(goods_map(c)?),
-        (Imitate, M::Space) => p.space = Some(action_space(c)?),
+        (Imitate, M::Space) => p.space = Some(c.id()?),
         (Imitate, M::Actions) => p.actions = Some(action_list(c)?),
         (Use, M::For) => p.for_ = c.nullable(Cursor::id)?,
         (Use, M::Dwarf) => p.dwarf = c.nullable(Cursor::u32)?,
@@ -342,43 +273,6 @@ mod tests {
             out.push(format!("{{{},\"x\":1}}", members.join(",")));
         }
         out
-    }
-
-    /// The action-space lookup answers serde's reading for every id and for texts one edit
-    /// away from one (same length and ends, one byte changed, cut, lengthened, a case changed).
-    #[test]
-    fn action_space_ids_are_read_as_serde_reads_them() {
-        let mut texts: Vec<String> = vec![String::new(), "x".into(), "imitation2".into()];
-        for space in ActionSpace::ALL {
-            let id = space.id();
-            assert_eq!(space_candidate(id), Some(space), "{id}");
-            texts.push(id.to_string());
-            texts.push(format!("{id}_"));
-            texts.push(id[1..].to_string());
-            texts.push(id[..id.len() - 1].to_string());
-            texts.push(id.to_uppercase());
-            for i in 0..id.len() {
-                for with in ["a", "z", "_", "2"] {
-                    texts.push(format!("{}{with}{}", &id[..i], &id[i + 1..]));
-                }
-            }
-        }
-        for text in texts {
-            let serde: Option<ActionSpace> = serde_json::from_value(Value::from(text.as_str())).ok();
-            let json = Value::from(text.as_str()).to_string();
-            assert_eq!(action_space(&mut Cursor::new(&json)), serde, "{text}");
-        }
-    }
-
-    /// A coordinate reads what `[i64; 2]` reads, and refuses the rest.
-    #[test]
-    fn coordinates_are_read_as_pairs() {
-        for text in ["[1,2]", " [ -1 , 0 ] ", "[1]", "[]", "[1,2,3]", "[1,,2]", "[1 2]", "[-0,1]", "[1,2", "1,2]"] {
-            let serde = serde_json::from_str::<[i64; 2]>(text).ok().filter(|_| !text.contains("-0"));
-            let mut c = Cursor::new(text);
-            let plain = coord(&mut c).filter(|_| c.end().is_some()).map(|RawCoord(r, c)| [r, c]);
-            assert_eq!(plain, serde, "{text}");
-        }
     }
 
     fn plain(text: &str) -> Option<Entry> {
