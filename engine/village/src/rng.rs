@@ -32,12 +32,14 @@ impl Rng {
         if n == 0 {
             return 0;
         }
-        // 2^64 mod n, computed in u128 to avoid overflow.
-        let rem = ((1u128 << 64) % u128::from(n)) as u64;
+        // 2^64 mod n, as ((2^64 − 1) mod n + 1) mod n: in u64, without the software 128-bit
+        // division that a u128 remainder costs on every pick.
+        let rem = (u64::MAX % n + 1) % n;
         loop {
             let x = self.next_u64();
-            // limit = 2^64 − rem; when rem = 0 every x is below it.
-            if rem == 0 || u128::from(x) < (1u128 << 64) - u128::from(rem) {
+            // limit = 2^64 − rem, which fits in u64 when rem ≥ 1; when rem = 0 every x is
+            // below it.
+            if rem == 0 || x < 0u64.wrapping_sub(rem) {
                 return x % n;
             }
         }
@@ -71,6 +73,21 @@ mod tests {
         let mut r = Rng::new(0);
         assert_eq!(r.next_u64(), 0xE220_A839_7B1D_CDAF);
         assert_eq!(r.next_u64(), 0x6E78_9E6A_A1B9_65F4);
+    }
+
+    /// `below`'s remainder and limit in u64 are the u128 ones of the format's definition.
+    #[test]
+    fn the_u64_limit_is_the_u128_one() {
+        let mut r = Rng::new(11);
+        let ns = [1, 2, 3, 5, 7, 24, 63, 64, 1000, u64::MAX / 3, u64::MAX - 1, u64::MAX];
+        for n in ns.into_iter().chain((0..1000).map(|_| r.next_u64() >> (r.next_u64() % 64)).filter(|&n| n > 0)) {
+            let wide = ((1u128 << 64) % u128::from(n)) as u64;
+            let rem = (u64::MAX % n + 1) % n;
+            assert_eq!(rem, wide, "{n}");
+            if rem != 0 {
+                assert_eq!(u128::from(0u64.wrapping_sub(rem)), (1u128 << 64) - u128::from(wide), "{n}");
+            }
+        }
     }
 
     #[test]
