@@ -6,6 +6,7 @@
 //! the simulator use a synthetic set that says so in its `source` ([`crate::synthetic`]).
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use crate::error::{ensure, fail, ErrorCode, RuleResult};
 use crate::ids::{Skill, Trait};
@@ -40,13 +41,15 @@ pub struct CardDef {
     pub id: String,
     pub kind: CardKind,
     pub cost: Option<u32>,
-    pub effects: Option<Vec<Effect>>,
+    /// Shared so that an owned card holds its effects ([`crate::game::OwnedCard::effects`])
+    /// instead of looking its id up in the catalogue each time the rules ask.
+    pub effects: Option<Arc<[Effect]>>,
 }
 
 impl CardDef {
     /// Whether the card carries a `custom` effect (B.4).
     pub fn has_custom(&self) -> bool {
-        self.effects.iter().flatten().any(|e| matches!(e, Effect::Custom { .. }))
+        self.effects.iter().flat_map(|e| e.iter()).any(|e| matches!(e, Effect::Custom { .. }))
     }
 }
 
@@ -117,7 +120,8 @@ impl Catalogue {
             ensure((card.kind == CardKind::Starting) == (card.id == START_HOUSE), ErrorCode::Catalogue, || {
                 format!("card {}: only `{START_HOUSE}` is a starting house, and it is kind `starting`", card.id)
             })?;
-            let def = CardDef { id: card.id.clone(), kind: card.kind, cost: card.cost, effects: card.effects };
+            let def =
+                CardDef { id: card.id.clone(), kind: card.kind, cost: card.cost, effects: card.effects.map(Arc::from) };
             if let Some(twice) = c.cards.insert(card.id, def) {
                 return fail(ErrorCode::Catalogue, format!("card id {} is declared twice", twice.id));
             }
@@ -219,6 +223,11 @@ impl Catalogue {
     /// The effects of an owned card (empty for an undeclared one, which cannot be owned).
     pub fn effects(&self, id: &str) -> &[Effect] {
         self.cards.get(id).and_then(|c| c.effects.as_deref()).unwrap_or(&[])
+    }
+
+    /// [`Catalogue::effects`], shared: what an [`crate::game::OwnedCard`] keeps when it is gained.
+    pub fn shared_effects(&self, id: &str) -> Arc<[Effect]> {
+        self.cards.get(id).and_then(|c| c.effects.clone()).unwrap_or_else(|| Arc::from([]))
     }
 
     pub fn villager(&self, id: &str) -> RuleResult<&VillagerDef> {

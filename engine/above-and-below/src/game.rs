@@ -46,11 +46,27 @@ pub struct Villager {
 
 /// A house or outpost a player owns, with the goods tokens lying on it (not owned until
 /// harvested, RULES.md "Owned goods").
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, PartialEq, Eq, Serialize)]
 pub struct OwnedCard {
     pub id: String,
     pub kind: CardKind,
     pub tokens: Vec<Good>,
+    /// The card's effects as declared, kept from when it was gained: the rules read an owned
+    /// card's effects on nearly every entry, and a catalogue lookup by id each time was the
+    /// replay's largest overhead. Never serialised nor shown: the id says which card it is.
+    #[serde(skip)]
+    pub effects: Arc<[Effect]>,
+}
+
+/// As derived before [`OwnedCard::effects`] was kept: the effects are the catalogue's.
+impl std::fmt::Debug for OwnedCard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OwnedCard")
+            .field("id", &self.id)
+            .field("kind", &self.kind)
+            .field("tokens", &self.tokens)
+            .finish()
+    }
 }
 
 /// A cave a player owns, and the outpost on it, if any (D.5.4).
@@ -242,7 +258,12 @@ impl Game {
                         state: if four && *id != "start_hammer" { VState::Exhausted } else { VState::Ready },
                     })
                     .collect(),
-                houses: vec![OwnedCard { id: START_HOUSE.into(), kind: CardKind::Starting, tokens: Vec::new() }],
+                houses: vec![OwnedCard {
+                    id: START_HOUSE.into(),
+                    kind: CardKind::Starting,
+                    tokens: Vec::new(),
+                    effects: setup.catalogue.shared_effects(START_HOUSE),
+                }],
                 caves: Vec::new(),
                 reserve: [0; 8],
                 potions: 0,
@@ -334,8 +355,7 @@ impl Game {
     /// The effects of every card a player owns (B.3: effects of several cards add up), walked
     /// in place: the sums and tests over them run many times a round, so no list is built.
     pub(crate) fn effects(&self, p: usize) -> impl Iterator<Item = &Effect> {
-        let cat = &self.setup.catalogue;
-        self.players[p].cards().flat_map(|c| cat.effects(&c.id))
+        self.players[p].cards().flat_map(|c| c.effects.iter())
     }
 
     /// The sum of one numeric effect over a player's cards.

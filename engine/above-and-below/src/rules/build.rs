@@ -92,7 +92,8 @@ pub fn free_cave(game: &Game, p: usize, cave: &str, limit: usize) -> Option<usiz
 
 /// Places a gained card: an outpost on the cave at `cave_index`, a house in the row of houses.
 pub fn place(game: &mut Game, p: usize, id: &str, kind: CardKind, cave_index: Option<usize>) {
-    let card = OwnedCard { id: id.to_owned(), kind, tokens: Vec::new() };
+    let card =
+        OwnedCard { id: id.to_owned(), kind, tokens: Vec::new(), effects: game.setup.catalogue.shared_effects(id) };
     let pl = &mut game.players[p];
     match cave_index.and_then(|i| pl.caves.get_mut(i)) {
         Some(cave) => cave.outpost = Some(card),
@@ -175,11 +176,10 @@ pub fn build(game: &mut Game, p: usize, o: &BuildOrder<'_>) -> RuleResult {
     take_from_row(game, row, slot);
     place(game, p, o.card, kind, cave_index);
     // D.5.6, H.6: coin_on_build of the player's other cards.
-    let cat = &game.setup.catalogue;
     let bonus: u64 = game.players[p]
         .cards()
         .filter(|c| c.id != o.card)
-        .flat_map(|c| cat.effects(&c.id))
+        .flat_map(|c| c.effects.iter())
         .filter_map(|e| if let Effect::CoinOnBuild { n } = e { Some(u64::from(*n)) } else { None })
         .sum();
     game.players[p].coins = game.players[p].coins.saturating_add(bonus);

@@ -103,10 +103,9 @@ pub fn income(game: &mut Game, p: usize) {
 
 /// F.7: every empty card with `goods_refill` gets one token of its good.
 pub fn restock(game: &mut Game, p: usize) {
-    let setup = game.setup.clone();
     for card in game.players[p].cards_mut() {
         if card.tokens.is_empty() {
-            for e in setup.catalogue.effects(&card.id) {
+            for e in card.effects.iter() {
                 if let Effect::GoodsRefill { good } = e {
                     card.tokens.push(*good);
                 }

@@ -91,7 +91,6 @@ pub fn score(game: &Game) -> Vec<ScoreBreakdown> {
     let positions: Vec<i32> = game.players.iter().map(|p| p.reputation).collect();
     let ranks = rank_bonus(&positions);
     let board = &game.setup.board;
-    let cat = &game.setup.catalogue;
     game.players
         .iter()
         .zip(ranks)
@@ -105,7 +104,7 @@ pub fn score(game: &Game) -> Vec<ScoreBreakdown> {
             let mut fixed = 0i64;
             let mut variable = 0i64;
             for card in p.cards() {
-                for e in cat.effects(&card.id) {
+                for e in card.effects.iter() {
                     match e {
                         Effect::Vp { n } => fixed += i64::from(*n),
                         Effect::VpPer { per, n } => {
