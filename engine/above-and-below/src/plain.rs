@@ -631,11 +631,6 @@ pub(crate) mod tests {
         out
     }
 
-    fn whole<'a, T>(text: &'a str, read: impl Fn(&mut Cursor<'a>) -> Read<T>) -> Read<T> {
-        let mut c = Cursor::new(text);
-        read(&mut c).filter(|_| c.end().is_some())
-    }
-
     /// What `read` reads of each text and its edits, the notation's `Deserialize` and its
     /// tag-first reading (the single pass's before this reader) read the same; each text as the
     /// simulator writes it is read. Returns how many edits were read and refused.
@@ -646,9 +641,13 @@ pub(crate) mod tests {
     ) -> (usize, usize) {
         let (mut read_n, mut refused) = (0, 0);
         for text in texts {
-            assert_eq!(whole(text, &read).as_ref(), Some(&serde_json::from_str::<T>(text).expect("serde")), "{text}");
+            assert_eq!(
+                chronicle_game::cursor::whole(text, &read).as_ref(),
+                Some(&serde_json::from_str::<T>(text).expect("serde")),
+                "{text}"
+            );
             for edit in edits(text) {
-                match whole(&edit, &read) {
+                match chronicle_game::cursor::whole(&edit, &read) {
                     Some(v) => {
                         read_n += 1;
                         assert_eq!(serde_json::from_str::<T>(&edit).ok().as_ref(), Some(&v), "{edit}");
@@ -698,7 +697,7 @@ pub(crate) mod tests {
         assert!(read > 2000 && refused > 2000, "edits read {read}, refused {refused}");
         // The whole catalogue as written, without its (many) edits.
         let whole_text = texts.last().expect("catalogue");
-        assert_eq!(whole(whole_text, catalogue_read), serde_json::from_str(whole_text).ok());
+        assert_eq!(chronicle_game::cursor::whole(whole_text, catalogue_read), serde_json::from_str(whole_text).ok());
     }
 
     fn catalogue_read(c: &mut Cursor) -> Read<CatalogueNotation> {

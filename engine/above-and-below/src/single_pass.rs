@@ -46,12 +46,6 @@ fn strict(input: &[u8]) -> Option<Strict<'_>> {
     (log.format == FORMAT && log.entries.len() <= MAX_ENTRIES).then_some(log)
 }
 
-/// A part read once per log (meta, claimed, the setup's members but its catalogue) by its own
-/// `Deserialize`, from its text.
-fn part<'a, T: Deserialize<'a>>(c: &mut Cursor<'a>) -> Option<T> {
-    serde_json::from_str(c.value_text()?).ok()
-}
-
 /// Stores a member's value, refusing a repeated member ([`Strict`] and [`SetupNotation`] refuse
 /// one).
 fn set<T>(slot: &mut Option<T>, value: T) -> Option<()> {
@@ -66,10 +60,10 @@ fn plain(text: &str) -> Option<Strict<'_>> {
     let (mut format, mut meta, mut setup, mut entries, mut claimed) = (None, None, None, None, None);
     c.object(|c, name| match name {
         "format" => set(&mut format, Cow::Borrowed(c.str()?)),
-        "meta" => set(&mut meta, part(c)?),
+        "meta" => set(&mut meta, c.deserialized()?),
         "setup" => set(&mut setup, plain_setup(c)?),
         "entries" => set(&mut entries, c.list(crate::plain::entry)?),
-        "claimed" => set(&mut claimed, part(c)?),
+        "claimed" => set(&mut claimed, c.deserialized()?),
         _ => None,
     })?;
     c.end()?;
@@ -83,16 +77,16 @@ fn plain_setup(c: &mut Cursor) -> Option<SetupNotation<TagFirst<CatalogueNotatio
     let (mut key_houses, mut star_houses, mut house_row, mut outpost_row, mut villager_row) =
         (None, None, None, None, None);
     c.object(|c, name| match name {
-        "players" => set(&mut players, part(c)?),
+        "players" => set(&mut players, c.deserialized()?),
         "catalogue" => set(&mut catalogue, crate::plain::catalogue(c)?),
-        "board" => set(&mut board, part(c)?),
-        "random" => set(&mut random, part(c)?),
-        "seed" => set(&mut seed, part(c)?),
-        "key_houses" => set(&mut key_houses, part(c)?),
-        "star_houses" => set(&mut star_houses, part(c)?),
-        "house_row" => set(&mut house_row, part(c)?),
-        "outpost_row" => set(&mut outpost_row, part(c)?),
-        "villager_row" => set(&mut villager_row, part(c)?),
+        "board" => set(&mut board, c.deserialized()?),
+        "random" => set(&mut random, c.deserialized()?),
+        "seed" => set(&mut seed, c.deserialized()?),
+        "key_houses" => set(&mut key_houses, c.deserialized()?),
+        "star_houses" => set(&mut star_houses, c.deserialized()?),
+        "house_row" => set(&mut house_row, c.deserialized()?),
+        "outpost_row" => set(&mut outpost_row, c.deserialized()?),
+        "villager_row" => set(&mut villager_row, c.deserialized()?),
         _ => None,
     })?;
     Some(SetupNotation {

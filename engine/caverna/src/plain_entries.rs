@@ -276,8 +276,7 @@ mod tests {
     }
 
     fn plain(text: &str) -> Option<Entry> {
-        let mut c = Cursor::new(text);
-        entry(&mut c).filter(|_| c.end().is_some())
+        chronicle_game::cursor::whole(text, entry)
     }
 
     /// What the plain reader reads, `Entry`'s own reading reads the same (it may refuse more:

@@ -11,7 +11,7 @@
 //! entries by a reader that mirrors `Entry`'s own reading (the tests compare the two on every
 //! golden, simulated and mutated log), so verdicts never depend on which path a log took.
 
-use chronicle_game::single_pass::{read, Shape};
+use chronicle_game::single_pass::{play, read, Shape};
 
 use crate::game::Game;
 use crate::notation::{Claimed, SetupNotation};
@@ -28,16 +28,12 @@ pub(crate) fn parse_only(input: &[u8]) -> Option<usize> {
 
 /// The replay of a log that reads in one scan and whose every entry is legal.
 pub(crate) fn replay(input: &[u8]) -> Option<Replay> {
-    let mut game: Option<Game> = None;
-    let log = read::<SetupNotation, Claimed, _>(input, &SHAPE, entry, |setup, entry| {
-        let game = match &mut game {
-            Some(game) => game,
-            None => game.insert(start(setup, None).ok()?),
-        };
-        game.play_entry(&entry).ok()
-    })?;
-    // Validated once more only for a log without entries; the claimed scores are counted here.
-    let mut game = game.map_or_else(|| start(&log.setup, None).ok(), Some)?;
+    let start = |setup: &SetupNotation| start(setup, None).ok();
+    let (mut game, log) =
+        play::<SetupNotation, Claimed, _, _>(input, &SHAPE, entry, start, |game: &mut Game, entry| {
+            game.play_entry(&entry).ok()
+        })?;
+    // The claimed scores are counted here: the game starts before `claimed` may have been read.
     if log.claimed.as_ref().is_some_and(|c| c.scores.len() != game.players().len()) {
         return None;
     }

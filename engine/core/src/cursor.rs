@@ -259,6 +259,12 @@ impl<'a> Cursor<'a> {
         Some(all)
     }
 
+    /// The next value read by `T`'s own `Deserialize` from its text ([`Cursor::value_text`]):
+    /// for parts read once per log, where a reading of their own is not worth it.
+    pub fn deserialized<T: Deserialize<'a>>(&mut self) -> Option<T> {
+        serde_json::from_str(self.value_text()?).ok()
+    }
+
     /// The text of the next value, for a part read by `serde_json` instead (a part read once
     /// per log). Only strings and brackets are followed: whether the text is one JSON value is
     /// left to the reading of it, which refuses anything else.
@@ -296,6 +302,13 @@ impl<'a> Cursor<'a> {
         }
         self.text.get(start..self.at.min(bytes.len()))
     }
+}
+
+/// `text` read whole by `read`: `None` unless only whitespace follows what it reads.
+pub fn whole<'a, T>(text: &'a str, read: impl FnOnce(&mut Cursor<'a>) -> Option<T>) -> Option<T> {
+    let mut c = Cursor::new(text);
+    let value = read(&mut c)?;
+    c.end().map(|()| value)
 }
 
 /// The index of the first byte that ends a string's plain text: `"`, `\` or a control

@@ -33,11 +33,6 @@ pub struct Envelope<S, C> {
 /// The top-level members of a log (`format` first: [`Seen`] bit 0, `entries` bit 3).
 const MEMBERS: [&str; 5] = ["format", "meta", "setup", "entries", "claimed"];
 
-/// A part read once per log (meta, setup, claimed) by its own `Deserialize`, from its text.
-fn part<'a, T: Deserialize<'a>>(c: &mut Cursor<'a>) -> Option<T> {
-    serde_json::from_str(c.value_text()?).ok()
-}
-
 /// Reads a log of `shape` in one scan: each entry is read by `entry` and handed with the setup
 /// to `take` as soon as it is read (so `setup` must come before `entries`, as every writer puts
 /// them). `None` when the usual reading must judge the log, or `take` refused an entry.
@@ -64,8 +59,8 @@ where
         seen.first(u32::try_from(index).ok()?)?;
         match name {
             "format" => (c.str()? == shape.format).then_some(())?,
-            "meta" => meta = part(c)?,
-            "setup" => setup = Some(part(c)?),
+            "meta" => meta = c.deserialized()?,
+            "setup" => setup = Some(c.deserialized()?),
             "entries" => {
                 let setup = setup.as_ref()?;
                 c.array(|c| {
@@ -76,12 +71,42 @@ where
                     take(setup, entry(c)?)
                 })?;
             }
-            _ => claimed = part(c)?,
+            _ => claimed = c.deserialized()?,
         }
         Some(())
     })?;
     c.end()?;
     (seen.has(0) && seen.has(3)).then_some(Envelope { meta, setup: setup?, claimed, entries })
+}
+
+/// Reads a log of `shape` in one scan and plays it: the game is started from the setup by
+/// `start` when the first entry has been read (after the scan, for a log without entries), and
+/// each entry is played by `play` as soon as it is read. `None` as for [`read`], or when `start`
+/// or `play` refused.
+pub fn play<'a, S, C, E, G>(
+    input: &'a [u8],
+    shape: &Shape,
+    entry: impl FnMut(&mut Cursor<'a>) -> Option<E>,
+    start: impl Fn(&S) -> Option<G>,
+    mut play: impl FnMut(&mut G, E) -> Option<()>,
+) -> Option<(G, Envelope<S, C>)>
+where
+    S: Deserialize<'a>,
+    C: Deserialize<'a>,
+{
+    let mut game: Option<G> = None;
+    let log = read(input, shape, entry, |setup, e| {
+        let game = match &mut game {
+            Some(game) => game,
+            None => game.insert(start(setup)?),
+        };
+        play(game, e)
+    })?;
+    let game = match game {
+        Some(game) => game,
+        None => start(&log.setup)?,
+    };
+    Some((game, log))
 }
 
 #[cfg(test)]
@@ -133,6 +158,22 @@ mod tests {
         ] {
             assert!(scan(refused).is_none(), "{refused}");
         }
+        let played = |log: &str| {
+            play(
+                log.as_bytes(),
+                &SHAPE,
+                Cursor::u32,
+                |s: &Setup| Some(vec![s.players]),
+                |g, e| {
+                    g.push(e);
+                    (e != 9).then_some(())
+                },
+            )
+            .map(|(g, log): (Vec<u32>, Envelope<Setup, Claimed>)| (g, log.entries))
+        };
+        assert_eq!(played(r#"{"format":"toy/1","setup":{"players":4},"entries":[1,2]}"#), Some((vec![4, 1, 2], 2)));
+        assert_eq!(played(r#"{"format":"toy/1","setup":{"players":4},"entries":[]}"#), Some((vec![4], 0)));
+        assert_eq!(played(r#"{"format":"toy/1","setup":{"players":4},"entries":[9]}"#), None, "a refused entry");
         let long = format!(
             r#"{{"format":"toy/1","setup":{{"players":1}},"entries":[],"meta":{{"id":"{}"}}}}"#,
             "x".repeat(1000)

@@ -12,7 +12,7 @@
 //! `Entry`'s own reading (the tests compare the two on simulated and edited entries and logs),
 //! so verdicts never depend on which path a log took.
 
-use chronicle_game::single_pass::{read, Shape};
+use chronicle_game::single_pass::{play, read, Shape};
 
 use crate::game::Game;
 use crate::notation::{Claimed, SetupNotation};
@@ -31,19 +31,12 @@ pub(crate) fn parse(input: &[u8]) -> Option<usize> {
 /// The replay of a log that reads in one scan, whose every entry is legal and whose end
 /// applies and scores without error.
 pub(crate) fn replay(input: &[u8]) -> Option<Replay> {
-    let mut game: Option<Game> = None;
-    let log = read::<SetupNotation, Claimed, _>(input, &SHAPE, entry, |setup, entry| {
-        let game = match &mut game {
-            Some(game) => game,
-            None => game.insert(begin(setup, None).ok()?),
-        };
-        rules::apply(game, &entry).ok()
-    })?;
-    // Validated here only for a log without entries; the claimed scores are counted here.
-    let mut game = match game {
-        Some(game) => game,
-        None => begin(&log.setup, None).ok()?,
-    };
+    let begin = |setup: &SetupNotation| begin(setup, None).ok();
+    let (mut game, log) =
+        play::<SetupNotation, Claimed, _, _>(input, &SHAPE, entry, begin, |game: &mut Game, entry| {
+            rules::apply(game, &entry).ok()
+        })?;
+    // The claimed scores are counted here: the game starts before `claimed` may have been read.
     if log.claimed.as_ref().is_some_and(|c| c.scores.len() != game.player_count()) {
         return None;
     }
