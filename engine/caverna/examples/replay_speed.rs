@@ -12,8 +12,9 @@
 //! Each round runs the four in turn, so that a machine whose speed drifts slows all of them
 //! alike; the allocator is the `chronicle` binary's (mimalloc).
 //!
-//! For instruction counts, a fourth argument runs one measure once and prints nothing: `floor`,
-//! `tree`, `parse`, `replay`, or `none` (only the simulation, to subtract):
+//! For instruction counts and profiles, a fourth argument runs one measure ROUNDS times and
+//! prints nothing: `floor`, `tree`, `parse`, `replay`, or `none` (only the simulation, to
+//! subtract):
 //!
 //! ```sh
 //! valgrind --tool=callgrind --callgrind-out-file=/dev/null target/release/examples/replay_speed 1000 4 1 parse
@@ -77,7 +78,9 @@ fn main() {
     if let Some(only) = only {
         let ids = ["floor", "tree", "parse", "replay"];
         if let Some((_, (_, f))) = ids.iter().zip(&measures).find(|(id, _)| **id == only) {
-            time(&logs, *f);
+            for _ in 0..rounds {
+                time(&logs, *f);
+            }
         }
         return;
     }

@@ -13,6 +13,9 @@
 //! one). Each pass runs `rounds` times (default 5), alternating, and the median is reported,
 //! so that a noisy shared machine skews all three alike. Ratios are to the floor. The allocator
 //! is the `chronicle` binary's (mimalloc), so that allocations cost what they cost there.
+//!
+//! For profiles and instruction counts, a third argument (`floor`, `tree`, `parse` or
+//! `replay`) runs that pass alone, `rounds` times, and prints nothing but the corpus line.
 
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -73,6 +76,17 @@ fn main() {
         ("(b) parse only", &parse),
         ("(c) full replay", &replay),
     ];
+    // A third argument runs one pass `rounds` times and prints nothing, for profiles and
+    // instruction counts: `floor`, `tree`, `parse` or `replay`.
+    if let Some(only) = std::env::args().nth(3) {
+        let ids = ["floor", "tree", "parse", "replay"];
+        if let Some((_, (_, f))) = ids.iter().zip(&passes).find(|(id, _)| **id == only) {
+            for _ in 0..rounds {
+                pass(&logs, *f);
+            }
+        }
+        return;
+    }
     let mut times: Vec<Vec<Duration>> = vec![Vec::new(); passes.len()];
     for _ in 0..rounds {
         for (i, (_, f)) in passes.iter().enumerate() {
