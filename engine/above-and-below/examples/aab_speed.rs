@@ -18,6 +18,9 @@
 //! change of the machine's load falls on all three alike, and the median is printed, with its
 //! ratio to the floor. Allocation is mimalloc's, as in the `chronicle` binary. The simulated logs use seeded mode, so a replay also re-derives every die and
 //! draw; the games are whole (7 rounds), so scoring is included.
+//!
+//! For profiles and instruction counts, `--only floor|parse|replay` runs that measure alone,
+//! `R` times per player count, and prints no timing.
 
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -83,6 +86,23 @@ fn main() {
         for (seed, log) in logs.iter().enumerate() {
             let r = replay(log);
             assert_eq!(r.status, Status::Complete, "seed {seed}, {players} players: {:?}", r.error);
+        }
+        if let Some(only) = args.iter().position(|a| a == "--only").and_then(|i| args.get(i + 1)) {
+            let measure: Measure = match only.as_str() {
+                "floor" => &|b| {
+                    black_box(serde_json::from_slice::<serde::de::IgnoredAny>(b).ok());
+                },
+                "parse" => &|b| {
+                    black_box(parse_only(b).ok());
+                },
+                _ => &|b| {
+                    black_box(replay(b));
+                },
+            };
+            for _ in 0..runs.max(1) {
+                time(&logs, measure);
+            }
+            continue;
         }
         let bytes: usize = logs.iter().map(Vec::len).sum();
         let [floor, parse, full] = medians(

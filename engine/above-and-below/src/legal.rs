@@ -60,7 +60,7 @@ fn cat_dice(game: &Game, acting: &[String]) -> Vec<CatDie> {
     let seeded = game.seeded();
     acting
         .iter()
-        .filter(|id| game.setup.catalogue.villagers.get(*id).is_some_and(|v| v.has_trait(Trait::CaveCat)))
+        .filter(|id| game.setup.catalogue.villagers.get(id).is_some_and(|v| v.has_trait(Trait::CaveCat)))
         .map(|id| CatDie { villager: id.clone(), die: (!seeded).then_some(6) })
         .collect()
 }
@@ -99,7 +99,7 @@ pub fn explore_entry(game: &Game, p: usize, party: Vec<String>) -> Option<Entry>
         Some(pre) => (pre.cave, pre.die, pre.dice, false),
         None if game.seeded() => return None,
         None => {
-            let ids: Vec<String> = game.setup.catalogue.caves.keys().cloned().collect();
+            let ids: Vec<String> = game.setup.catalogue.caves.keys().map(ToOwned::to_owned).collect();
             let cave = next_draw(&game.decks.caves, &ids)?;
             (cave, 1, vec![1; party.len()], true)
         }

@@ -203,7 +203,7 @@ fn seeded<C>(
     let mut villagers = catalogue.villager_ids(VillagerKind::Regular);
     let mut basics = catalogue.card_ids(CardKind::Basic);
     let mut outposts = catalogue.card_ids(CardKind::Outpost);
-    let mut caves: Vec<String> = catalogue.caves.keys().cloned().collect();
+    let mut caves: Vec<String> = catalogue.caves.keys().map(ToOwned::to_owned).collect();
     let short = [
         ("key houses", keys.len(), 4),
         ("regular villagers", villagers.len(), 5),
