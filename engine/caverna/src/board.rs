@@ -161,6 +161,17 @@ const fn neighbour_masks() -> [u64; CELLS] {
     out
 }
 
+/// The set bits of a bit set of [`Coord::index`], lowest first (row-major order).
+fn bits(mut set: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        let i = set.trailing_zeros() as usize;
+        (set != 0).then(|| {
+            set &= set - 1;
+            i
+        })
+    })
+}
+
 /// Bonuses printed under board spaces (`RULES.md` A.1, A.3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PrintedBonus {
@@ -340,23 +351,29 @@ impl HomeBoard {
     /// The cells that may count for animal housing, in [`Coord::all`] order: every other cell
     /// is empty, a cavern or a tunnel, without a stable.
     pub fn housing_cells(&self) -> impl Iterator<Item = Coord> {
-        let mut bits = self.housing;
-        std::iter::from_fn(move || {
-            let i = bits.trailing_zeros() as usize;
-            (bits != 0).then(|| {
-                bits &= bits - 1;
-                Coord::from_index(i)
-            })
-        })
+        bits(self.housing).map(Coord::from_index)
     }
 
     pub fn has_stable(&self, c: Coord) -> bool {
         self.spaces[c.index()].stable
     }
 
-    /// Every coordinate holding a tile, in row-major order.
+    /// Every coordinate holding a tile, in row-major order: the set bits of `tiled`, since a
+    /// board holds a few tiles among its 48 cells and harvests, incomes and scoring ask often.
     pub fn tiles(&self) -> impl Iterator<Item = (Coord, Tile)> + '_ {
-        self.spaces.iter().enumerate().filter_map(|(i, s)| s.tile.map(|t| (Coord::from_index(i), t)))
+        bits(self.tiled).filter_map(|i| self.spaces[i].tile.map(|t| (Coord::from_index(i), t)))
+    }
+
+    /// The cells holding a field, in row-major order, without borrowing the board (the field
+    /// phase changes the fields it walks).
+    pub fn field_cells(&self) -> impl Iterator<Item = Coord> {
+        let mut fields = 0u64;
+        for i in bits(self.tiled) {
+            if let Some(Tile::Field { .. }) = self.spaces[i].tile {
+                fields |= 1u64 << i;
+            }
+        }
+        bits(fields).map(Coord::from_index)
     }
 
     pub fn count(&self, pred: impl Fn(Tile) -> bool) -> usize {

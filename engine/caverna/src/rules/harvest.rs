@@ -7,9 +7,8 @@ use crate::goods::Good;
 
 /// Takes one crop from every sown field (C.3 step 1).
 pub fn field_phase(p: &mut Player) {
-    let fields: Vec<_> = p.board.fields().collect();
-    for (c, crop) in fields {
-        let Some((kind, n)) = crop else { continue };
+    for c in p.board.field_cells() {
+        let Some(Tile::Field { crop: Some((kind, n)) }) = p.board.tile(c) else { continue };
         let good = match kind {
             Crop::Grain => Good::Grain,
             Crop::Vegetable => Good::Vegetable,
@@ -23,10 +22,14 @@ pub fn field_phase(p: &mut Player) {
 /// Food due at this feeding: 2 per adult and 1 per newborn, or 1 per dwarf (C.3, C.4), less
 /// the Working cave's dwarf (`relief`) and 1 per donkey in a mine with the Mining cave (E.4).
 pub fn food_due(p: &Player, one_food: bool, relief: u32) -> u32 {
-    let mut costs: Vec<u32> = p.dwarfs.iter().map(|d| if one_food || d.newborn { 1 } else { 2 }).collect();
-    costs.sort_unstable_by(|a, b| b.cmp(a));
-    let fed_by_cave: u32 = costs.iter().take(relief as usize).sum();
-    let mut due: u32 = costs.iter().sum::<u32>() - fed_by_cave;
+    // Each dwarf costs 2 or 1; the cave feeds the dearest first (counted, not sorted: this
+    // runs for every player at every feeding).
+    let dwarfs = p.dwarfs.len() as u32;
+    let dear = if one_food { 0 } else { p.dwarfs.iter().filter(|d| !d.newborn).count() as u32 };
+    let relieved_dear = relief.min(dear);
+    let relieved_cheap = (relief - relieved_dear).min(dwarfs - dear);
+    let fed_by_cave = 2 * relieved_dear + relieved_cheap;
+    let mut due: u32 = dwarfs + dear - fed_by_cave;
     if p.owns(Furnishing::MiningCave) {
         let mines = p.board.count(|t| matches!(t, Tile::OreMine | Tile::RubyMine)) as u32;
         due = due.saturating_sub(mines.min(p.supply.get(Good::Donkey)));
