@@ -177,38 +177,45 @@ impl ActionSpace {
     /// Replenishment with `players` players (`RULES.md` B.2/B.3, notation `A (B)`), or `None`
     /// for a space that does not accumulate.
     pub fn replenish(self, players: usize) -> Option<Replenish> {
+        self.replenishment(players)
+            .map(|(if_empty, otherwise)| Replenish { if_empty: Goods::of(if_empty), otherwise: Goods::of(otherwise) })
+    }
+
+    /// [`ActionSpace::replenish`] as lists of goods, `(if empty, otherwise)`: the replenish
+    /// step of every round adds them to the spaces one good at a time.
+    pub fn replenishment(self, players: usize) -> Option<(Added, Added)> {
         let small = players <= 3;
-        let r = match self {
-            A::DriftMining if small => Replenish::always(Good::Stone, 1),
-            A::DriftMining => Replenish::always(Good::Stone, 2),
-            A::DriftMining2 => Replenish::always(Good::Stone, 1),
-            A::Excavation if small => Replenish::always(Good::Stone, 1),
-            A::Excavation => Replenish::empty_else(Good::Stone, 2, Good::Stone, 1),
-            A::StartingPlayer => Replenish::always(Good::Food, 1),
-            A::Logging if small => Replenish::empty_else(Good::Wood, 3, Good::Wood, 1),
-            A::Logging => Replenish::always(Good::Wood, 3),
-            A::OreMining if small => Replenish::empty_else(Good::Ore, 2, Good::Ore, 1),
-            A::OreMining => Replenish::empty_else(Good::Ore, 3, Good::Ore, 2),
-            A::WoodGathering => Replenish::always(Good::Wood, 1),
-            A::ForestExploration if small => Replenish::always(Good::Wood, 1),
-            A::ForestExploration => Replenish::empty_else(Good::Wood, 2, Good::Wood, 1),
-            A::Clearing if small => Replenish::always(Good::Wood, 1),
-            A::Clearing => Replenish::always(Good::Wood, 2),
-            A::Sustenance if small => Replenish::always(Good::Food, 1),
-            A::Sustenance => Replenish::empty_else(Good::Grain, 1, Good::Vegetable, 1),
-            A::RubyMining => Replenish::always(Good::Ruby, 1),
-            A::StripMining => Replenish::empty_else(Good::Ore, 1, Good::Stone, 1),
-            A::Depot => Replenish::fixed(Goods::of(&[(Good::Wood, 1), (Good::Ore, 1)])),
-            A::FenceBuilding if players == 5 => Replenish::always(Good::Wood, 1),
-            A::FenceBuilding => Replenish::empty_else(Good::Wood, 2, Good::Wood, 1),
-            A::LargeDepot => Replenish {
-                if_empty: Goods::of(&[(Good::Stone, 1), (Good::Ore, 1), (Good::Wood, 2)]),
-                otherwise: Goods::of(&[(Good::Stone, 1), (Good::Ore, 1), (Good::Wood, 1)]),
-            },
-            A::SheepFarming => Replenish::always(Good::Sheep, 1),
-            A::DonkeyFarming => Replenish::always(Good::Donkey, 1),
-            A::OreDelivery => Replenish::fixed(Goods::of(&[(Good::Ore, 1), (Good::Stone, 1)])),
-            A::RubyDelivery => Replenish::empty_else(Good::Ruby, 2, Good::Ruby, 1),
+        let r: (Added, Added) = match self {
+            A::DriftMining if small => always(&[(Good::Stone, 1)]),
+            A::DriftMining => always(&[(Good::Stone, 2)]),
+            A::DriftMining2 => always(&[(Good::Stone, 1)]),
+            A::Excavation if small => always(&[(Good::Stone, 1)]),
+            A::Excavation => (&[(Good::Stone, 2)], &[(Good::Stone, 1)]),
+            A::StartingPlayer => always(&[(Good::Food, 1)]),
+            A::Logging if small => (&[(Good::Wood, 3)], &[(Good::Wood, 1)]),
+            A::Logging => always(&[(Good::Wood, 3)]),
+            A::OreMining if small => (&[(Good::Ore, 2)], &[(Good::Ore, 1)]),
+            A::OreMining => (&[(Good::Ore, 3)], &[(Good::Ore, 2)]),
+            A::WoodGathering => always(&[(Good::Wood, 1)]),
+            A::ForestExploration if small => always(&[(Good::Wood, 1)]),
+            A::ForestExploration => (&[(Good::Wood, 2)], &[(Good::Wood, 1)]),
+            A::Clearing if small => always(&[(Good::Wood, 1)]),
+            A::Clearing => always(&[(Good::Wood, 2)]),
+            A::Sustenance if small => always(&[(Good::Food, 1)]),
+            A::Sustenance => (&[(Good::Grain, 1)], &[(Good::Vegetable, 1)]),
+            A::RubyMining => always(&[(Good::Ruby, 1)]),
+            A::StripMining => (&[(Good::Ore, 1)], &[(Good::Stone, 1)]),
+            A::Depot => always(&[(Good::Wood, 1), (Good::Ore, 1)]),
+            A::FenceBuilding if players == 5 => always(&[(Good::Wood, 1)]),
+            A::FenceBuilding => (&[(Good::Wood, 2)], &[(Good::Wood, 1)]),
+            A::LargeDepot => (
+                &[(Good::Stone, 1), (Good::Ore, 1), (Good::Wood, 2)],
+                &[(Good::Stone, 1), (Good::Ore, 1), (Good::Wood, 1)],
+            ),
+            A::SheepFarming => always(&[(Good::Sheep, 1)]),
+            A::DonkeyFarming => always(&[(Good::Donkey, 1)]),
+            A::OreDelivery => always(&[(Good::Ore, 1), (Good::Stone, 1)]),
+            A::RubyDelivery => (&[(Good::Ruby, 2)], &[(Good::Ruby, 1)]),
             _ => return None,
         };
         Some(r)
@@ -281,16 +288,12 @@ pub struct Replenish {
     pub otherwise: Goods,
 }
 
-impl Replenish {
-    fn always(good: Good, n: u32) -> Replenish {
-        Replenish::fixed(Goods::one(good, n))
-    }
-    fn fixed(goods: Goods) -> Replenish {
-        Replenish { if_empty: goods, otherwise: goods }
-    }
-    fn empty_else(a: Good, an: u32, b: Good, bn: u32) -> Replenish {
-        Replenish { if_empty: Goods::one(a, an), otherwise: Goods::one(b, bn) }
-    }
+/// Goods a replenish step adds to a space, as `(good, count)` pairs.
+pub type Added = &'static [(Good, u32)];
+
+/// The same goods whether the space is empty or not.
+fn always(goods: Added) -> (Added, Added) {
+    (goods, goods)
 }
 
 /// The twelve action-space cards revealed one per round (`RULES.md` B.3).

@@ -215,9 +215,15 @@ impl SpaceGoods {
     }
 
     pub fn add_all(&mut self, other: &Goods) {
-        for (slot, &n) in self.0.iter_mut().zip(&other.0) {
-            *slot = u8::try_from(u32::from(*slot).saturating_add(n)).unwrap_or(u8::MAX);
+        for g in Good::ALL {
+            self.add(g, other.get(g));
         }
+    }
+
+    /// Adds `n` of one good, saturating at 255.
+    pub fn add(&mut self, good: Good, n: u32) {
+        let slot = &mut self.0[good.index()];
+        *slot = u8::try_from(u32::from(*slot).saturating_add(n)).unwrap_or(u8::MAX);
     }
 
     pub fn is_empty(&self) -> bool {

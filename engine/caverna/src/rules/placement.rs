@@ -307,23 +307,31 @@ pub fn begin(
     }
     let d = choose_dwarf(&mut game.players[p], dwarf, ruby)?;
     game.players[p].dwarfs[d].space = Some(space);
-    let mut taken = Goods::new();
+    let mut taken = Default::default();
     if let Some(state) = game.spaces.get_mut(&space) {
         state.set_occupant(p, d);
-        taken = std::mem::take(&mut state.goods).goods();
+        taken = std::mem::take(&mut state.goods);
     }
     if space == ActionSpace::StartingPlayer {
         game.starting_player = p;
     }
-    for (g, n) in taken.iter() {
-        gain(&mut game.players[p], g, n);
+    // Most spaces hold nothing: only a space with goods is walked good by good.
+    let took = !taken.is_empty();
+    if took {
+        for (g, n) in taken.goods().iter() {
+            gain(&mut game.players[p], g, n);
+        }
     }
-    Ok((d, !taken.is_empty()))
+    Ok((d, took))
 }
 
 /// Gives the fixed goods of a space to whoever uses it (placed or imitating).
 pub fn give_fixed_goods(game: &mut Game, p: usize, space: ActionSpace) -> Goods {
     let fixed = fixed_goods(space, game.setup.players(), &game.players[p]);
+    // Most spaces give nothing fixed: only a gift is walked good by good.
+    if fixed.is_empty() {
+        return fixed;
+    }
     for (g, n) in fixed.iter() {
         gain(&mut game.players[p], g, n);
     }

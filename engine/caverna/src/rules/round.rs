@@ -97,12 +97,14 @@ impl Game {
         let players = self.setup.players();
         let round = self.round();
         for (space, state) in self.spaces.iter_mut() {
-            let Some(r) = space.replenish(players) else { continue };
+            let Some((if_empty, otherwise)) = space.replenishment(players) else { continue };
             if *space == ActionSpace::RubyMining && players == 2 && round <= 2 {
                 continue;
             }
-            let add = if state.goods.is_empty() { r.if_empty } else { r.otherwise };
-            state.goods.add_all(&add);
+            let add = if state.goods.is_empty() { if_empty } else { otherwise };
+            for &(good, n) in add {
+                state.goods.add(good, n);
+            }
         }
         abilities::start_of_round(self);
         self.phase = Phase::Work { to_move: self.starting_player };
