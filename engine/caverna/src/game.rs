@@ -15,6 +15,9 @@ pub use crate::spaces::Spaces;
 
 /// Most dwarfs a player can have: 5, or 6 with the Additional dwelling (`RULES.md` E.1).
 pub const MAX_DWARFS: usize = 5;
+/// Facts a new game makes room for, per player: a player of a 4-player game places about 25
+/// dwarfs and adds about 9 other facts (furnished, forged, expeditions).
+const EVENTS_PER_PLAYER: usize = 40;
 /// Stables per player (`RULES.md` A.4).
 pub const MAX_STABLES: usize = 3;
 
@@ -285,6 +288,7 @@ impl Game {
     pub fn new(setup: Setup) -> Game {
         let players = setup.names.iter().enumerate().map(|(i, n)| Player::new(n, setup.starting_food(i))).collect();
         let spaces = ActionSpace::printed(setup.players()).into_iter().map(|s| (s, SpaceState::default())).collect();
+        let events = Vec::with_capacity(EVENTS_PER_PLAYER * setup.players());
         let mut g = Game {
             setup: std::sync::Arc::new(setup),
             players,
@@ -294,7 +298,9 @@ impl Game {
             spaces,
             harvest: Harvest::None,
             reds_revealed: 0,
-            events: Default::default(),
+            // Room for a whole game's facts up front (a dwarf placed, a tile furnished, …: a
+            // few per player and round), instead of growing the list step by step.
+            events: std::sync::Arc::new(events),
             record_events: true,
             doing: Default::default(),
         };

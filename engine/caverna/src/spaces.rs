@@ -85,6 +85,14 @@ impl Spaces {
         KEYS.iter().zip(&mut self.states).filter(move |(k, _)| on_table & Spaces::bit(**k) != 0)
     }
 
+    /// Takes every dwarf off the spaces (the return home, `RULES.md` C.2). The spaces off the
+    /// table have no occupant, so all states are cleared without looking which are on it.
+    pub(crate) fn clear_occupants(&mut self) {
+        for state in &mut self.states {
+            state.clear_occupant();
+        }
+    }
+
     pub fn keys(&self) -> impl Iterator<Item = &ActionSpace> + '_ {
         self.iter().map(|(k, _)| k)
     }

@@ -131,9 +131,7 @@ impl Game {
                 d.space = None;
             }
         }
-        for state in self.spaces.values_mut() {
-            state.clear_occupant();
-        }
+        self.spaces.clear_occupants();
         match self.harvest {
             Harvest::None => self.end_round(),
             Harvest::OneFoodPerDwarf => self.start_feeding(),
