@@ -274,9 +274,12 @@ pub struct HomeBoard {
     /// covered): adjacency checks for new tiles run for every candidate cell.
     tiled: u64,
     /// Bit [`Coord::index`] set while the cell may count for animal housing (see
-    /// [`HomeBoard::housing_cells`]): housing is checked for every candidate move, and most
-    /// cells never count.
+    /// [`HomeBoard::housing_cells`]): housing is checked for every entry and candidate move,
+    /// and most cells never count.
     housing: u64,
+    /// Bit [`Coord::index`] set while the cell holds a field: the field phase and the Stubble
+    /// room walk them.
+    fields: u64,
 }
 
 impl Default for HomeBoard {
@@ -288,7 +291,7 @@ impl Default for HomeBoard {
 impl HomeBoard {
     /// The starting board: entry dwelling and one empty cavern (`RULES.md` A.5).
     pub fn new() -> HomeBoard {
-        let mut b = HomeBoard { spaces: [Space::default(); CELLS], owned: 0, tiled: 0, housing: 0 };
+        let mut b = HomeBoard { spaces: [Space::default(); CELLS], owned: 0, tiled: 0, housing: 0, fields: 0 };
         b.set_tile(ENTRY_DWELLING, Tile::EntryDwelling);
         b.set_tile(START_CAVERN, Tile::Cavern);
         b
@@ -315,6 +318,11 @@ impl HomeBoard {
             self.owned |= 1u64 << tile as u32;
         }
         self.tiled |= 1u64 << c.index();
+        if let Tile::Field { .. } = t {
+            self.fields |= 1u64 << c.index();
+        } else {
+            self.fields &= !(1u64 << c.index());
+        }
         self.note_housing(c);
     }
 
@@ -335,21 +343,19 @@ impl HomeBoard {
         near & !own & side & self.tiled != 0
     }
 
-    /// Keeps bit `c` of `housing`: a cell counts for housing unless it is empty without a
-    /// stable or a cavern or tunnel without one (those never hold animals nor give room).
+    /// Keeps bit `c` of `housing`: whether the cell may give room by itself
+    /// ([`crate::rules::housing::may_give_room`]).
     fn note_housing(&mut self, c: Coord) {
-        let Space { tile, stable } = self.space(c);
-        let bare = matches!(tile, None | Some(Tile::Cavern | Tile::Tunnel | Tile::DeepTunnel));
         let bit = 1u64 << c.index();
-        if stable || !bare {
+        if crate::rules::housing::may_give_room(self.space(c)) {
             self.housing |= bit;
         } else {
             self.housing &= !bit;
         }
     }
 
-    /// The cells that may count for animal housing, in [`Coord::all`] order: every other cell
-    /// is empty, a cavern or a tunnel, without a stable.
+    /// The cells that may give room to animals by themselves, in [`Coord::all`] order (fields,
+    /// which count only with the Stubble room, are [`HomeBoard::field_cells`]).
     pub fn housing_cells(&self) -> impl Iterator<Item = Coord> {
         bits(self.housing).map(Coord::from_index)
     }
@@ -367,13 +373,7 @@ impl HomeBoard {
     /// The cells holding a field, in row-major order, without borrowing the board (the field
     /// phase changes the fields it walks).
     pub fn field_cells(&self) -> impl Iterator<Item = Coord> {
-        let mut fields = 0u64;
-        for i in bits(self.tiled) {
-            if let Some(Tile::Field { .. }) = self.spaces[i].tile {
-                fields |= 1u64 << i;
-            }
-        }
-        bits(fields).map(Coord::from_index)
+        bits(self.fields).map(Coord::from_index)
     }
 
     pub fn count(&self, pred: impl Fn(Tile) -> bool) -> usize {

@@ -33,16 +33,28 @@ pub fn breed(game: &mut Game, p: usize, animals: &[FarmAnimal]) -> RuleResult {
 /// cattle in that order (`LOG-FORMAT.md` "breed").
 pub fn default_breeding(game: &mut Game, p: usize) {
     let player = &game.players[p];
-    let mut newborns = Vec::new();
+    let parents = player.animals();
+    if parents.iter().all(|&n| n < 2) {
+        return born(&mut game.players[p], &[]);
+    }
+    // The board is read once for the up to four tries (this runs for every player at every
+    // breeding); the newborns are kept inline.
+    let room = housing::Room::read(&player.board, player.dwarfs_in_play());
+    let dogs = player.supply.get(Good::Dog);
+    let (mut newborns, mut n) = ([FarmAnimal::Sheep; 4], 0);
+    let mut animals = parents;
     for a in FarmAnimal::ALL {
-        if player.animals()[a.index()] >= 2 {
-            newborns.push(a);
-            if !fits_with(player, &newborns) {
-                newborns.pop();
+        if parents[a.index()] >= 2 {
+            animals[a.index()] += 1;
+            if room.fits(animals, dogs) {
+                newborns[n] = a;
+                n += 1;
+            } else {
+                animals[a.index()] -= 1;
             }
         }
     }
-    born(&mut game.players[p], &newborns);
+    born(&mut game.players[p], &newborns[..n]);
 }
 
 fn born(p: &mut Player, newborns: &[FarmAnimal]) {

@@ -53,7 +53,7 @@
 //! `min(D, zones) + 1 ≤ 49` greedy runs over at most a few dozen containers (usually one or two
 //! runs over about ten), and a total-capacity bound rejects absurd counts before any of it.
 
-use crate::board::{Coord, HomeBoard, Tile};
+use crate::board::{Coord, HomeBoard, Space, Tile};
 use crate::furnishing::Furnishing;
 use crate::goods::FarmAnimal;
 
@@ -75,6 +75,47 @@ pub fn fits(board: &HomeBoard, dwarfs: u32, animals: [u32; 4], dogs: u32) -> boo
     Containers::read(board, dwarfs).fit(animals, dogs)
 }
 
+/// [`fits`] for several sets of animals on one board (the default breeding tries a newborn of
+/// each type in turn): the board is read once.
+#[derive(Clone, Copy, Debug)]
+pub struct Room(Containers);
+
+impl Room {
+    /// The room of `board` with `dwarfs` in play (see [`fits`]).
+    pub fn read(board: &HomeBoard, dwarfs: u32) -> Room {
+        Room(Containers::read(board, dwarfs))
+    }
+
+    /// [`fits`] on this room.
+    pub fn fits(&self, animals: [u32; 4], dogs: u32) -> bool {
+        animals.iter().all(|&n| n == 0) || self.0.fit(animals, dogs)
+    }
+}
+
+/// Whether a space may give room by itself, as [`Containers::read`] reads it: the board keeps
+/// the set of these cells ([`HomeBoard::housing_cells`]), so that a reading skips the others.
+/// Empty cells, caverns and tunnels give room only with a stable (in the forest); furnishing
+/// tiles only if they are one of the four read below; fields only with the Stubble room, so
+/// they are read apart ([`HomeBoard::field_cells`]).
+pub(crate) fn may_give_room(space: Space) -> bool {
+    match space.tile {
+        None | Some(Tile::Cavern | Tile::Tunnel | Tile::DeepTunnel) => space.stable,
+        Some(Tile::Field { .. }) => false,
+        Some(Tile::Furnished { tile, .. }) => matches!(
+            tile,
+            Furnishing::MixedDwelling | Furnishing::BreakfastRoom | Furnishing::CuddleRoom | Furnishing::StubbleRoom
+        ),
+        Some(
+            Tile::Meadow
+            | Tile::SmallPasture
+            | Tile::LargePasture { .. }
+            | Tile::OreMine
+            | Tile::RubyMine
+            | Tile::EntryDwelling,
+        ) => true,
+    }
+}
+
 /// The board's containers, summarised by what the solver needs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Containers {
@@ -93,8 +134,7 @@ impl Containers {
     fn read(board: &HomeBoard, dwarfs: u32) -> Containers {
         let mut k = Containers::default();
         let mut stubble_room = false;
-        let mut empty_fields = 0;
-        // The other cells are empty, caverns or tunnels without a stable: no room there.
+        // The other cells give no room ([`may_give_room`]); fields are read below.
         for c in board.housing_cells() {
             let space = board.space(c);
             let stable = usize::from(space.stable);
@@ -124,11 +164,7 @@ impl Containers {
                         k.add_zone(1 + stable);
                     }
                 }
-                Some(Tile::Field { crop }) => {
-                    if !matches!(crop, Some((_, n)) if n > 0) {
-                        empty_fields += 1;
-                    }
-                }
+                Some(Tile::Field { .. }) => {}
                 Some(Tile::OreMine | Tile::RubyMine) => k.dedicated[DONKEY] += 1,
                 Some(Tile::EntryDwelling) => k.shared[1] += 1,
                 Some(Tile::Furnished { tile, .. }) => match tile {
@@ -142,7 +178,11 @@ impl Containers {
             }
         }
         if stubble_room {
-            k.shared[0] += empty_fields;
+            for c in board.field_cells() {
+                if !matches!(board.tile(c), Some(Tile::Field { crop: Some((_, n)) }) if n > 0) {
+                    k.shared[0] += 1;
+                }
+            }
         }
         k
     }
