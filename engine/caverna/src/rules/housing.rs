@@ -204,8 +204,16 @@ impl Containers {
         // Upper bound: every shared container used, plus the most dogs could ever add.
         let shared_room: u64 = (0..CLASSES).map(|c| u64::from(self.shared[c]) << c).sum();
         let dog_room = if max_guarded > 0 { dogs + u64::from(max_guarded) } else { 0 };
-        if rest.iter().sum::<u64>() > shared_room + dog_room {
+        let rest_total = rest.iter().sum::<u64>();
+        if rest_total > shared_room + dog_room {
             return false;
+        }
+        // One type left to house (the usual case), and no dogs that could guard it: the greedy
+        // gives it every shared container, and guarding zones would only take room from a
+        // type other than sheep. So it fits exactly when the shared room holds it.
+        let types = rest.iter().filter(|&&r| r > 0).count();
+        if types == 0 || (types == 1 && (max_guarded == 0 || rest[SHEEP] == 0)) {
+            return rest_total <= shared_room;
         }
 
         let mut shared = self.shared;
