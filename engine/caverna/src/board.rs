@@ -144,6 +144,21 @@ const MOUNTAIN: u64 = {
     m
 };
 
+/// The cells of the printed board (not the Office-room ring), as a bit set of
+/// [`Coord::index`].
+const INNER: u64 = {
+    let mut m = 0u64;
+    let mut i = 0;
+    while i < CELLS {
+        let c = Coord::from_index(i);
+        if c.row >= 0 && c.row <= 3 && c.col >= 0 && c.col <= 5 {
+            m |= 1u64 << i;
+        }
+        i += 1;
+    }
+    m
+};
+
 const fn neighbour_masks() -> [u64; CELLS] {
     let mut out = [0u64; CELLS];
     let mut i = 0;
@@ -360,6 +375,12 @@ impl HomeBoard {
         bits(self.housing).map(Coord::from_index)
     }
 
+    /// The cells of the printed board without a tile, in row-major order (final scoring
+    /// counts the unused ones).
+    pub fn untiled_inner(&self) -> impl Iterator<Item = Coord> {
+        bits(INNER & !self.tiled).map(Coord::from_index)
+    }
+
     pub fn has_stable(&self, c: Coord) -> bool {
         self.spaces[c.index()].stable
     }
@@ -462,6 +483,7 @@ mod tests {
             let want: u64 = c.neighbours().map(|n| 1u64 << n.index()).sum();
             assert_eq!(NEIGHBOURS[c.index()], want, "{c:?}");
             assert_eq!(MOUNTAIN & (1u64 << c.index()) != 0, c.is_mountain());
+            assert_eq!(INNER & (1u64 << c.index()) != 0, c.is_inner());
         }
         b.set_tile(Coord::at(2, 3), Tile::Cavern);
         assert!(b.tile_next_to(&[Coord::at(1, 3)], true));

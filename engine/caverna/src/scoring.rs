@@ -4,7 +4,7 @@ use chronicle_game::kind::CAVERNA;
 use chronicle_game::{Score, ScoreRow};
 use serde::Serialize;
 
-use crate::board::{Coord, Tile};
+use crate::board::Tile;
 use crate::furnishing::{Family, Furnishing};
 use crate::game::Player;
 use crate::goods::{FarmAnimal, Good};
@@ -66,8 +66,7 @@ pub fn score(p: &Player) -> ScoreBreakdown {
         vegetables,
         rubies: i64::from(p.supply.get(Good::Ruby)),
         dwarfs: i64::from(p.dwarfs_in_play()),
-        unused_spaces: -(Coord::inner().filter(|&c| p.board.tile(c).is_none() && !p.board.has_stable(c)).count()
-            as i64),
+        unused_spaces: -(p.board.untiled_inner().filter(|&c| !p.board.has_stable(c)).count() as i64),
         tiles_pastures_mines: tiles_pastures_mines(p),
         bonus_parlors_storages_chambers: p.board.furnishings().map(|(_, t)| bonus(p, t)).sum(),
         gold_and_begging: i64::from(p.supply.get(Good::Gold)) - 3 * i64::from(p.begging),

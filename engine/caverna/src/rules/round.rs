@@ -114,8 +114,10 @@ impl Game {
     /// work phase (B.6).
     pub(crate) fn next_turn(&mut self, after: usize) {
         let n = self.players.len();
-        for step in 1..=n {
-            let q = (after + step) % n;
+        // Clockwise by wrapping rather than by a remainder (this runs after every placement).
+        let mut q = after;
+        for _ in 0..n {
+            q = if q + 1 >= n { 0 } else { q + 1 };
             if self.players[q].dwarfs.iter().any(|d| d.is_available()) {
                 self.phase = Phase::Work { to_move: q };
                 return;
