@@ -66,9 +66,13 @@ pub struct Parts {
 }
 
 impl Parts {
-    fn new(parts: &[(Part, usize)]) -> Parts {
+    const fn new(parts: &[(Part, usize)]) -> Parts {
         let mut items = [(Part::Grow, 0); MAX_PARTS];
-        items[..parts.len()].copy_from_slice(parts);
+        let mut i = 0;
+        while i < parts.len() {
+            items[i] = parts[i];
+            i += 1;
+        }
         Parts { len: parts.len(), items }
     }
 }
@@ -87,14 +91,25 @@ pub struct Flow {
     pub connector: Connector,
 }
 
+impl Flow {
+    const fn of(parts: &[(Part, usize)], connector: Connector) -> Flow {
+        Flow { parts: Parts::new(parts), connector }
+    }
+}
+
 const CT: &[Twin] = &[Twin::CavernTunnel];
 const CT_CC: &[Twin] = &[Twin::CavernTunnel, Twin::CavernCavern];
 const MF: &[Twin] = &[Twin::MeadowField];
 const GROWTH_GOODS: &[(Good, u32)] =
     &[(Good::Wood, 1), (Good::Stone, 1), (Good::Ore, 1), (Good::Food, 1), (Good::Gold, 2)];
 const URGENT_GOLD: &[(Good, u32)] = &[(Good::Gold, 3)];
+const EXTENSION: &[(Part, usize)] =
+    &[(Part::TwinWith(Twin::MeadowField, Good::Wood), 1), (Part::TwinWith(Twin::CavernTunnel, Good::Stone), 1)];
+const URGENT_WISH: &[(Part, usize)] =
+    &[(Part::Furnish(crate::rules::furnish::Furnish::DwellingOnly), 1), (Part::Grow, 1), (Part::Gain(URGENT_GOLD), 1)];
 
-/// What a space offers a dwarf: its parts and connector (`RULES.md` B.2, B.3, §0).
+/// What a space offers a dwarf: its parts and connector (`RULES.md` B.2, B.3, §0). Each flow
+/// is a constant, copied out whole: this runs for every placement and every candidate.
 pub fn flow(space: ActionSpace, guest_room: bool, armed: bool) -> Flow {
     use crate::board::Tile;
     use crate::rules::furnish::Furnish as Fu;
@@ -102,43 +117,45 @@ pub fn flow(space: ActionSpace, guest_room: bool, armed: bool) -> Flow {
     use ActionSpace as A;
     use Connector::*;
     use Part::*;
-    let either = if guest_room { AndOr } else { Or };
-    let (parts, connector): (&[(Part, usize)], Connector) = match space {
-        A::DriftMining | A::DriftMining2 => (&[(Twin(CT), 1)], AndOr),
-        A::Excavation => (&[(Twin(CT_CC), 1)], AndOr),
-        A::Clearing | A::Sustenance => (&[(Twin(MF), 1)], AndOr),
-        A::Logging => (&[(Expedition(1), 1)], AndOr),
-        A::Growth => (&[(Gain(GROWTH_GOODS), 1), (Grow, 1)], either),
-        A::Housework => (&[(Dog, 1), (Furnish(Fu::Any), 1)], AndOr),
-        A::SlashAndBurn => (&[(Twin(MF), 1), (Sow, 1)], AndThenOr),
-        A::SmallScaleDriftMining => (&[(TwinWith(Tw::CavernTunnel, Good::Stone), 1)], AndThen),
-        A::WeeklyMarket => (&[(Buy, 1)], AndOr),
-        A::HardwareRental => (&[(Expedition(2), 1), (Sow, 1)], AndThenOr),
-        A::FenceBuilding => (&[(SmallPasture, 1), (LargePasture, 1)], AndOr),
-        A::Extension => {
-            (&[(TwinWith(Tw::MeadowField, Good::Wood), 1), (TwinWith(Tw::CavernTunnel, Good::Stone), 1)], either)
+    // Growth, Extension and Wish for children are "either … or": "and/or" with a Guest room
+    // (H.8).
+    match space {
+        A::DriftMining | A::DriftMining2 => const { Flow::of(&[(Twin(CT), 1)], AndOr) },
+        A::Excavation => const { Flow::of(&[(Twin(CT_CC), 1)], AndOr) },
+        A::Clearing | A::Sustenance => const { Flow::of(&[(Twin(MF), 1)], AndOr) },
+        A::Logging => const { Flow::of(&[(Expedition(1), 1)], AndOr) },
+        A::Growth if guest_room => const { Flow::of(&[(Gain(GROWTH_GOODS), 1), (Grow, 1)], AndOr) },
+        A::Growth => const { Flow::of(&[(Gain(GROWTH_GOODS), 1), (Grow, 1)], Or) },
+        A::Housework => const { Flow::of(&[(Dog, 1), (Furnish(Fu::Any), 1)], AndOr) },
+        A::SlashAndBurn => const { Flow::of(&[(Twin(MF), 1), (Sow, 1)], AndThenOr) },
+        A::SmallScaleDriftMining => const { Flow::of(&[(TwinWith(Tw::CavernTunnel, Good::Stone), 1)], AndThen) },
+        A::WeeklyMarket => const { Flow::of(&[(Buy, 1)], AndOr) },
+        A::HardwareRental => const { Flow::of(&[(Expedition(2), 1), (Sow, 1)], AndThenOr) },
+        A::FenceBuilding => const { Flow::of(&[(SmallPasture, 1), (LargePasture, 1)], AndOr) },
+        A::Extension if guest_room => const { Flow::of(EXTENSION, AndOr) },
+        A::Extension => const { Flow::of(EXTENSION, Or) },
+        A::Imitation | A::Imitation2 | A::Imitation3 => const { Flow::of(&[(Imitate, 1)], AndThen) },
+        A::Blacksmithing if armed => const { Flow::of(&[(Expedition(3), 1)], AndOr) },
+        A::Blacksmithing => const { Flow::of(&[(Forge, 1), (Expedition(3), 1)], AndThen) },
+        A::SheepFarming | A::DonkeyFarming => {
+            const { Flow::of(&[(SmallPasture, 1), (LargePasture, 1), (Stable, 1)], AndOr) }
         }
-        A::Imitation | A::Imitation2 | A::Imitation3 => (&[(Imitate, 1)], AndThen),
-        A::Blacksmithing if armed => (&[(Expedition(3), 1)], AndOr),
-        A::Blacksmithing => (&[(Forge, 1), (Expedition(3), 1)], AndThen),
-        A::SheepFarming | A::DonkeyFarming => (&[(SmallPasture, 1), (LargePasture, 1), (Stable, 1)], AndOr),
-        A::OreMineConstruction => (&[(OreMine, 1), (Expedition(2), 1)], AndThenOr),
-        A::WishForChildren => (&[(Grow, 1), (Furnish(Fu::DwellingOnly), 1)], either),
-        A::UrgentWishForChildren => {
-            (&[(Furnish(Fu::DwellingOnly), 1), (Grow, 1), (Gain(URGENT_GOLD), 1)], UrgentWish { guest_room })
-        }
+        A::OreMineConstruction => const { Flow::of(&[(OreMine, 1), (Expedition(2), 1)], AndThenOr) },
+        A::WishForChildren if guest_room => const { Flow::of(&[(Grow, 1), (Furnish(Fu::DwellingOnly), 1)], AndOr) },
+        A::WishForChildren => const { Flow::of(&[(Grow, 1), (Furnish(Fu::DwellingOnly), 1)], Or) },
+        A::UrgentWishForChildren if guest_room => const { Flow::of(URGENT_WISH, UrgentWish { guest_room: true }) },
+        A::UrgentWishForChildren => const { Flow::of(URGENT_WISH, UrgentWish { guest_room: false }) },
         A::RubyMineConstruction if guest_room => {
-            (&[(RubyMine(Some(Tile::Tunnel)), 1), (RubyMine(Some(Tile::DeepTunnel)), 1)], AndOr)
+            const { Flow::of(&[(RubyMine(Some(Tile::Tunnel)), 1), (RubyMine(Some(Tile::DeepTunnel)), 1)], AndOr) }
         }
-        A::RubyMineConstruction => (&[(RubyMine(None), 1)], AndOr),
-        A::FamilyLife => (&[(Grow, 1), (Sow, 1)], AndOr),
-        A::Exploration => (&[(Expedition(4), 1)], AndOr),
-        A::Adventure if armed => (&[(Expedition(1), 2)], AndOr),
-        A::Adventure => (&[(Forge, 1), (Expedition(1), 2)], AndThen),
-        A::OreTrading => (&[(TradeOre, 1)], AndOr),
-        _ => (&[], AndOr),
-    };
-    Flow { parts: Parts::new(parts), connector }
+        A::RubyMineConstruction => const { Flow::of(&[(RubyMine(None), 1)], AndOr) },
+        A::FamilyLife => const { Flow::of(&[(Grow, 1), (Sow, 1)], AndOr) },
+        A::Exploration => const { Flow::of(&[(Expedition(4), 1)], AndOr) },
+        A::Adventure if armed => const { Flow::of(&[(Expedition(1), 2)], AndOr) },
+        A::Adventure => const { Flow::of(&[(Forge, 1), (Expedition(1), 2)], AndThen) },
+        A::OreTrading => const { Flow::of(&[(TradeOre, 1)], AndOr) },
+        _ => const { Flow::of(&[], AndOr) },
+    }
 }
 
 /// Goods a space gives to whoever uses it, on top of its accumulated goods (B.2, B.3).
