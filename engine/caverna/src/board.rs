@@ -279,7 +279,7 @@ pub struct Space {
 }
 
 /// A player's home board.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 pub struct HomeBoard {
     spaces: [Space; CELLS],
     /// Bit `t` set while furnishing tile `t` lies on the board: ownership is asked on every
@@ -295,7 +295,25 @@ pub struct HomeBoard {
     /// Bit [`Coord::index`] set while the cell holds a field: the field phase and the Stubble
     /// room walk them.
     fields: u64,
+    /// How often a tile or stable was set ([`HomeBoard::changes`]). Not part of what the board
+    /// holds: equality ignores it.
+    changes: u32,
 }
+
+/// Boards are equal when they hold the same: the change count says how they got there.
+impl PartialEq for HomeBoard {
+    fn eq(&self, other: &HomeBoard) -> bool {
+        // Every field named, so that a new one cannot be forgotten here.
+        let HomeBoard { spaces, owned, tiled, housing, fields, changes: _ } = self;
+        *spaces == other.spaces
+            && *owned == other.owned
+            && *tiled == other.tiled
+            && *housing == other.housing
+            && *fields == other.fields
+    }
+}
+
+impl Eq for HomeBoard {}
 
 impl Default for HomeBoard {
     fn default() -> Self {
@@ -306,10 +324,18 @@ impl Default for HomeBoard {
 impl HomeBoard {
     /// The starting board: entry dwelling and one empty cavern (`RULES.md` A.5).
     pub fn new() -> HomeBoard {
-        let mut b = HomeBoard { spaces: [Space::default(); CELLS], owned: 0, tiled: 0, housing: 0, fields: 0 };
+        let mut b =
+            HomeBoard { spaces: [Space::default(); CELLS], owned: 0, tiled: 0, housing: 0, fields: 0, changes: 0 };
         b.set_tile(ENTRY_DWELLING, Tile::EntryDwelling);
         b.set_tile(START_CAVERN, Tile::Cavern);
         b
+    }
+
+    /// How many times a tile or a stable has been set on this board (wrapping): while it
+    /// stays the same, the board has not changed. A replay checks housing again only for a
+    /// board (or animals) changed since the last check.
+    pub fn changes(&self) -> u32 {
+        self.changes
     }
 
     pub fn space(&self, c: Coord) -> Space {
@@ -321,6 +347,7 @@ impl HomeBoard {
     }
 
     pub fn set_tile(&mut self, c: Coord, t: Tile) {
+        self.changes = self.changes.wrapping_add(1);
         let slot = &mut self.spaces[c.index()].tile;
         if let Some(Tile::Furnished { tile, .. }) = *slot {
             // Only unique tiles are ever covered (Trader / Spare part storage, E.7).
@@ -342,6 +369,7 @@ impl HomeBoard {
     }
 
     pub fn set_stable(&mut self, c: Coord) {
+        self.changes = self.changes.wrapping_add(1);
         self.spaces[c.index()].stable = true;
         self.note_housing(c);
     }

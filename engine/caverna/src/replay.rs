@@ -7,7 +7,7 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 
 use crate::error::{fail, ErrorCode, RuleError, RuleResult};
-use crate::game::{Game, Phase};
+use crate::game::{Game, Phase, Player};
 use crate::goods::Good;
 use crate::notation::{Claimed, Entry, Meta, SetupNotation};
 use crate::rules::free::{free_action, Window};
@@ -299,6 +299,33 @@ pub fn replay_until(input: &[u8], limit: Option<usize>) -> Replay {
     }
 }
 
+/// What the housing check reads of a player: the board (by its change count), the dwarfs in
+/// play, the farm animals and the dogs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct HousingInputs {
+    board: u32,
+    dwarfs: u32,
+    animals: [u32; 4],
+    dogs: u32,
+}
+
+impl HousingInputs {
+    fn of(p: &Player) -> HousingInputs {
+        HousingInputs {
+            board: p.board.changes(),
+            dwarfs: p.dwarfs_in_play(),
+            animals: p.animals(),
+            dogs: p.supply.get(Good::Dog),
+        }
+    }
+}
+
+/// For each player of one game, what its last passed housing check read. The check is a
+/// function of these alone, so while they are unchanged it passes again; most entries change
+/// none of them (one game: the boards are told apart by their change counts only).
+#[derive(Debug, Default)]
+pub(crate) struct Housed(Vec<Option<HousingInputs>>);
+
 /// The game at the start of a parsed log: its setup validated and its claimed scores counted.
 pub(crate) fn start(setup: &SetupNotation, claimed: Option<&Claimed>) -> Result<Game, LogError> {
     let setup = setup::validate(setup).map_err(located)?;
@@ -352,12 +379,34 @@ impl Game {
 
     /// Applies one typed entry: the rules, then the housing check of `RULES.md` F.1.
     pub fn play_entry(&mut self, entry: &Entry) -> RuleResult {
+        self.apply_entry(entry)?;
+        self.check_housed(entry.player() as usize)
+    }
+
+    /// [`Game::play_entry`] for a pass over a whole log: the housing check is skipped when
+    /// what it reads of the player is what it last passed on ([`Housed`]).
+    pub(crate) fn play_entry_housed(&mut self, entry: &Entry, housed: &mut Housed) -> RuleResult {
+        self.apply_entry(entry)?;
+        let p = entry.player() as usize;
+        let now = HousingInputs::of(self.player(p));
+        if housed.0.get(p).copied().flatten() == Some(now) {
+            return Ok(());
+        }
+        self.check_housed(p)?;
+        if housed.0.len() <= p {
+            housed.0.resize(p + 1, None);
+        }
+        housed.0[p] = Some(now);
+        Ok(())
+    }
+
+    /// The rules of one entry, without the housing check.
+    fn apply_entry(&mut self, entry: &Entry) -> RuleResult {
         let p = entry.player() as usize;
         if p >= self.players().len() {
             return fail(ErrorCode::UnknownPlayer, format!("player {p}; this game has {}", self.players().len()));
         }
-        apply(self, entry)?;
-        self.check_housed(p)
+        apply(self, entry)
     }
 
     /// The rest of [`Game::play_entry`] for a `place` entry carried out step by step on this

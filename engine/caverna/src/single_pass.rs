@@ -16,7 +16,7 @@ use chronicle_game::single_pass::{play, read, Shape};
 use crate::game::Game;
 use crate::notation::{Claimed, SetupNotation};
 use crate::plain_entries::entry;
-use crate::replay::{finish, results, start, Replay, Status, FORMAT, MAX_ENTRIES, MAX_LOG_BYTES};
+use crate::replay::{finish, results, start, Housed, Replay, Status, FORMAT, MAX_ENTRIES, MAX_LOG_BYTES};
 
 /// What the single pass reads: the envelope every game shares, with this engine's limits.
 const SHAPE: Shape = Shape { format: FORMAT, max_bytes: MAX_LOG_BYTES, max_entries: MAX_ENTRIES };
@@ -29,9 +29,10 @@ pub(crate) fn parse_only(input: &[u8]) -> Option<usize> {
 /// The replay of a log that reads in one scan and whose every entry is legal.
 pub(crate) fn replay(input: &[u8]) -> Option<Replay> {
     let start = |setup: &SetupNotation| start(setup, None).ok();
+    let mut housed = Housed::default();
     let (mut game, log) =
         play::<SetupNotation, Claimed, _, _>(input, &SHAPE, entry, start, |game: &mut Game, entry| {
-            game.play_entry(&entry).ok()
+            game.play_entry_housed(&entry, &mut housed).ok()
         })?;
     // The claimed scores are counted here: the game starts before `claimed` may have been read.
     if log.claimed.as_ref().is_some_and(|c| c.scores.len() != game.players().len()) {
