@@ -182,8 +182,9 @@ impl ActionSpace {
     }
 
     /// [`ActionSpace::replenish`] as lists of goods, `(if empty, otherwise)`: the replenish
-    /// step of every round adds them to the spaces one good at a time.
-    pub fn replenishment(self, players: usize) -> Option<(Added, Added)> {
+    /// step of every round adds them to the spaces one good at a time (looked up in
+    /// [`REPLENISHMENT`]).
+    pub const fn replenishment(self, players: usize) -> Option<(Added, Added)> {
         let small = players <= 3;
         let r: (Added, Added) = match self {
             A::DriftMining if small => always(&[(Good::Stone, 1)]),
@@ -288,11 +289,28 @@ pub struct Replenish {
     pub otherwise: Goods,
 }
 
+/// [`ActionSpace::replenishment`] of every space for 0 to 7 players, indexed
+/// `[players][space as usize]`, worked out at compile time: the replenish step of every round
+/// looks each space up here instead of matching on it.
+pub static REPLENISHMENT: [[Option<(Added, Added)>; ActionSpace::ALL.len()]; 8] = {
+    let mut table = [[None; ActionSpace::ALL.len()]; 8];
+    let mut players = 0;
+    while players < 8 {
+        let mut i = 0;
+        while i < ActionSpace::ALL.len() {
+            table[players][i] = ActionSpace::ALL[i].replenishment(players);
+            i += 1;
+        }
+        players += 1;
+    }
+    table
+};
+
 /// Goods a replenish step adds to a space, as `(good, count)` pairs.
 pub type Added = &'static [(Good, u32)];
 
 /// The same goods whether the space is empty or not.
-fn always(goods: Added) -> (Added, Added) {
+const fn always(goods: Added) -> (Added, Added) {
     (goods, goods)
 }
 

@@ -1,7 +1,7 @@
 //! The round: reveal, replenish, work phase order, return home, and the harvest schedule
 //! (`RULES.md` C.2, C.4, B.7, B.8, H.5, H.16, H.17).
 
-use crate::action_space::{ActionSpace, RoundCard};
+use crate::action_space::{ActionSpace, RoundCard, REPLENISHMENT};
 use crate::error::{ensure, ErrorCode, RuleResult};
 use crate::game::{Game, Harvest, Phase};
 use crate::notation::HarvestToken;
@@ -97,7 +97,7 @@ impl Game {
         let players = self.setup.players();
         let round = self.round();
         for (space, state) in self.spaces.iter_mut() {
-            let Some((if_empty, otherwise)) = space.replenishment(players) else { continue };
+            let Some((if_empty, otherwise)) = REPLENISHMENT[players][*space as usize] else { continue };
             if *space == ActionSpace::RubyMining && players == 2 && round <= 2 {
                 continue;
             }
