@@ -105,33 +105,35 @@ fn tiles_pastures_mines(p: &Player) -> i64 {
 
 /// Row 9: the bonus formula of a yellow tile (E.5, E.6).
 pub fn bonus(p: &Player, tile: Furnishing) -> i64 {
-    let animals = p.animals();
-    let armed = p.dwarfs.iter().filter(|d| d.weapon.is_some()).count() as i64;
-    let dwarfs = p.dwarfs.len() as i64;
-    let (sown_grain, sown_veg) = p.board.sown();
+    // Worked out only by the tiles that need them: this runs for every furnishing tile, most
+    // of which give no bonus.
+    let animals = || p.animals();
+    let armed = || p.dwarfs.iter().filter(|d| d.weapon.is_some()).count() as i64;
+    let dwarfs = || p.dwarfs.len() as i64;
     let get = |g: Good| i64::from(p.supply.get(g));
     match tile {
-        Furnishing::WeavingParlor => i64::from(animals[FarmAnimal::Sheep.index()] / 2),
-        Furnishing::MilkingParlor => i64::from(animals[FarmAnimal::Cattle.index()]),
+        Furnishing::WeavingParlor => i64::from(animals()[FarmAnimal::Sheep.index()] / 2),
+        Furnishing::MilkingParlor => i64::from(animals()[FarmAnimal::Cattle.index()]),
         Furnishing::StateParlor => 4 * i64::from(adjacent_dwellings(p)),
         Furnishing::StoneStorage => get(Good::Stone),
         Furnishing::OreStorage => get(Good::Ore) / 2,
         Furnishing::MainStorage => {
             2 * p.board.furnishings().filter(|&(_, t)| t.card().family == Family::Bonus).count() as i64
         }
-        Furnishing::WeaponStorage => 3 * armed,
-        Furnishing::SuppliesStorage => 8 * i64::from(armed == dwarfs),
-        Furnishing::BroomChamber => match dwarfs {
+        Furnishing::WeaponStorage => 3 * armed(),
+        Furnishing::SuppliesStorage => 8 * i64::from(armed() == dwarfs()),
+        Furnishing::BroomChamber => match dwarfs() {
             5 => 5,
             d if d >= 6 => 10,
             _ => 0,
         },
         Furnishing::TreasureChamber => get(Good::Ruby),
         Furnishing::FoodChamber => {
+            let (sown_grain, sown_veg) = p.board.sown();
             2 * (get(Good::Grain) + i64::from(sown_grain)).min(get(Good::Vegetable) + i64::from(sown_veg))
         }
-        Furnishing::PrayerChamber => 8 * i64::from(armed == 0),
-        Furnishing::FodderChamber => animals.iter().map(|&n| i64::from(n)).sum::<i64>() / 3,
+        Furnishing::PrayerChamber => 8 * i64::from(armed() == 0),
+        Furnishing::FodderChamber => animals().iter().map(|&n| i64::from(n)).sum::<i64>() / 3,
         _ => 0,
     }
 }
