@@ -204,12 +204,18 @@ pub fn pasture_price(p: &Player, size: Pasture, loot: bool) -> u32 {
 /// The dwarf a placement uses: the one named, or the first in weapon order (B.6).
 fn choose_dwarf(p: &mut Player, dwarf: Option<u32>, ruby: bool) -> RuleResult<usize> {
     let key = |w: Option<u8>| w.map_or(0, u32::from);
-    let lowest = p.dwarfs.iter().filter(|d| d.is_available()).map(|d| key(d.weapon)).min();
-    let Some(lowest) = lowest else {
+    // The first available dwarf of the lowest weapon, found in one pass.
+    let mut next: Option<(u32, usize)> = None;
+    for (i, d) in p.dwarfs.iter().enumerate() {
+        if d.is_available() && next.is_none_or(|(lowest, _)| key(d.weapon) < lowest) {
+            next = Some((key(d.weapon), i));
+        }
+    }
+    let Some((lowest, first)) = next else {
         return fail(ErrorCode::DwarfNotAvailable, "no dwarf of yours is left to place");
     };
     let index = match dwarf {
-        None => p.dwarfs.iter().position(|d| d.is_available() && key(d.weapon) == lowest).unwrap_or(0),
+        None => first,
         Some(i) => {
             let i = i as usize;
             ensure(p.dwarfs.get(i).is_some_and(|d| d.is_available()), ErrorCode::DwarfNotAvailable, || {
