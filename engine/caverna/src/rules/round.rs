@@ -164,8 +164,9 @@ impl Game {
 
     /// Pays the food due, then breeding (or the end of the round).
     pub(crate) fn resolve_feeding(&mut self) {
-        let relief = match &self.phase {
-            Phase::Feeding { relief, .. } => relief.clone(),
+        // Taken, not copied: the phase is replaced below.
+        let relief = match &mut self.phase {
+            Phase::Feeding { relief, .. } => std::mem::take(relief),
             _ => vec![0; self.players.len()],
         };
         let one_food = self.harvest == Harvest::OneFoodPerDwarf;
@@ -182,8 +183,9 @@ impl Game {
 
     /// Default breeding for everyone who gave no `breed` entry, then the end of the round.
     pub(crate) fn resolve_breeding(&mut self) {
-        let done = match &self.phase {
-            Phase::Breeding { done } => done.clone(),
+        // Taken, not copied: the round ends below, which replaces the phase.
+        let done = match &mut self.phase {
+            Phase::Breeding { done } => std::mem::take(done),
             _ => vec![true; self.players.len()],
         };
         for (p, done) in done.into_iter().enumerate() {
