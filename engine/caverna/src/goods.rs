@@ -211,6 +211,19 @@ impl Goods {
 pub struct SpaceGoods([u8; 13]);
 
 impl SpaceGoods {
+    /// Non-zero entries in id order, found like [`Goods::iter`]'s.
+    pub fn iter(&self) -> impl Iterator<Item = (Good, u32)> + '_ {
+        let mut held = self.0.iter().enumerate().fold(0u32, |m, (i, &c)| m | (u32::from(c != 0) << i));
+        std::iter::from_fn(move || {
+            if held == 0 {
+                return None;
+            }
+            let i = held.trailing_zeros() as usize;
+            held &= held - 1;
+            Some((Good::ALL[i], u32::from(self.0[i])))
+        })
+    }
+
     /// As a bundle of goods.
     pub fn goods(&self) -> Goods {
         Goods(self.0.map(u32::from))

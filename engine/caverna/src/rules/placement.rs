@@ -330,19 +330,20 @@ pub fn begin(
     }
     let d = choose_dwarf(&mut game.players[p], dwarf, ruby)?;
     game.players[p].dwarfs[d].space = Some(space);
-    let mut taken = Default::default();
-    if let Some(state) = game.spaces.get_mut(&space) {
-        state.set_occupant(p, d);
-        taken = std::mem::take(&mut state.goods);
-    }
     if space == ActionSpace::StartingPlayer {
         game.starting_player = p;
     }
-    // Most spaces hold nothing: only a space with goods is walked good by good.
-    let took = !taken.is_empty();
-    if took {
-        for (g, n) in taken.goods().iter() {
-            gain(&mut game.players[p], g, n);
+    let mut took = false;
+    if let Some(state) = game.spaces.get_mut(&space) {
+        state.set_occupant(p, d);
+        // Most spaces hold nothing: only a space with goods is walked good by good, in place,
+        // then emptied.
+        took = !state.goods.is_empty();
+        if took {
+            for (g, n) in state.goods.iter() {
+                gain(&mut game.players[p], g, n);
+            }
+            state.goods = Default::default();
         }
     }
     Ok((d, took))
