@@ -32,7 +32,7 @@ pub(crate) fn replay(input: &[u8]) -> Option<Replay> {
     let mut housed = Housed::default();
     let (mut game, log) =
         play::<SetupNotation, Claimed, _, _>(input, &SHAPE, entry, start, |game: &mut Game, entry| {
-            game.play_entry_housed(&entry, &mut housed).ok()
+            game.play_entry_housed(entry, &mut housed).ok()
         })?;
     // The claimed scores are counted here: the game starts before `claimed` may have been read.
     if log.claimed.as_ref().is_some_and(|c| c.scores.len() != game.players().len()) {

@@ -40,7 +40,7 @@ pub fn read<'a, S, C, E>(
     input: &'a [u8],
     shape: &Shape,
     mut entry: impl FnMut(&mut Cursor<'a>) -> Option<E>,
-    mut take: impl FnMut(&S, E) -> Option<()>,
+    mut take: impl FnMut(&S, &E) -> Option<()>,
 ) -> Option<Envelope<S, C>>
 where
     S: Deserialize<'a>,
@@ -68,7 +68,8 @@ where
                     if entries > shape.max_entries {
                         return None;
                     }
-                    take(setup, entry(c)?)
+                    // Handed by reference: an entry is read in place and never moved again.
+                    take(setup, &entry(c)?)
                 })?;
             }
             _ => claimed = c.deserialized()?,
@@ -88,7 +89,7 @@ pub fn play<'a, S, C, E, G>(
     shape: &Shape,
     entry: impl FnMut(&mut Cursor<'a>) -> Option<E>,
     start: impl Fn(&S) -> Option<G>,
-    mut play: impl FnMut(&mut G, E) -> Option<()>,
+    mut play: impl FnMut(&mut G, &E) -> Option<()>,
 ) -> Option<(G, Envelope<S, C>)>
 where
     S: Deserialize<'a>,
@@ -129,7 +130,7 @@ mod tests {
     fn scan(log: &str) -> Option<(Vec<u32>, Envelope<Setup, Claimed>)> {
         let mut taken = Vec::new();
         let envelope = read(log.as_bytes(), &SHAPE, Cursor::u32, |s: &Setup, e| {
-            taken.push(e + s.players);
+            taken.push(*e + s.players);
             Some(())
         })?;
         Some((taken, envelope))
@@ -165,8 +166,8 @@ mod tests {
                 Cursor::u32,
                 |s: &Setup| Some(vec![s.players]),
                 |g, e| {
-                    g.push(e);
-                    (e != 9).then_some(())
+                    g.push(*e);
+                    (*e != 9).then_some(())
                 },
             )
             .map(|(g, log): (Vec<u32>, Envelope<Setup, Claimed>)| (g, log.entries))

@@ -34,7 +34,7 @@ pub(crate) fn replay(input: &[u8]) -> Option<Replay> {
     let begin = |setup: &SetupNotation| begin(setup, None).ok();
     let (mut game, log) =
         play::<SetupNotation, Claimed, _, _>(input, &SHAPE, entry, begin, |game: &mut Game, entry| {
-            rules::apply(game, &entry).ok()
+            rules::apply(game, entry).ok()
         })?;
     // The claimed scores are counted here: the game starts before `claimed` may have been read.
     if log.claimed.as_ref().is_some_and(|c| c.scores.len() != game.player_count()) {

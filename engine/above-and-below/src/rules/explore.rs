@@ -229,9 +229,8 @@ fn bonuses(game: &mut Game, p: usize, c: &Cave, list: &[Bonus]) -> RuleResult<u6
         let cat = &game.setup.catalogue;
         let got = match b {
             Bonus::PerSkill { skill, n } => {
-                let k =
-                    c.in_cave.iter().filter(|id| cat.villagers.get(id).is_some_and(|v| v.has_skill(*skill))).count()
-                        as u64;
+                let k = c.in_cave.iter().filter(|id| cat.villagers.get(id).is_some_and(|v| v.has_skill(*skill))).count()
+                    as u64;
                 ensure(k > 0, ErrorCode::Bonus, || format!("no party villager in the cave has {skill:?} (E.7)"))?;
                 k * u64::from(*n)
             }
