@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use crate::catalogue::{STARTERS, START_HOUSE};
 use crate::error::{ensure, ErrorCode, RuleError, RuleResult};
-use crate::ids::{Good, Item, Token, VState};
+use crate::ids::{Good, Item, Token, Trait, VState};
 use crate::notation::{CardKind, Effect, Entry};
 use crate::rng::SplitMix;
 use crate::setup::{Decks, Setup};
@@ -199,8 +199,35 @@ impl Player {
     }
 }
 
+/// The ids of the catalogue's villagers with the traits the rules test on every rest and every
+/// action (H.9 mechanical, D.10 Cave Cat): usually two of each, so a test is a short scan of
+/// equal-length candidates instead of a binary search of the whole catalogue by id.
+#[derive(Clone)]
+pub(crate) struct TraitHolders {
+    mechanical: Arc<[String]>,
+    cats: Arc<[String]>,
+}
+
+impl TraitHolders {
+    fn new(catalogue: &crate::catalogue::Catalogue) -> TraitHolders {
+        let with = |t: Trait| catalogue.villagers.values().filter(|v| v.has_trait(t)).map(|v| v.id.clone()).collect();
+        TraitHolders { mechanical: with(Trait::Mechanical), cats: with(Trait::CaveCat) }
+    }
+
+    /// As `catalogue.villagers.get(id).is_some_and(|v| v.has_trait(Trait::Mechanical))`: ids
+    /// in the catalogue are unique.
+    pub(crate) fn is_mechanical(&self, id: &str) -> bool {
+        self.mechanical.iter().any(|m| m == id)
+    }
+
+    /// As `catalogue.villagers.get(id).is_some_and(|v| v.has_trait(Trait::CaveCat))`.
+    pub(crate) fn is_cat(&self, id: &str) -> bool {
+        self.cats.iter().any(|c| c == id)
+    }
+}
+
 /// The game.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Game {
     pub(crate) setup: Arc<Setup>,
     pub(crate) players: Vec<Player>,
@@ -228,6 +255,35 @@ pub struct Game {
     pub(crate) thresholds: BTreeMap<(u32, u32), Vec<u32>>,
     /// G.3 warnings, in order.
     pub(crate) warnings: Vec<Warning>,
+    /// Derived from the catalogue once: not part of the state, so not in `Debug`.
+    pub(crate) traits: TraitHolders,
+}
+
+/// As derived before [`Game::traits`] was kept: the traits are the catalogue's.
+impl std::fmt::Debug for Game {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Game")
+            .field("setup", &self.setup)
+            .field("players", &self.players)
+            .field("round", &self.round)
+            .field("phase", &self.phase)
+            .field("first", &self.first)
+            .field("current", &self.current)
+            .field("passed", &self.passed)
+            .field("board_cider", &self.board_cider)
+            .field("house_row", &self.house_row)
+            .field("outpost_row", &self.outpost_row)
+            .field("key_row", &self.key_row)
+            .field("star_row", &self.star_row)
+            .field("villager_row", &self.villager_row)
+            .field("specials", &self.specials)
+            .field("decks", &self.decks)
+            .field("rng", &self.rng)
+            .field("paragraphs", &self.paragraphs)
+            .field("thresholds", &self.thresholds)
+            .field("warnings", &self.warnings)
+            .finish()
+    }
 }
 
 /// A plausibility warning (G.3): never an error.
@@ -298,6 +354,7 @@ impl Game {
             paragraphs: BTreeMap::new(),
             thresholds: BTreeMap::new(),
             warnings: Vec::new(),
+            traits: TraitHolders::new(&setup.catalogue),
             setup: Arc::new(setup),
         };
         // The starting house's when-gained effects (a starting house could carry goods).

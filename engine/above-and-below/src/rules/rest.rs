@@ -6,12 +6,19 @@
 use std::collections::BTreeSet;
 
 use crate::error::{ensure, ErrorCode, RuleResult};
-use crate::game::Game;
-use crate::ids::{Trait, VState};
+use crate::game::{Game, Villager};
+use crate::ids::VState;
 use crate::notation::{Effect, Rest};
 
 fn is_mechanical(game: &Game, id: &str) -> bool {
-    game.setup.catalogue.villagers.get(id).is_some_and(|v| v.has_trait(Trait::Mechanical))
+    game.traits.is_mechanical(id)
+}
+
+/// The first villager with the id of villager `i`: the rules below step "the villager named
+/// so", which is the first of that name, as a lookup by id found it.
+fn first_named(villagers: &[Villager], i: usize) -> usize {
+    let id = &villagers[i].id;
+    villagers[..i].iter().position(|v| v.id == *id).unwrap_or(i)
 }
 
 /// One step toward ready.
@@ -39,11 +46,13 @@ pub fn rest(game: &mut Game, p: usize, choice: Option<&Rest>) -> RuleResult {
         }
     }
     // F.5.5, H.9: mechanical villagers use their own bed.
-    let mech: Vec<String> =
-        game.players[p].villagers.iter().filter(|v| is_mechanical(game, &v.id)).map(|v| v.id.clone()).collect();
-    for id in &mech {
-        if let Some(v) = game.players[p].villager_mut(id) {
-            v.state = step_up(v.state);
+    // Walked by index, with no list of ids: whether a villager is mechanical does not change,
+    // and a step only touches a villager at or before the one walked.
+    for i in 0..game.players[p].villagers.len() {
+        if is_mechanical(game, &game.players[p].villagers[i].id) {
+            let villagers = &mut game.players[p].villagers;
+            let j = first_named(villagers, i);
+            villagers[j].state = step_up(villagers[j].state);
         }
     }
     let n_beds = beds(game, p);
@@ -57,20 +66,21 @@ pub fn rest(game: &mut Game, p: usize, choice: Option<&Rest>) -> RuleResult {
 fn default_rest(game: &mut Game, p: usize, n_beds: u64) -> RuleResult {
     let mut left = n_beds;
     for wanted in [VState::Exhausted, VState::Injured] {
-        let ids: Vec<String> = game.players[p]
-            .villagers
-            .iter()
-            .filter(|v| v.state == wanted && !is_mechanical(game, &v.id))
-            .map(|v| v.id.clone())
-            .collect();
-        for id in ids {
+        // Walked by index, with no list of ids: a step touches only the first villager of the
+        // walked one's name, at or before it, so the villagers after it are tested as they were
+        // when the pass began.
+        for i in 0..game.players[p].villagers.len() {
+            let v = &game.players[p].villagers[i];
+            if v.state != wanted || is_mechanical(game, &v.id) {
+                continue;
+            }
             if left == 0 {
                 return Ok(());
             }
-            if let Some(v) = game.players[p].villager_mut(&id) {
-                v.state = step_up(v.state);
-                left -= 1;
-            }
+            let villagers = &mut game.players[p].villagers;
+            let j = first_named(villagers, i);
+            villagers[j].state = step_up(villagers[j].state);
+            left -= 1;
         }
     }
     Ok(())

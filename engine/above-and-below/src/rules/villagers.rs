@@ -35,7 +35,7 @@ pub fn set_state(game: &mut Game, p: usize, ids: &[String], state: VState) {
 }
 
 fn is_cat(game: &Game, id: &str) -> bool {
-    game.setup.catalogue.villagers.get(id).is_some_and(|v| v.has_trait(Trait::CaveCat))
+    game.traits.is_cat(id)
 }
 
 /// D.10 and LOG-FORMAT `cat_fails`: Cave Cats that were used and rolled 1–2 go to exhausted.
