@@ -1,8 +1,6 @@
 //! Villagers (`RULES.md` A.4, D.2.5, D.10, B.6): using ready villagers, Cave Cat obedience
 //! dice, and the arrival traits of a villager who joins a village.
 
-use std::collections::BTreeSet;
-
 use crate::error::{ensure, fail, ErrorCode, RuleResult};
 use crate::game::{Game, Villager};
 use crate::ids::{Trait, VState};
@@ -12,9 +10,14 @@ use super::reputation;
 
 /// D.2.5: every named villager is the player's own and ready, and named once. Returns them in order.
 pub fn check_ready(game: &Game, p: usize, ids: &[String]) -> RuleResult {
-    let mut seen = BTreeSet::new();
-    for id in ids {
-        ensure(seen.insert(id.as_str()), ErrorCode::VillagerDuplicate, || {
+    check_ready_each(game, p, ids.iter().map(String::as_str))
+}
+
+/// [`check_ready`] over names in place. A name is a repeat when an earlier one equals it: the
+/// lists are a few names long, so a scan of them beats building a set.
+fn check_ready_each<'a>(game: &Game, p: usize, ids: impl Iterator<Item = &'a str> + Clone) -> RuleResult {
+    for (i, id) in ids.clone().enumerate() {
+        ensure(!ids.clone().take(i).any(|e| e == id), ErrorCode::VillagerDuplicate, || {
             format!("villager {id} is named twice in one action (D.2.5)")
         })?;
         let ready = game.players[p].villager(id).is_some_and(|v| v.state == VState::Ready);
@@ -40,8 +43,7 @@ fn is_cat(game: &Game, id: &str) -> bool {
 
 /// D.10 and LOG-FORMAT `cat_fails`: Cave Cats that were used and rolled 1–2 go to exhausted.
 pub fn cat_fails(game: &mut Game, p: usize, fails: &[CatDie]) -> RuleResult {
-    let ids: Vec<String> = fails.iter().map(|f| f.villager.clone()).collect();
-    check_ready(game, p, &ids)?;
+    check_ready_each(game, p, fails.iter().map(|f| f.villager.as_str()))?;
     for f in fails {
         ensure(is_cat(game, &f.villager), ErrorCode::CatRoll, || format!("{} is not a Cave Cat (D.10)", f.villager))?;
         let die =
@@ -71,12 +73,16 @@ pub fn cat_rolls(game: &mut Game, acting: &[String], rolls: &[CatDie]) -> RuleRe
             format!("cat_rolls names {}, which is not an acting Cave Cat", r.villager)
         })?;
     }
-    let mut seen = BTreeSet::new();
-    for r in rolls {
-        ensure(seen.insert(&r.villager), ErrorCode::CatRoll, || format!("two obedience dice for {}", r.villager))?;
+    // A few dice at most: a scan of the earlier ones finds a repeat without building a set.
+    for (i, r) in rolls.iter().enumerate() {
+        let repeat = rolls[..i].iter().any(|e| e.villager == r.villager);
+        ensure(!repeat, ErrorCode::CatRoll, || format!("two obedience dice for {}", r.villager))?;
     }
-    let cats: Vec<&String> = acting.iter().filter(|id| is_cat(game, id)).collect();
-    for id in cats {
+    // Whether a villager is a Cave Cat does not change while the dice are rolled.
+    for id in acting {
+        if !is_cat(game, id) {
+            continue;
+        }
         let written = rolls.iter().find(|r| &r.villager == id);
         if written.is_none() && !game.seeded() {
             return fail(ErrorCode::CatRoll, format!("Cave Cat {id} acts without an obedience die (D.10)"));
