@@ -3,6 +3,8 @@
 //! collects `coin_on_build` from the player's other cards, and refills a house or outpost row.
 //! Also the shared card moves used by encounter `card` rewards (E.10, H.28, H.31).
 
+use std::sync::Arc;
+
 use crate::error::{ensure, fail, ErrorCode, RuleResult};
 use crate::game::{Game, OwnedCard};
 use crate::ids::{Skill, VState};
@@ -92,21 +94,27 @@ pub fn free_cave(game: &Game, p: usize, cave: &str, limit: usize) -> Option<usiz
 
 /// Places a gained card: an outpost on the cave at `cave_index`, a house in the row of houses.
 pub fn place(game: &mut Game, p: usize, id: &str, kind: CardKind, cave_index: Option<usize>) {
-    let card =
-        OwnedCard { id: id.to_owned(), kind, tokens: Vec::new(), effects: game.setup.catalogue.shared_effects(id) };
+    let effects = game.setup.catalogue.shared_effects(id);
+    let card = OwnedCard { id: id.to_owned(), kind, tokens: Vec::new(), effects: Arc::clone(&effects) };
     let pl = &mut game.players[p];
     match cave_index.and_then(|i| pl.caves.get_mut(i)) {
         Some(cave) => cave.outpost = Some(card),
         None => pl.houses.push(card),
     }
-    when_gained(game, p, id);
+    // The effects just looked up are the catalogue's for `id`: no second lookup.
+    gained_effects(game, p, id, &effects);
 }
 
 /// D.5.5, B.3: the when-gained effects of an owned card.
 pub fn when_gained(game: &mut Game, p: usize, id: &str) {
     // The setup is shared: holding it lets the effects be read in place while the game changes.
-    let setup = std::sync::Arc::clone(&game.setup);
-    for e in setup.catalogue.effects(id) {
+    let setup = Arc::clone(&game.setup);
+    gained_effects(game, p, id, setup.catalogue.effects(id));
+}
+
+/// [`when_gained`] with the card's effects in hand.
+fn gained_effects(game: &mut Game, p: usize, id: &str, effects: &[Effect]) {
+    for e in effects {
         match *e {
             Effect::GoodsOnce { good, n } => push_tokens(game, p, id, good, n),
             Effect::GoodsRefill { good } => push_tokens(game, p, id, good, 1),
@@ -129,8 +137,10 @@ fn push_tokens(game: &mut Game, p: usize, id: &str, good: crate::ids::Good, n: u
 pub fn build(game: &mut Game, p: usize, o: &BuildOrder<'_>) -> RuleResult {
     let builder = [o.villager.to_owned()];
     villagers::check_ready(game, p, &builder)?;
-    let plus = game.setup.catalogue.villager(o.villager)?.has_skill(Skill::HammerPlus);
-    ensure(game.setup.catalogue.villager(o.villager)?.has_skill(Skill::Hammer), ErrorCode::SkillRequired, || {
+    // One lookup for both skills.
+    let def = game.setup.catalogue.villager(o.villager)?;
+    let (plus, hammer) = (def.has_skill(Skill::HammerPlus), def.has_skill(Skill::Hammer));
+    ensure(hammer, ErrorCode::SkillRequired, || {
         format!("{} has no hammer: only a hammer villager builds (D.5.1)", o.villager)
     })?;
     villagers::cat_rolls(game, &builder, o.cat_rolls)?;
