@@ -75,6 +75,34 @@ mod tests {
         assert_eq!(r.next_u64(), 0x6E78_9E6A_A1B9_65F4);
     }
 
+    /// `below` as the format defines it, in u128: draw x, redraw while x ≥ 2^64 − (2^64 mod n).
+    fn below_by_definition(r: &mut Rng, n: u64) -> u64 {
+        let limit = (1u128 << 64) - (1u128 << 64) % u128::from(n);
+        loop {
+            let x = r.next_u64();
+            if u128::from(x) < limit {
+                return x % n;
+            }
+        }
+    }
+
+    /// `below` answers, and advances the generator, exactly as the format's definition, for
+    /// small and huge `n` (where most draws are redrawn).
+    #[test]
+    fn below_is_the_formats_definition() {
+        let mut pick = Rng::new(5);
+        let huge = [u64::MAX, u64::MAX - 1, u64::MAX / 2 + 2, (1 << 63) + 1, u64::MAX / 3 * 2];
+        let ns: Vec<u64> =
+            (1..=200).chain(huge).chain((0..300).map(|_| pick.next_u64() >> (pick.next_u64() % 64))).collect();
+        for (i, n) in ns.into_iter().filter(|&n| n > 0).enumerate() {
+            let (mut a, mut b) = (Rng::new(i as u64), Rng::new(i as u64));
+            for _ in 0..20 {
+                assert_eq!(a.below(n), below_by_definition(&mut b, n), "n = {n}");
+            }
+            assert_eq!(a, b, "n = {n}: the generators advanced alike");
+        }
+    }
+
     /// `below`'s remainder and limit in u64 are the u128 ones of the format's definition.
     #[test]
     fn the_u64_limit_is_the_u128_one() {
