@@ -8,7 +8,7 @@
 //! further on, an unknown or repeated member, a missing one) gives `None`, and the log is read
 //! the usual way. `tests` compares the two readings.
 
-use chronicle_game::cursor::{id_of, Cursor, Seen};
+use chronicle_game::cursor::{id_of, Cursor, Key};
 
 use crate::notation::{Action, Entry, GoodsMap, Loot, RawCoord};
 use crate::tag_first::{Do, Kind};
@@ -41,7 +41,7 @@ fn loot(c: &mut Cursor) -> Read<Vec<Loot>> {
     c.list(|c| serde_json::from_str(c.value_text()?).ok())
 }
 
-/// A member name an entry or an action may have.
+/// What a member of an entry or an action stands for, by how its value is read.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum M {
     Player,
@@ -52,67 +52,64 @@ enum M {
     Phase,
     Animals,
     Spaces,
-    Cells,
+    /// A twin's or an ore mine's two cells.
+    Pair,
     Kinds,
     At,
     Tile,
-    Pay,
+    /// A ruby tile's `tile`.
+    SingleTile,
+    /// A furnishing's `pay`: goods and counts.
+    PayMap,
+    /// A use's `pay`: one good.
+    PayGood,
     Grain,
     Vegetable,
-    Strength,
-    Loot,
+    /// A fence's cells.
+    Cells,
+    /// A required count: `strength`, `times`, `food`.
+    Number,
+    /// A use's `times`, which may be `null`.
     Times,
-    Goods,
-    Food,
+    Loot,
+    /// A buy's list of goods.
+    GoodsList,
+    /// A conversion's, a ruby trade's or a release's goods and counts.
+    GoodsMap,
     For,
+    /// A use's `dwarf`, which may be `null`.
+    UseDwarf,
 }
 
-/// The member `name` names, the first time an object has it (each its bit in [`Seen`]);
-/// `None` for a repeated member or a name no entry or action has.
-fn member(seen: &mut Seen, name: &str) -> Read<M> {
-    let m = match name {
-        "player" => M::Player,
-        "space" => M::Space,
-        "dwarf" => M::Dwarf,
-        "ruby" => M::Ruby,
-        "actions" => M::Actions,
-        "phase" => M::Phase,
-        "animals" => M::Animals,
-        "spaces" => M::Spaces,
-        "cells" => M::Cells,
-        "kinds" => M::Kinds,
-        "at" => M::At,
-        "tile" => M::Tile,
-        "pay" => M::Pay,
-        "grain" => M::Grain,
-        "vegetable" => M::Vegetable,
-        "strength" => M::Strength,
-        "loot" => M::Loot,
-        "times" => M::Times,
-        "goods" => M::Goods,
-        "food" => M::Food,
-        "for" => M::For,
-        _ => return None,
-    };
-    seen.first(m as u32)?;
-    Some(m)
+/// The members of each kind of entry, in `Entry`'s order (as its writers put them).
+fn entry_members(kind: Kind) -> &'static [(Key, M)] {
+    const PLAYER: (Key, M) = (Key::new("player"), M::Player);
+    const ACTIONS: (Key, M) = (Key::new("actions"), M::Actions);
+    const PLACE: &[(Key, M)] =
+        &[PLAYER, (Key::new("space"), M::Space), (Key::new("dwarf"), M::Dwarf), (Key::new("ruby"), M::Ruby), ACTIONS];
+    match kind {
+        Kind::Place => PLACE,
+        Kind::Free | Kind::Feed => const { &[PLAYER, ACTIONS] },
+        Kind::HarvestChoice => const { &[PLAYER, (Key::new("phase"), M::Phase)] },
+        Kind::Breed => const { &[PLAYER, (Key::new("animals"), M::Animals)] },
+        Kind::Keep => const { &[PLAYER, (Key::new("spaces"), M::Spaces)] },
+    }
 }
 
 /// An entry whose first member is `"type"`.
 pub(crate) fn entry(c: &mut Cursor) -> Read<Entry> {
-    let mut seen = Seen::default();
     let (mut player, mut space, mut dwarf, mut ruby, mut actions) = (None, None, None, false, None);
     let (mut phase, mut animals, mut spaces) = (None, None, None);
-    let kind = c.tagged("type", |c, kind: Kind, name| {
-        match (kind, member(&mut seen, name)?) {
-            (_, M::Player) => player = Some(c.u32()?),
-            (Kind::Place, M::Space) => space = Some(c.id()?),
-            (Kind::Place, M::Dwarf) => dwarf = c.nullable(Cursor::u32)?,
-            (Kind::Place, M::Ruby) => ruby = c.bool()?,
-            (Kind::Place | Kind::Free | Kind::Feed, M::Actions) => actions = Some(action_list(c)?),
-            (Kind::HarvestChoice, M::Phase) => phase = Some(c.id()?),
-            (Kind::Breed, M::Animals) => animals = Some(c.list(Cursor::id)?),
-            (Kind::Keep, M::Spaces) => spaces = Some(c.list(Cursor::id)?),
+    let kind = c.tagged_members(const { Key::new("type") }, Cursor::id, entry_members, |c, _, m| {
+        match m {
+            M::Player => player = Some(c.u32()?),
+            M::Space => space = Some(c.id()?),
+            M::Dwarf => dwarf = c.nullable(Cursor::u32)?,
+            M::Ruby => ruby = c.bool()?,
+            M::Actions => actions = Some(action_list(c)?),
+            M::Phase => phase = Some(c.id()?),
+            M::Animals => animals = Some(c.list(Cursor::id)?),
+            M::Spaces => spaces = Some(c.list(Cursor::id)?),
             _ => return None,
         }
         Some(())
@@ -130,6 +127,44 @@ pub(crate) fn entry(c: &mut Cursor) -> Read<Entry> {
 
 fn action_list(c: &mut Cursor) -> Read<Vec<Action>> {
     c.list(action)
+}
+
+/// The members of each kind of action, in `Action`'s order (as its writers put them).
+fn action_members(what: Do) -> &'static [(Key, M)] {
+    use Do::*;
+    const CELLS: Key = Key::new("cells");
+    const AT: (Key, M) = (Key::new("at"), M::At);
+    const TILE: Key = Key::new("tile");
+    const PAY: Key = Key::new("pay");
+    const GOODS: Key = Key::new("goods");
+    match what {
+        Twin | OreMine => const { &[(CELLS, M::Pair), (Key::new("kinds"), M::Kinds)] },
+        RubyMine | Stable => const { &[AT] },
+        Furnish => const { &[(TILE, M::Tile), AT, (PAY, M::PayMap)] },
+        Grow | Gain | Dog => const { &[] },
+        Sow => const { &[(Key::new("grain"), M::Grain), (Key::new("vegetable"), M::Vegetable)] },
+        Fence => const { &[(CELLS, M::Cells)] },
+        Forge => const { &[(Key::new("strength"), M::Number)] },
+        Expedition => const { &[(Key::new("loot"), M::Loot)] },
+        TradeOre => const { &[(Key::new("times"), M::Number)] },
+        Buy => const { &[(GOODS, M::GoodsList)] },
+        Imitate => const { &[(Key::new("space"), M::Space), (Key::new("actions"), M::Actions)] },
+        Convert | RubyTrade => const { &[(GOODS, M::GoodsMap)] },
+        BuyFood => const { &[(Key::new("food"), M::Number)] },
+        RubyTile => const { &[(TILE, M::SingleTile), AT] },
+        Use => {
+            const {
+                &[
+                    (TILE, M::Tile),
+                    (Key::new("times"), M::Times),
+                    (Key::new("for"), M::For),
+                    (PAY, M::PayGood),
+                    (Key::new("dwarf"), M::UseDwarf),
+                ]
+            }
+        }
+        Release => const { &[(Key::new("animals"), M::GoodsMap)] },
+    }
 }
 
 /// The members of one action as read, before they make its variant.
@@ -157,35 +192,34 @@ struct Parts {
 
 /// An action whose first member is `"do"`.
 fn action(c: &mut Cursor) -> Read<Action> {
-    let mut seen = Seen::default();
     let mut p = Parts::default();
-    let what = c.tagged("do", |c, what, name| action_member(c, what, member(&mut seen, name)?, &mut p))?;
+    let what =
+        c.tagged_members(const { Key::new("do") }, Cursor::id, action_members, |c, _, m| action_member(c, m, &mut p))?;
     build(what, p)
 }
 
-/// Reads the member `m` of an action of kind `what` into `p`.
-fn action_member(c: &mut Cursor, what: Do, m: M, p: &mut Parts) -> Read<()> {
-    use Do::*;
-    match (what, m) {
-        (Twin | OreMine, M::Cells) => p.pair = Some(c.exactly(coord)?),
-        (Twin | OreMine, M::Kinds) => p.kinds = Some(c.exactly(Cursor::id)?),
-        (RubyMine | Furnish | Stable | RubyTile, M::At) => p.at = Some(coord(c)?),
-        (Furnish | Use, M::Tile) => p.tile = Some(c.id()?),
-        (RubyTile, M::Tile) => p.single = Some(c.id()?),
-        (Furnish, M::Pay) => p.pay_map = c.nullable(goods_map)?,
-        (Use, M::Pay) => p.pay_good = c.nullable(Cursor::id)?,
-        (Sow, M::Grain) => p.grain = Some(coords(c)?),
-        (Sow, M::Vegetable) => p.vegetable = Some(coords(c)?),
-        (Fence, M::Cells) => p.cells = Some(coords(c)?),
-        (Forge, M::Strength) | (TradeOre, M::Times) | (BuyFood, M::Food) => p.number = Some(c.u32()?),
-        (Use, M::Times) => p.number = c.nullable(Cursor::u32)?,
-        (Expedition, M::Loot) => p.loot = Some(loot(c)?),
-        (Buy, M::Goods) => p.goods_list = Some(c.list(Cursor::id)?),
-        (Convert | RubyTrade, M::Goods) | (Release, M::Animals) => p.goods_map = Some(goods_map(c)?),
-        (Imitate, M::Space) => p.space = Some(c.id()?),
-        (Imitate, M::Actions) => p.actions = Some(action_list(c)?),
-        (Use, M::For) => p.for_ = c.nullable(Cursor::id)?,
-        (Use, M::Dwarf) => p.dwarf = c.nullable(Cursor::u32)?,
+/// Reads the member `m` of an action into `p`.
+fn action_member(c: &mut Cursor, m: M, p: &mut Parts) -> Read<()> {
+    match m {
+        M::Pair => p.pair = Some(c.exactly(coord)?),
+        M::Kinds => p.kinds = Some(c.exactly(Cursor::id)?),
+        M::At => p.at = Some(coord(c)?),
+        M::Tile => p.tile = Some(c.id()?),
+        M::SingleTile => p.single = Some(c.id()?),
+        M::PayMap => p.pay_map = c.nullable(goods_map)?,
+        M::PayGood => p.pay_good = c.nullable(Cursor::id)?,
+        M::Grain => p.grain = Some(coords(c)?),
+        M::Vegetable => p.vegetable = Some(coords(c)?),
+        M::Cells => p.cells = Some(coords(c)?),
+        M::Number => p.number = Some(c.u32()?),
+        M::Times => p.number = c.nullable(Cursor::u32)?,
+        M::Loot => p.loot = Some(loot(c)?),
+        M::GoodsList => p.goods_list = Some(c.list(Cursor::id)?),
+        M::GoodsMap => p.goods_map = Some(goods_map(c)?),
+        M::Space => p.space = Some(c.id()?),
+        M::Actions => p.actions = Some(action_list(c)?),
+        M::For => p.for_ = c.nullable(Cursor::id)?,
+        M::UseDwarf => p.dwarf = c.nullable(Cursor::u32)?,
         _ => return None,
     }
     Some(())

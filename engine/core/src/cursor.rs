@@ -50,6 +50,69 @@ impl Seen {
     }
 }
 
+/// A member name an object may have, made at compile time with its quoted text (`"name"`) as
+/// one little-endian word and the mask of its bytes, so that the next string of a text is
+/// compared with it by one load and one comparison ([`Cursor::members`]). A name must be plain
+/// (no `"`, `\`, control character: as every member name of a log), which [`Key::new`] checks
+/// at compile time; one longer than 14 bytes is compared byte by byte instead.
+#[derive(Clone, Copy, Debug)]
+pub struct Key {
+    text: &'static str,
+    word: u128,
+    mask: u128,
+}
+
+impl Key {
+    pub const fn new(text: &'static str) -> Key {
+        let bytes = text.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            assert!(bytes[i] != b'"' && bytes[i] != b'\\' && bytes[i] >= 0x20, "a member name must be plain");
+            i += 1;
+        }
+        let (mut word, mut mask) = (0u128, 0u128);
+        if bytes.len() + 2 <= 16 {
+            let mut k = 0;
+            while k < bytes.len() + 2 {
+                let byte = if k == 0 || k == bytes.len() + 1 { b'"' } else { bytes[k - 1] };
+                word |= (byte as u128) << (8 * k);
+                mask |= 0xff << (8 * k);
+                k += 1;
+            }
+        }
+        Key { text, word, mask }
+    }
+
+    /// Each of `names` with its index, for an object whose members are told apart by their
+    /// place in a list (`const { &Key::indexed(["a", "b"]) }`).
+    pub const fn indexed<const N: usize>(names: [&'static str; N]) -> [(Key, usize); N] {
+        let mut keys = [(Key { text: "", word: 0, mask: 0 }, 0); N];
+        let mut i = 0;
+        while i < N {
+            keys[i] = (Key::new(names[i]), i);
+            i += 1;
+        }
+        keys
+    }
+
+    /// The name's text.
+    pub fn text(&self) -> &'static str {
+        self.text
+    }
+
+    /// Whether `rest` starts with this name, quoted.
+    #[inline]
+    fn starts(&self, rest: &[u8]) -> bool {
+        match rest.first_chunk::<16>() {
+            Some(chunk) if self.mask != 0 => u128::from_le_bytes(*chunk) & self.mask == self.word,
+            _ => {
+                let n = self.text.len();
+                rest.len() > n + 1 && rest[0] == b'"' && rest[n + 1] == b'"' && &rest[1..=n] == self.text.as_bytes()
+            }
+        }
+    }
+}
+
 impl<'a> Cursor<'a> {
     pub fn new(text: &'a str) -> Cursor<'a> {
         Cursor { text, at: 0 }
@@ -217,6 +280,95 @@ impl<'a> Cursor<'a> {
             None => None,
         })?;
         id
+    }
+
+    /// An object whose members are all among `names`, each at most once: `member` is called
+    /// with what the member's name stands for (`T`), the cursor before its value, and must read
+    /// that value. An unknown or repeated member gives `None`.
+    ///
+    /// `names` lists the members in the order writers put them: each member is expected to be
+    /// the one after the previous in the list, and that guess is checked first, against the
+    /// text itself (one comparison, no scan for the string's end); then the names after it
+    /// (members left out), then those before.
+    pub fn members<T: Copy>(
+        &mut self,
+        names: &[(Key, T)],
+        member: impl FnMut(&mut Self, T) -> Option<()>,
+    ) -> Option<()> {
+        self.expect(b'{')?;
+        if self.eat(b'}') {
+            return Some(());
+        }
+        self.members_from(names, 0, member)
+    }
+
+    /// An object whose first member is `tag`, read by `kind` (its kind `K`); its other members
+    /// are among `names(K)`, read as [`Cursor::members`] reads them. Returns the kind.
+    pub fn tagged_members<'n, K: Copy, T: Copy + 'n>(
+        &mut self,
+        tag: Key,
+        kind: impl FnOnce(&mut Self) -> Option<K>,
+        names: impl FnOnce(K) -> &'n [(Key, T)],
+        mut member: impl FnMut(&mut Self, K, T) -> Option<()>,
+    ) -> Option<K> {
+        self.expect(b'{')?;
+        self.skip_space();
+        if !self.plain_name(&tag) {
+            return None;
+        }
+        self.expect(b':')?;
+        let k = kind(self)?;
+        if !self.eat(b'}') {
+            self.expect(b',')?;
+            self.members_from(names(k), 0, |c, t| member(c, k, t))?;
+        }
+        Some(k)
+    }
+
+    /// The members of an object from its next name on, to its `}`, the first expected to be
+    /// `names[next]`.
+    fn members_from<T: Copy>(
+        &mut self,
+        names: &[(Key, T)],
+        mut next: usize,
+        mut member: impl FnMut(&mut Self, T) -> Option<()>,
+    ) -> Option<()> {
+        let mut seen = Seen::default();
+        loop {
+            let index = self.name_among(names, next)?;
+            seen.first(u32::try_from(index).ok()?)?;
+            self.expect(b':')?;
+            member(self, names[index].1)?;
+            next = index + 1;
+            if !self.eat(b',') {
+                return self.expect(b'}');
+            }
+        }
+    }
+
+    /// The index in `names` of the next string, checked first against `names[guess]`, then
+    /// against the names after it, then those before. Each check compares the text with a
+    /// quoted name: names are plain, so a string is one of them exactly when its text is, and a
+    /// string that is none of them (unknown, or with an escape) gives `None`.
+    #[inline]
+    fn name_among<T>(&mut self, names: &[(Key, T)], guess: usize) -> Option<usize> {
+        self.skip_space();
+        let guess = guess.min(names.len());
+        let (before, after) = names.split_at(guess);
+        if let Some(i) = after.iter().position(|(name, _)| self.plain_name(name)) {
+            return Some(guess + i);
+        }
+        before.iter().position(|(name, _)| self.plain_name(name))
+    }
+
+    /// Consumes the string `name` (quoted) if it comes next; no whitespace before it is skipped.
+    #[inline]
+    fn plain_name(&mut self, name: &Key) -> bool {
+        let next = self.bytes().get(self.at..).is_some_and(|rest| name.starts(rest));
+        if next {
+            self.at += name.text.len() + 2;
+        }
+        next
     }
 
     /// An array, each item read by `item`.
@@ -449,6 +601,87 @@ mod tests {
         );
         each(read, &[(r#"{"a": [1],}"#, None), (r#"{"a": [1]"#, None), (r#"{"a": [1]} x"#, None)]);
         each(|c| c.exactly::<u32, 2>(Cursor::u32), &[("[1, 2]", Some([1, 2])), ("[1]", None), ("[1, 2, 3]", None)]);
+    }
+
+    /// What `members` and `tagged_members` read: the members' values in the order met, by the
+    /// index of their names in the list.
+    fn members_read(c: &mut Cursor) -> Option<Vec<(usize, u32)>> {
+        const NAMES: [(Key, usize); 4] = [
+            (Key::new("a"), 0),
+            (Key::new("bb"), 1),
+            (Key::new("fourteen_bytes"), 2),
+            (Key::new("fifteen_bytes_x"), 3),
+        ];
+        let mut read = Vec::new();
+        c.members(&NAMES, |c, i| {
+            read.push((i, c.u32()?));
+            Some(())
+        })?;
+        Some(read)
+    }
+
+    #[test]
+    fn members_are_found_in_any_order_and_refused_when_unknown_repeated_or_escaped() {
+        let v = |pairs: &[(usize, u32)]| Some(pairs.to_vec());
+        each(
+            members_read,
+            &[
+                (r#"{"a":1,"bb":2}"#, v(&[(0, 1), (1, 2)])),
+                (r#"{"bb":2,"a":1}"#, v(&[(1, 2), (0, 1)])),
+                (r#" { "bb" : 2 , "fourteen_bytes" : 3 } "#, v(&[(1, 2), (2, 3)])),
+                (r#"{"fifteen_bytes_x":4,"a":1}"#, v(&[(3, 4), (0, 1)])),
+                (r#"{"a":1,"fifteen_bytes_x":4}"#, v(&[(0, 1), (3, 4)])),
+                ("{}", v(&[])),
+                (r#"{"a":1}"#, v(&[(0, 1)])),
+            ],
+        );
+        each(
+            members_read,
+            &[
+                (r#"{"a":1,"a":2}"#, None),
+                (r#"{"c":1}"#, None),
+                (r#"{"\u0061":1}"#, None),
+                (r#"{"b\u0062":1}"#, None),
+                (r#"{"ab":1}"#, None),
+                (r#"{"ab":1,"fourteen_bytes":3}"#, None),
+                (r#"{"bb":2,"fourteen_bytes_":3}"#, None),
+                (r#"{"bb\":1}"#, None),
+                (r#"{"fifteen_bytes_":4}"#, None),
+                (r#"{"a":1,}"#, None),
+                (r#"{"a" 1}"#, None),
+                (r#"{"a":1"#, None),
+                (r#"{"a"#, None),
+            ],
+        );
+    }
+
+    #[test]
+    fn a_tagged_object_has_its_tag_first_then_the_members_of_its_kind() {
+        const TAG: Key = Key::new("t");
+        let read = |c: &mut Cursor| {
+            let mut sum = 0;
+            let kind = c.tagged_members(
+                TAG,
+                Cursor::u32,
+                |k| if k == 1 { const { &[(Key::new("x"), 10)] } } else { &[] },
+                |c, k, m| {
+                    sum += k * m * c.u32()?;
+                    Some(())
+                },
+            )?;
+            Some((kind, sum))
+        };
+        each(
+            read,
+            &[(r#"{"t":1,"x":2}"#, Some((1, 20))), (r#"{"t":2}"#, Some((2, 0))), (r#"{ "t" : 1 }"#, Some((1, 0)))],
+        );
+        each(read, &[(r#"{"x":2,"t":1}"#, None), (r#"{"t":2,"x":2}"#, None), (r#"{"t":1,"t":1}"#, None), ("{}", None)]);
+    }
+
+    #[test]
+    #[should_panic(expected = "a member name must be plain")]
+    fn a_member_name_with_a_quote_is_refused() {
+        Key::new("a\"b");
     }
 
     #[test]

@@ -13,7 +13,7 @@
 //! the log is read the usual way, which decides and words every error. `tests` compares the
 //! two readings.
 
-use chronicle_game::cursor::{Cursor, Seen};
+use chronicle_game::cursor::{Cursor, Key};
 
 use crate::ids::{Cube, Customer, Space};
 use crate::notation::{
@@ -53,6 +53,49 @@ impl Kind {
             _ => return None,
         })
     }
+
+    /// The members of an entry of this kind, in `Entry`'s order (as its writers put them).
+    fn members(self) -> &'static [(Key, Name)] {
+        const PLAYER: (Key, Name) = (Key::new("player"), Name::Player);
+        const COIN_FOR: (Key, Name) = (Key::new("coin_for"), Name::CoinFor);
+        match self {
+            Kind::Populate => const { &[(Key::new("round"), Name::Round), (Key::new("spaces"), Name::Spaces)] },
+            Kind::Turn => {
+                const {
+                    &[
+                        PLAYER,
+                        (Key::new("take"), Name::Take),
+                        (Key::new("well"), Name::Well),
+                        (Key::new("free"), Name::Free),
+                        (Key::new("action"), Name::Action),
+                    ]
+                }
+            }
+            Kind::Sale => const { &[PLAYER, (Key::new("customer"), Name::Customer), COIN_FOR] },
+            Kind::Pass => &[PLAYER],
+            Kind::Refill => const { &[(Key::new("tiles"), Name::Tiles)] },
+            Kind::Death => const { &[PLAYER, (Key::new("member"), Name::Member)] },
+            Kind::Mass => {
+                const {
+                    &[
+                        (Key::new("buy"), Name::Buy),
+                        (Key::new("draw"), Name::Draw),
+                        (Key::new("promote"), Name::Promote),
+                    ]
+                }
+            }
+            Kind::Carla => {
+                const {
+                    &[
+                        (Key::new("rolls"), Name::Rolls),
+                        (Key::new("space"), Name::Space),
+                        (Key::new("cube"), Name::Cube),
+                    ]
+                }
+            }
+            Kind::Fate => const { &[(Key::new("set"), Name::Set), (Key::new("result"), Name::Result)] },
+        }
+    }
 }
 
 /// The `"do"` of an action.
@@ -81,33 +124,63 @@ impl Do {
             _ => return None,
         })
     }
+
+    /// The members of an action of this kind, in `Action`'s order (as its writers put them).
+    fn members(self) -> &'static [(Key, Name)] {
+        const COIN_FOR: (Key, Name) = (Key::new("coin_for"), Name::CoinFor);
+        const MEMBER: (Key, Name) = (Key::new("member"), Name::Member);
+        const PAY: (Key, Name) = (Key::new("pay"), Name::Pay);
+        match self {
+            Do::Harvest | Do::Market => &[COIN_FOR],
+            Do::Family => const { &[(Key::new("recall"), Name::Recall), COIN_FOR] },
+            Do::Craft => {
+                const {
+                    &[
+                        (Key::new("building"), Name::Building),
+                        (Key::new("good"), Name::Good),
+                        PAY,
+                        (Key::new("train"), Name::Train),
+                        COIN_FOR,
+                    ]
+                }
+            }
+            Do::Council => {
+                const {
+                    &[
+                        (Key::new("enter"), Name::Enter),
+                        (Key::new("advance"), Name::Advance),
+                        PAY,
+                        (Key::new("privilege"), Name::Privilege),
+                        COIN_FOR,
+                    ]
+                }
+            }
+            Do::Travel => const { &[MEMBER, (Key::new("to"), Name::To), (Key::new("reward"), Name::Reward), COIN_FOR] },
+            Do::Church => const { &[MEMBER, PAY, COIN_FOR] },
+        }
+    }
 }
 
 /// An object whose members are all among `names`, each at most once: `member` reads the value
 /// of the member at that index in `names` (a derived struct's members, unknown ones denied).
 fn fields<'a>(
     c: &mut Cursor<'a>,
-    names: &[&str],
-    mut member: impl FnMut(&mut Cursor<'a>, usize) -> Read<()>,
+    names: &[(Key, usize)],
+    member: impl FnMut(&mut Cursor<'a>, usize) -> Read<()>,
 ) -> Read<()> {
-    let mut seen = Seen::default();
-    c.object(|c, name| {
-        let index = names.iter().position(|n| *n == name)?;
-        seen.first(u32::try_from(index).ok()?)?;
-        member(c, index)
-    })
+    c.members(names, member)
 }
 
 /// A struct of two members, each read by its own reading and each possibly absent (the
 /// caller says which must be there).
 fn two<'a, A, B>(
     c: &mut Cursor<'a>,
-    names: [&str; 2],
+    names: &[(Key, usize); 2],
     mut first: impl FnMut(&mut Cursor<'a>) -> Read<A>,
     mut second: impl FnMut(&mut Cursor<'a>) -> Read<B>,
 ) -> Read<(Option<A>, Option<B>)> {
     let (mut a, mut b) = (None, None);
-    fields(c, &names, |c, i| {
+    fields(c, names, |c, i| {
         match i {
             0 => a = Some(first(c)?),
             _ => b = Some(second(c)?),
@@ -153,24 +226,24 @@ fn who(c: &mut Cursor) -> Read<Who> {
 }
 
 fn member_ref(c: &mut Cursor) -> Read<MemberRef> {
-    let (gen, at) = two(c, ["gen", "at"], u8, |c| c.nullable(string))?;
+    let (gen, at) = two(c, const { &Key::indexed(["gen", "at"]) }, u8, |c| c.nullable(string))?;
     Some(MemberRef { gen: gen?, at: at.flatten() })
 }
 
 fn take(c: &mut Cursor) -> Read<Take> {
-    let (space, cube) = two(c, ["space", "cube"], space, cube)?;
+    let (space, cube) = two(c, const { &Key::indexed(["space", "cube"]) }, space, cube)?;
     Some(Take { space: space?, cube: cube? })
 }
 
 /// `coins` defaults to 0 when absent (but `null` is not a number).
 fn well(c: &mut Cursor) -> Read<WellNotation> {
-    let (color, coins) = two(c, ["color", "coins"], cube, Cursor::u32)?;
+    let (color, coins) = two(c, const { &Key::indexed(["color", "coins"]) }, cube, Cursor::u32)?;
     Some(WellNotation { color: color?, coins: coins.unwrap_or(0) })
 }
 
 fn privilege(c: &mut Cursor) -> Read<Privilege> {
     let (mut stage, mut cubes_, mut good) = (None, None, None);
-    fields(c, &["stage", "cubes", "good"], |c, i| {
+    fields(c, const { &Key::indexed(["stage", "cubes", "good"]) }, |c, i| {
         match i {
             0 => stage = Some(u8(c)?),
             1 => cubes_ = c.nullable(cubes)?,
@@ -183,7 +256,7 @@ fn privilege(c: &mut Cursor) -> Read<Privilege> {
 
 fn reward(c: &mut Cursor) -> Read<RewardChoice> {
     let mut list = None;
-    fields(c, &["cubes"], |c, _| {
+    fields(c, const { &Key::indexed(["cubes"]) }, |c, _| {
         list = Some(cubes(c)?);
         Some(())
     })?;
@@ -191,7 +264,8 @@ fn reward(c: &mut Cursor) -> Read<RewardChoice> {
 }
 
 fn populate_spaces(c: &mut Cursor) -> Read<PopulateSpaces> {
-    const SPACES: [&str; 7] = ["harvest", "family", "crafts", "market", "travel", "council", "church"];
+    const SPACES: [(Key, usize); 7] =
+        Key::indexed(["harvest", "family", "crafts", "market", "travel", "council", "church"]);
     let mut lists: [Option<Vec<Cube>>; 7] = Default::default();
     fields(c, &SPACES, |c, i| {
         *lists.get_mut(i)? = Some(cubes(c)?);
@@ -210,13 +284,13 @@ fn populate_spaces(c: &mut Cursor) -> Read<PopulateSpaces> {
 }
 
 fn mass_buy(c: &mut Cursor) -> Read<MassBuy> {
-    let (player, gens) = two(c, ["player", "gens"], usize, |c| c.list(u8))?;
+    let (player, gens) = two(c, const { &Key::indexed(["player", "gens"]) }, usize, |c| c.list(u8))?;
     Some(MassBuy { player: player?, gens: gens? })
 }
 
 fn moves(c: &mut Cursor) -> Read<Move> {
     let mut n: [Option<u8>; 3] = [None; 3];
-    fields(c, &["gen", "from", "to"], |c, i| {
+    fields(c, const { &Key::indexed(["gen", "from", "to"]) }, |c, i| {
         *n.get_mut(i)? = Some(u8(c)?);
         Some(())
     })?;
@@ -225,7 +299,7 @@ fn moves(c: &mut Cursor) -> Read<Move> {
 }
 
 fn promotion(c: &mut Cursor) -> Read<Promotion> {
-    let (player, list) = two(c, ["player", "moves"], usize, |c| c.list(moves))?;
+    let (player, list) = two(c, const { &Key::indexed(["player", "moves"]) }, usize, |c| c.list(moves))?;
     Some(Promotion { player: player?, moves: list? })
 }
 
@@ -236,11 +310,11 @@ fn draw_item(c: &mut Cursor) -> Read<DrawItem> {
     if c.peek() == Some(b'"') {
         return (c.str()? == "monk").then_some(DrawItem::Monk(MonkTag::Monk));
     }
-    let (player, gen) = two(c, ["player", "gen"], who, u8)?;
+    let (player, gen) = two(c, const { &Key::indexed(["player", "gen"]) }, who, u8)?;
     Some(DrawItem::Member { player: player?, gen: gen? })
 }
 
-/// The name of a member any entry or action may have; its number is its bit in [`Seen`].
+/// What a member of an entry or an action stands for (its name, [`Kind::members`], [`Do::members`]).
 #[derive(Clone, Copy)]
 enum Name {
     Round,
@@ -274,77 +348,34 @@ enum Name {
     Reward,
 }
 
-/// The member `name` as a [`Name`], marked in `seen`; `None` for a name no entry or action
-/// has, or one already seen (the tags are among them: a repeated tag is refused). The name
-/// is compared here only, once: the readings of the members then match on the [`Name`].
-fn member(seen: &mut Seen, name: &str) -> Read<Name> {
-    use Name::*;
-    let name = match name {
-        "round" => Round,
-        "spaces" => Spaces,
-        "player" => Player,
-        "take" => Take,
-        "well" => Well,
-        "free" => Free,
-        "action" => Action,
-        "customer" => Customer,
-        "coin_for" => CoinFor,
-        "tiles" => Tiles,
-        "member" => Member,
-        "buy" => Buy,
-        "draw" => Draw,
-        "promote" => Promote,
-        "rolls" => Rolls,
-        "space" => Space,
-        "cube" => Cube,
-        "set" => Set,
-        "result" => Result,
-        "recall" => Recall,
-        "building" => Building,
-        "good" => Good,
-        "pay" => Pay,
-        "train" => Train,
-        "enter" => Enter,
-        "advance" => Advance,
-        "privilege" => Privilege,
-        "to" => To,
-        "reward" => Reward,
-        _ => return None,
-    };
-    seen.first(name as u32)?;
-    Some(name)
-}
-
-/// An object whose first member is `tag`, whose value `kind` reads (its kind `K`): `start`
-/// makes the empty parts `P` of that kind, each other member is read by `read` into them, and
-/// `build` makes the value. The parts are only the kind's own (an enum of kinds), so that
-/// starting, moving and dropping them costs what that kind has, not what every kind together
-/// has. As [`Cursor::tagged`], with the tag's value read by a plain `match` instead of serde's
-/// enum reading.
-fn variant<'a, K, P, T>(
+/// An object whose first member is `tag`, whose value `kind` reads (its kind `K`), the other
+/// members among `names(K)`: `start` makes the empty parts `P` of that kind, each other member is
+/// read by `read` into them, and `build` makes the value. The parts are only the kind's own (an
+/// enum of kinds), so that starting, moving and dropping them costs what that kind has, not
+/// what every kind together has. As [`Cursor::tagged_members`], with the tag's value read by a
+/// plain `match` instead of serde's enum reading.
+fn variant<'a, K: Copy, P, T>(
     c: &mut Cursor<'a>,
-    tag: &str,
+    tag: Key,
     kind: impl Fn(&str) -> Read<K>,
+    names: impl FnOnce(K) -> &'static [(Key, Name)],
     start: impl Fn(K) -> P,
     read: impl Fn(&mut Cursor<'a>, Name, &mut P) -> Read<()>,
     build: impl FnOnce(P) -> Read<T>,
 ) -> Read<T> {
-    let mut seen = Seen::default();
     let mut parts: Option<P> = None;
-    c.object(|c, name| match &mut parts {
-        Some(p) => read(c, member(&mut seen, name)?, p),
-        None if name == tag => {
-            parts = Some(start(kind(c.str()?)?));
-            Some(())
-        }
-        None => None,
-    })?;
-    build(parts?)
+    let k = c.tagged_members(
+        tag,
+        |c| kind(c.str()?),
+        names,
+        |c, k, name| read(c, name, parts.get_or_insert_with(|| start(k))),
+    )?;
+    build(parts.unwrap_or_else(|| start(k)))
 }
 
 /// An entry whose first member is `"type"`.
 pub(crate) fn entry(c: &mut Cursor) -> Read<Entry> {
-    variant(c, "type", Kind::of, EntryParts::start, entry_member, build_entry)
+    variant(c, const { Key::new("type") }, Kind::of, Kind::members, EntryParts::start, entry_member, build_entry)
 }
 
 /// The members of one entry as read, by its kind, before they make its variant.
@@ -511,7 +542,7 @@ impl ActionParts {
 
 /// An action whose first member is `"do"`.
 fn action(c: &mut Cursor) -> Read<Action> {
-    variant(c, "do", Do::of, ActionParts::start, action_member, build_action)
+    variant(c, const { Key::new("do") }, Do::of, Do::members, ActionParts::start, action_member, build_action)
 }
 
 /// Reads the member `name` of an action into its parts `p`.
