@@ -295,16 +295,17 @@ pub struct HomeBoard {
     /// Bit [`Coord::index`] set while the cell holds a field: the field phase and the Stubble
     /// room walk them.
     fields: u64,
-    /// How often a tile or stable was set ([`HomeBoard::changes`]). Not part of what the board
-    /// holds: equality ignores it.
-    changes: u32,
+    /// How often a tile or stable was set on a cell that gives room or holds a field, before or
+    /// after ([`HomeBoard::housing_changes`]). Not part of what the board holds: equality
+    /// ignores it.
+    housing_changes: u32,
 }
 
 /// Boards are equal when they hold the same: the change count says how they got there.
 impl PartialEq for HomeBoard {
     fn eq(&self, other: &HomeBoard) -> bool {
         // Every field named, so that a new one cannot be forgotten here.
-        let HomeBoard { spaces, owned, tiled, housing, fields, changes: _ } = self;
+        let HomeBoard { spaces, owned, tiled, housing, fields, housing_changes: _ } = self;
         *spaces == other.spaces
             && *owned == other.owned
             && *tiled == other.tiled
@@ -324,18 +325,28 @@ impl Default for HomeBoard {
 impl HomeBoard {
     /// The starting board: entry dwelling and one empty cavern (`RULES.md` A.5).
     pub fn new() -> HomeBoard {
-        let mut b =
-            HomeBoard { spaces: [Space::default(); CELLS], owned: 0, tiled: 0, housing: 0, fields: 0, changes: 0 };
+        let mut b = HomeBoard {
+            spaces: [Space::default(); CELLS],
+            owned: 0,
+            tiled: 0,
+            housing: 0,
+            fields: 0,
+            housing_changes: 0,
+        };
         b.set_tile(ENTRY_DWELLING, Tile::EntryDwelling);
         b.set_tile(START_CAVERN, Tile::Cavern);
         b
     }
 
-    /// How many times a tile or a stable has been set on this board (wrapping): while it
-    /// stays the same, the board has not changed. A replay checks housing again only for a
-    /// board (or animals) changed since the last check.
-    pub fn changes(&self) -> u32 {
-        self.changes
+    /// How many times a tile or a stable has been set (wrapping) on a cell that may give room
+    /// ([`HomeBoard::housing_cells`]) or holds a field ([`HomeBoard::field_cells`]), before or
+    /// after the change. The housing check reads only those cells (and a large pasture's
+    /// partner, itself such a cell whenever it matters), so while this count stays the same
+    /// the board gives the same room: a replay checks housing again only for room (or
+    /// animals) changed since the last check. Caverns, tunnels and most furnishing tiles
+    /// placed on empty cells leave it alone.
+    pub fn housing_changes(&self) -> u32 {
+        self.housing_changes
     }
 
     pub fn space(&self, c: Coord) -> Space {
@@ -347,7 +358,7 @@ impl HomeBoard {
     }
 
     pub fn set_tile(&mut self, c: Coord, t: Tile) {
-        self.changes = self.changes.wrapping_add(1);
+        let before = self.room_or_field(c);
         let slot = &mut self.spaces[c.index()].tile;
         if let Some(Tile::Furnished { tile, .. }) = *slot {
             // Only unique tiles are ever covered (Trader / Spare part storage, E.7).
@@ -365,13 +376,19 @@ impl HomeBoard {
         } else {
             self.fields &= !(1u64 << c.index());
         }
-        self.note_housing(c);
+        self.note_housing(c, before);
     }
 
     pub fn set_stable(&mut self, c: Coord) {
-        self.changes = self.changes.wrapping_add(1);
+        let before = self.room_or_field(c);
         self.spaces[c.index()].stable = true;
-        self.note_housing(c);
+        self.note_housing(c, before);
+    }
+
+    /// Whether cell `c` counts for housing ([`HomeBoard::housing_changes`]): it may give room
+    /// or holds a field.
+    fn room_or_field(&self, c: Coord) -> bool {
+        (self.housing | self.fields) & (1u64 << c.index()) != 0
     }
 
     /// Whether a cell next to one of `cells` ([`Coord::neighbours`]), not itself one of
@@ -387,13 +404,17 @@ impl HomeBoard {
     }
 
     /// Keeps bit `c` of `housing`: whether the cell may give room by itself
-    /// ([`crate::rules::housing::may_give_room`]).
-    fn note_housing(&mut self, c: Coord) {
+    /// ([`crate::rules::housing::may_give_room`]); counts the change in `housing_changes` when
+    /// the cell counted for housing `before` it or counts now.
+    fn note_housing(&mut self, c: Coord, before: bool) {
         let bit = 1u64 << c.index();
         if crate::rules::housing::may_give_room(self.space(c)) {
             self.housing |= bit;
         } else {
             self.housing &= !bit;
+        }
+        if before || self.room_or_field(c) {
+            self.housing_changes = self.housing_changes.wrapping_add(1);
         }
     }
 

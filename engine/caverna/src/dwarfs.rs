@@ -32,6 +32,25 @@ impl Dwarfs {
     }
 }
 
+impl Dwarfs {
+    /// Every dwarf home from its action space (the return home, `RULES.md` C.2).
+    pub(crate) fn return_home(&mut self) {
+        // Over every slot, the unused ones included (ignored, and already home): a loop of
+        // fixed length, with no length to check. It runs for every player every round.
+        for d in &mut self.items {
+            d.space = None;
+        }
+    }
+
+    /// Every newborn grown up (the start of a round, `RULES.md` C.2).
+    pub(crate) fn grow_up(&mut self) {
+        // Over every slot, like `return_home`.
+        for d in &mut self.items {
+            d.newborn = false;
+        }
+    }
+}
+
 /// Dwarfs from a list (tests and tools build players this way); at most [`CAPACITY`] are kept.
 impl FromIterator<Dwarf> for Dwarfs {
     fn from_iter<I: IntoIterator<Item = Dwarf>>(iter: I) -> Dwarfs {

@@ -11,6 +11,7 @@ use crate::notation::HarvestPhase;
 use crate::setup::Setup;
 
 pub use crate::dwarfs::Dwarfs;
+pub use crate::per_player::PerPlayer;
 pub use crate::spaces::Spaces;
 
 /// Most dwarfs a player can have: 5, or 6 with the Additional dwelling (`RULES.md` E.1).
@@ -141,7 +142,7 @@ pub enum Harvest {
 
 /// Where the game waits. Required decisions stop an incomplete log; optional ones take their
 /// default when the log moves on (`LOG-FORMAT.md` "Entries").
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Phase {
     /// Solo replenish step with spaces of 6+ goods: optional `keep`.
     Keep,
@@ -151,9 +152,9 @@ pub enum Phase {
     HarvestChoice,
     /// Optional `feed` entries; `fed[p]` once player p has given one; `relief[p]` dwarfs of
     /// player p fed by the Working cave instead of food.
-    Feeding { fed: Vec<bool>, relief: Vec<u32> },
+    Feeding { fed: PerPlayer<bool>, relief: PerPlayer<u32> },
     /// Optional `breed` entries by the players whose animals breed this harvest.
-    Breeding { done: Vec<bool> },
+    Breeding { done: PerPlayer<bool> },
     /// After the last harvest: optional `free` entries, then final scoring.
     BeforeScoring,
     /// Final scoring is done.
@@ -235,7 +236,7 @@ impl Clone for Game {
             setup: self.setup.clone(),
             players,
             round_index: self.round_index,
-            phase: self.phase.clone(),
+            phase: self.phase,
             starting_player: self.starting_player,
             spaces: self.spaces.clone(),
             harvest: self.harvest,
@@ -264,7 +265,7 @@ impl Clone for Game {
         share(&mut self.setup, setup);
         self.players.clone_from(players);
         self.round_index = *round_index;
-        self.phase.clone_from(phase);
+        self.phase = *phase;
         self.starting_player = *starting_player;
         self.spaces.clone_from(spaces);
         self.harvest = *harvest;

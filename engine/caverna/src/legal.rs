@@ -401,14 +401,14 @@ impl Walk<'_> {
         let player = trial.game.player(self.p);
         let flow =
             placement::flow(self.space, player.owns(Furnishing::GuestRoom), player.dwarfs[self.d].weapon.is_some());
-        let sequences = part_sequences(&flow);
+        let sequences = part_sequences(flow);
         let picks = chooser.choose(sequences.len(), sequences.len());
         let mut trial = Some(trial);
         for (n, &i) in picks.iter().enumerate() {
             let seq = sequences[i];
             let cap = if seq.len() <= 1 { self.limits.options_alone } else { self.limits.options_per_part };
             let Some(t) = (if n + 1 == picks.len() { trial.take() } else { trial.clone() }) else { return };
-            self.extend(t, &flow, &seq, Vec::new(), cap, chooser, accept);
+            self.extend(t, flow, &seq, Vec::new(), cap, chooser, accept);
             if self.accepted >= self.most {
                 break;
             }

@@ -26,6 +26,7 @@ pub mod ledger;
 pub mod legal;
 mod messages;
 pub mod notation;
+mod per_player;
 mod plain_entries;
 pub mod reference;
 pub mod replay;

@@ -299,8 +299,9 @@ pub fn replay_until(input: &[u8], limit: Option<usize>) -> Replay {
     }
 }
 
-/// What the housing check reads of a player: the board (by its change count), the dwarfs in
-/// play, the farm animals and the dogs.
+/// What the housing check reads of a player: the board (by the count of its changes that can
+/// change its room, [`crate::board::HomeBoard::housing_changes`]), the dwarfs in play, the farm
+/// animals and the dogs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct HousingInputs {
     board: u32,
@@ -312,7 +313,7 @@ struct HousingInputs {
 impl HousingInputs {
     fn of(p: &Player) -> HousingInputs {
         HousingInputs {
-            board: p.board.changes(),
+            board: p.board.housing_changes(),
             dwarfs: p.dwarfs_in_play(),
             animals: p.animals(),
             dogs: p.supply.get(Good::Dog),

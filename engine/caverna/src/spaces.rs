@@ -85,6 +85,17 @@ impl Spaces {
         KEYS.iter().zip(&mut self.states).filter(move |(k, _)| on_table & Spaces::bit(**k) != 0)
     }
 
+    /// Calls `f` on each space on the table whose bit (`1 << space as usize`) is set in `among`,
+    /// in [`ActionSpace`] order: only those bits are walked, not every space.
+    pub(crate) fn for_each_among(&mut self, among: u64, mut f: impl FnMut(ActionSpace, &mut SpaceState)) {
+        let mut left = self.on_table & among;
+        while left != 0 {
+            let i = left.trailing_zeros() as usize;
+            left &= left - 1;
+            f(KEYS[i], &mut self.states[i]);
+        }
+    }
+
     /// Takes every dwarf off the spaces (the return home, `RULES.md` C.2). The spaces off the
     /// table have no occupant, so all states are cleared without looking which are on it.
     pub(crate) fn clear_occupants(&mut self) {

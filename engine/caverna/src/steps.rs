@@ -454,7 +454,7 @@ fn imitate_first(trial: &Trial, p: usize) -> Vec<Action> {
             player.dwarfs[trial.placing.dwarf()].weapon.is_some(),
         );
         for k in 0..flow.parts.len() {
-            if placement::connector_refusal(&flow, &[0; placement::MAX_PARTS][..flow.parts.len()], None, k).is_some() {
+            if placement::connector_refusal(flow, &[0; placement::MAX_PARTS][..flow.parts.len()], None, k).is_some() {
                 continue;
             }
             for a in nested_actions(trial, p, target, flow.parts[k].0) {

@@ -265,7 +265,7 @@ pub fn simulate(setup: &Value, bots: &[BotKind], seed: u64) -> Result<Simulation
         Ok(())
     };
     loop {
-        match game.phase().clone() {
+        match *game.phase() {
             Phase::Over => break,
             Phase::Work { to_move } => {
                 let (entry, after) = players[to_move]

@@ -862,17 +862,21 @@ mod tests {
         place_dogs(list, 0, dogs, &mut Vec::new(), animals.map(u64::from))
     }
 
-    /// RULES.md F.1 and H.18: the fast solver agrees with an exhaustive search on thousands of
-    /// random small boards.
-    #[test]
-    fn f1_h18_solver_matches_exhaustive_search() {
-        let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
-        let mut rand = move |n: u64| {
+    /// A small deterministic random source for the random-board tests: `rand(n)` is below `n`.
+    fn xorshift(mut seed: u64) -> impl FnMut(u64) -> u64 {
+        move |n| {
             seed ^= seed << 13;
             seed ^= seed >> 7;
             seed ^= seed << 17;
             seed % n
-        };
+        }
+    }
+
+    /// RULES.md F.1 and H.18: the fast solver agrees with an exhaustive search on thousands of
+    /// random small boards.
+    #[test]
+    fn f1_h18_solver_matches_exhaustive_search() {
+        let mut rand = xorshift(0x9E37_79B9_7F4A_7C15);
         let forest = [at(0, 0), at(0, 1), at(0, 2), at(1, 0), at(1, 1), at(1, 2), at(2, 2), at(3, 2)];
         let mountain = [at(0, 3), at(0, 4), at(1, 3), at(1, 4)];
         let mut agree = 0;
@@ -925,6 +929,64 @@ mod tests {
         }
         // Both answers occur often enough for the comparison to mean something.
         assert!((300..2700).contains(&agree), "{agree} of 3000 fit");
+    }
+
+    /// `HomeBoard::housing_changes` (ARCHITECTURE.md "Invariants", the single pass's housing
+    /// skip): over thousands of random changes of random boards, a change that leaves the count
+    /// alone leaves the room read from the board alone too, whatever the dwarfs; and caverns,
+    /// tunnels and most furnishing tiles on empty cells do leave it alone.
+    #[test]
+    fn the_room_changes_only_with_the_housing_change_count() {
+        let mut rand = xorshift(0x2545_F491_4F6C_DD1D);
+        let furnishings = [
+            Furnishing::MixedDwelling,
+            Furnishing::BreakfastRoom,
+            Furnishing::CuddleRoom,
+            Furnishing::StubbleRoom,
+            Furnishing::Dwelling,
+            Furnishing::Carpenter,
+        ];
+        let (mut kept, mut changed) = (0, 0);
+        for _ in 0..300 {
+            let mut b = HomeBoard::new();
+            for _ in 0..40 {
+                let c = Coord::all().nth(rand(Coord::all().count() as u64) as usize).unwrap();
+                let before = (b.housing_changes(), b);
+                match rand(12) {
+                    0 => b.set_tile(c, Tile::Cavern),
+                    1 => b.set_tile(c, Tile::Tunnel),
+                    2 => b.set_tile(c, Tile::Meadow),
+                    3 => b.set_tile(c, Tile::SmallPasture),
+                    4 => {
+                        let partner = c.neighbours().next().unwrap_or(c);
+                        large_pasture(&mut b, c, partner);
+                    }
+                    5 => b.set_tile(c, Tile::Field { crop: None }),
+                    6 => b.set_tile(c, Tile::Field { crop: Some((Crop::Grain, rand(3) as u8)) }),
+                    7 => b.set_tile(c, [Tile::OreMine, Tile::RubyMine, Tile::DeepTunnel][rand(3) as usize]),
+                    8 | 9 => furnish(&mut b, c, furnishings[rand(furnishings.len() as u64) as usize]),
+                    _ => b.set_stable(c),
+                }
+                if b.housing_changes() == before.0 {
+                    kept += 1;
+                    for dwarfs in 1..=6 {
+                        assert_eq!(Containers::read(&before.1, dwarfs), Containers::read(&b, dwarfs), "{b:?}");
+                    }
+                } else {
+                    changed += 1;
+                }
+            }
+        }
+        // Both cases occur often enough for the comparison to mean something.
+        assert!(kept > 1000 && changed > 1000, "{kept} kept, {changed} changed");
+        let mut b = HomeBoard::new();
+        let start = b.housing_changes();
+        b.set_tile(at(1, 4), Tile::Cavern);
+        b.set_tile(at(1, 5), Tile::Tunnel);
+        furnish(&mut b, at(1, 4), Furnishing::Carpenter);
+        assert_eq!(b.housing_changes(), start, "no room given or taken");
+        b.set_tile(at(1, 1), Tile::Meadow);
+        assert_ne!(b.housing_changes(), start, "a meadow is a guardable zone");
     }
 
     /// The greedy of step 3 against every assignment of pens to types (no dogs, no board).

@@ -109,8 +109,10 @@ const URGENT_WISH: &[(Part, usize)] =
     &[(Part::Furnish(crate::rules::furnish::Furnish::DwellingOnly), 1), (Part::Grow, 1), (Part::Gain(URGENT_GOLD), 1)];
 
 /// What a space offers a dwarf: its parts and connector (`RULES.md` B.2, B.3, §0). Each flow
-/// is a constant, copied out whole: this runs for every placement and every candidate.
-pub fn flow(space: ActionSpace, guest_room: bool, armed: bool) -> Flow {
+/// is a constant, handed out by reference, not copied: this runs for every placement and every
+/// candidate, and a placement keeps its flow while it lasts ([`Placing`]), which a copy of the
+/// whole table row (parts and all) would make several times larger.
+pub fn flow(space: ActionSpace, guest_room: bool, armed: bool) -> &'static Flow {
     use crate::board::Tile;
     use crate::rules::furnish::Furnish as Fu;
     use crate::rules::tiles::Twin as Tw;
@@ -120,66 +122,78 @@ pub fn flow(space: ActionSpace, guest_room: bool, armed: bool) -> Flow {
     // Growth, Extension and Wish for children are "either … or": "and/or" with a Guest room
     // (H.8).
     match space {
-        A::DriftMining | A::DriftMining2 => const { Flow::of(&[(Twin(CT), 1)], AndOr) },
-        A::Excavation => const { Flow::of(&[(Twin(CT_CC), 1)], AndOr) },
-        A::Clearing | A::Sustenance => const { Flow::of(&[(Twin(MF), 1)], AndOr) },
-        A::Logging => const { Flow::of(&[(Expedition(1), 1)], AndOr) },
-        A::Growth if guest_room => const { Flow::of(&[(Gain(GROWTH_GOODS), 1), (Grow, 1)], AndOr) },
-        A::Growth => const { Flow::of(&[(Gain(GROWTH_GOODS), 1), (Grow, 1)], Or) },
-        A::Housework => const { Flow::of(&[(Dog, 1), (Furnish(Fu::Any), 1)], AndOr) },
-        A::SlashAndBurn => const { Flow::of(&[(Twin(MF), 1), (Sow, 1)], AndThenOr) },
-        A::SmallScaleDriftMining => const { Flow::of(&[(TwinWith(Tw::CavernTunnel, Good::Stone), 1)], AndThen) },
-        A::WeeklyMarket => const { Flow::of(&[(Buy, 1)], AndOr) },
-        A::HardwareRental => const { Flow::of(&[(Expedition(2), 1), (Sow, 1)], AndThenOr) },
-        A::FenceBuilding => const { Flow::of(&[(SmallPasture, 1), (LargePasture, 1)], AndOr) },
-        A::Extension if guest_room => const { Flow::of(EXTENSION, AndOr) },
-        A::Extension => const { Flow::of(EXTENSION, Or) },
-        A::Imitation | A::Imitation2 | A::Imitation3 => const { Flow::of(&[(Imitate, 1)], AndThen) },
-        A::Blacksmithing if armed => const { Flow::of(&[(Expedition(3), 1)], AndOr) },
-        A::Blacksmithing => const { Flow::of(&[(Forge, 1), (Expedition(3), 1)], AndThen) },
+        A::DriftMining | A::DriftMining2 => &const { Flow::of(&[(Twin(CT), 1)], AndOr) },
+        A::Excavation => &const { Flow::of(&[(Twin(CT_CC), 1)], AndOr) },
+        A::Clearing | A::Sustenance => &const { Flow::of(&[(Twin(MF), 1)], AndOr) },
+        A::Logging => &const { Flow::of(&[(Expedition(1), 1)], AndOr) },
+        A::Growth if guest_room => &const { Flow::of(&[(Gain(GROWTH_GOODS), 1), (Grow, 1)], AndOr) },
+        A::Growth => &const { Flow::of(&[(Gain(GROWTH_GOODS), 1), (Grow, 1)], Or) },
+        A::Housework => &const { Flow::of(&[(Dog, 1), (Furnish(Fu::Any), 1)], AndOr) },
+        A::SlashAndBurn => &const { Flow::of(&[(Twin(MF), 1), (Sow, 1)], AndThenOr) },
+        A::SmallScaleDriftMining => &const { Flow::of(&[(TwinWith(Tw::CavernTunnel, Good::Stone), 1)], AndThen) },
+        A::WeeklyMarket => &const { Flow::of(&[(Buy, 1)], AndOr) },
+        A::HardwareRental => &const { Flow::of(&[(Expedition(2), 1), (Sow, 1)], AndThenOr) },
+        A::FenceBuilding => &const { Flow::of(&[(SmallPasture, 1), (LargePasture, 1)], AndOr) },
+        A::Extension if guest_room => &const { Flow::of(EXTENSION, AndOr) },
+        A::Extension => &const { Flow::of(EXTENSION, Or) },
+        A::Imitation | A::Imitation2 | A::Imitation3 => &const { Flow::of(&[(Imitate, 1)], AndThen) },
+        A::Blacksmithing if armed => &const { Flow::of(&[(Expedition(3), 1)], AndOr) },
+        A::Blacksmithing => &const { Flow::of(&[(Forge, 1), (Expedition(3), 1)], AndThen) },
         A::SheepFarming | A::DonkeyFarming => {
-            const { Flow::of(&[(SmallPasture, 1), (LargePasture, 1), (Stable, 1)], AndOr) }
+            &const { Flow::of(&[(SmallPasture, 1), (LargePasture, 1), (Stable, 1)], AndOr) }
         }
-        A::OreMineConstruction => const { Flow::of(&[(OreMine, 1), (Expedition(2), 1)], AndThenOr) },
-        A::WishForChildren if guest_room => const { Flow::of(&[(Grow, 1), (Furnish(Fu::DwellingOnly), 1)], AndOr) },
-        A::WishForChildren => const { Flow::of(&[(Grow, 1), (Furnish(Fu::DwellingOnly), 1)], Or) },
-        A::UrgentWishForChildren if guest_room => const { Flow::of(URGENT_WISH, UrgentWish { guest_room: true }) },
-        A::UrgentWishForChildren => const { Flow::of(URGENT_WISH, UrgentWish { guest_room: false }) },
+        A::OreMineConstruction => &const { Flow::of(&[(OreMine, 1), (Expedition(2), 1)], AndThenOr) },
+        A::WishForChildren if guest_room => &const { Flow::of(&[(Grow, 1), (Furnish(Fu::DwellingOnly), 1)], AndOr) },
+        A::WishForChildren => &const { Flow::of(&[(Grow, 1), (Furnish(Fu::DwellingOnly), 1)], Or) },
+        A::UrgentWishForChildren if guest_room => &const { Flow::of(URGENT_WISH, UrgentWish { guest_room: true }) },
+        A::UrgentWishForChildren => &const { Flow::of(URGENT_WISH, UrgentWish { guest_room: false }) },
         A::RubyMineConstruction if guest_room => {
-            const { Flow::of(&[(RubyMine(Some(Tile::Tunnel)), 1), (RubyMine(Some(Tile::DeepTunnel)), 1)], AndOr) }
+            &const { Flow::of(&[(RubyMine(Some(Tile::Tunnel)), 1), (RubyMine(Some(Tile::DeepTunnel)), 1)], AndOr) }
         }
-        A::RubyMineConstruction => const { Flow::of(&[(RubyMine(None), 1)], AndOr) },
-        A::FamilyLife => const { Flow::of(&[(Grow, 1), (Sow, 1)], AndOr) },
-        A::Exploration => const { Flow::of(&[(Expedition(4), 1)], AndOr) },
-        A::Adventure if armed => const { Flow::of(&[(Expedition(1), 2)], AndOr) },
-        A::Adventure => const { Flow::of(&[(Forge, 1), (Expedition(1), 2)], AndThen) },
-        A::OreTrading => const { Flow::of(&[(TradeOre, 1)], AndOr) },
-        _ => const { Flow::of(&[], AndOr) },
+        A::RubyMineConstruction => &const { Flow::of(&[(RubyMine(None), 1)], AndOr) },
+        A::FamilyLife => &const { Flow::of(&[(Grow, 1), (Sow, 1)], AndOr) },
+        A::Exploration => &const { Flow::of(&[(Expedition(4), 1)], AndOr) },
+        A::Adventure if armed => &const { Flow::of(&[(Expedition(1), 2)], AndOr) },
+        A::Adventure => &const { Flow::of(&[(Forge, 1), (Expedition(1), 2)], AndThen) },
+        A::OreTrading => &const { Flow::of(&[(TradeOre, 1)], AndOr) },
+        _ => &const { Flow::of(&[], AndOr) },
     }
 }
 
-/// Goods a space gives to whoever uses it, on top of its accumulated goods (B.2, B.3).
-fn fixed_goods(space: ActionSpace, players: usize, p: &Player) -> Goods {
+/// The goods a space gives to whoever uses it, when it gives any: one good, or the five of
+/// Supplies. Not a bundle of all thirteen goods: this is asked at every placement, and most
+/// spaces give nothing, which is then nothing to build, check or walk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Fixed {
+    /// `n` (at least 1) of one good.
+    One(Good, u32),
+    Several(&'static [(Good, u32)]),
+}
+
+/// Goods a space gives to whoever uses it, on top of its accumulated goods (B.2, B.3); `None`
+/// when it gives nothing (a count of 0 included).
+fn fixed_goods(space: ActionSpace, players: usize, p: &Player) -> Option<Fixed> {
     use crate::board::Tile;
     use ActionSpace as A;
     // Counted only for the spaces that need them (this runs for every candidate placement).
     let ore_mines = || p.board.count(|t| t == Tile::OreMine) as u32;
     let ruby_mines = || p.board.count(|t| t == Tile::RubyMine);
+    let one = |good, n| (n > 0).then_some(Fixed::One(good, n));
     let small = players <= 3;
     match space {
-        A::StartingPlayer if small => Goods::one(Good::Ore, 2),
-        A::StartingPlayer => Goods::one(Good::Ruby, 1),
-        A::Supplies => Goods::of(GROWTH_GOODS),
-        A::OreMining | A::OreDelivery => Goods::one(Good::Ore, 2 * ore_mines()),
-        A::ForestExploration if small => Goods::one(Good::Vegetable, 1),
-        A::ForestExploration => Goods::one(Good::Food, 2),
-        A::Sustenance if small => Goods::one(Good::Grain, 1),
-        A::RubyMining => Goods::one(Good::Ruby, u32::from(ruby_mines() >= 1)),
-        A::RubyDelivery => Goods::one(Good::Ruby, u32::from(ruby_mines() >= 2)),
-        A::StripMining => Goods::one(Good::Wood, 2),
-        A::WeeklyMarket => Goods::one(Good::Gold, 4),
-        A::HardwareRental if players >= 6 => Goods::one(Good::Wood, 2),
-        _ => Goods::new(),
+        A::StartingPlayer if small => one(Good::Ore, 2),
+        A::StartingPlayer => one(Good::Ruby, 1),
+        A::Supplies => Some(Fixed::Several(GROWTH_GOODS)),
+        A::OreMining | A::OreDelivery => one(Good::Ore, 2 * ore_mines()),
+        A::ForestExploration if small => one(Good::Vegetable, 1),
+        A::ForestExploration => one(Good::Food, 2),
+        A::Sustenance if small => one(Good::Grain, 1),
+        A::RubyMining => one(Good::Ruby, u32::from(ruby_mines() >= 1)),
+        A::RubyDelivery => one(Good::Ruby, u32::from(ruby_mines() >= 2)),
+        A::StripMining => one(Good::Wood, 2),
+        A::WeeklyMarket => one(Good::Gold, 4),
+        A::HardwareRental if players >= 6 => one(Good::Wood, 2),
+        _ => None,
     }
 }
 
@@ -295,7 +309,7 @@ impl Placing {
     pub fn open_parts(&self) -> Vec<Part> {
         let u = &self.using;
         (0..u.flow.parts.len())
-            .filter(|&k| u.used[k] < u.flow.parts[k].1 && connector_refusal(&u.flow, u.used(), u.last, k).is_none())
+            .filter(|&k| u.used[k] < u.flow.parts[k].1 && connector_refusal(u.flow, u.used(), u.last, k).is_none())
             .map(|k| u.flow.parts[k].0)
             .collect()
     }
@@ -349,17 +363,21 @@ pub fn begin(
     Ok((d, took))
 }
 
-/// Gives the fixed goods of a space to whoever uses it (placed or imitating).
-pub fn give_fixed_goods(game: &mut Game, p: usize, space: ActionSpace) -> Goods {
-    let fixed = fixed_goods(space, game.setup.players(), &game.players[p]);
-    // Most spaces give nothing fixed: only a gift is walked good by good.
-    if fixed.is_empty() {
-        return fixed;
+/// Gives the fixed goods of a space to whoever uses it (placed or imitating); whether it gave
+/// any.
+pub fn give_fixed_goods(game: &mut Game, p: usize, space: ActionSpace) -> bool {
+    let players = game.setup.players();
+    let player = &mut game.players[p];
+    match fixed_goods(space, players, player) {
+        None => return false,
+        Some(Fixed::One(g, n)) => gain(player, g, n),
+        Some(Fixed::Several(goods)) => {
+            for &(g, n) in goods {
+                gain(player, g, n);
+            }
+        }
     }
-    for (g, n) in fixed.iter() {
-        gain(&mut game.players[p], g, n);
-    }
-    fixed
+    true
 }
 
 /// Carries out one part of a space with one action (what a log's `actions` item does there).
@@ -392,7 +410,7 @@ struct Using {
     d: usize,
     space: ActionSpace,
     /// Fixed when the space is entered (a Guest room or weapon gained there changes nothing).
-    flow: Flow,
+    flow: &'static Flow,
     guest: bool,
     /// How often each part was done.
     used: [usize; MAX_PARTS],
@@ -403,12 +421,12 @@ struct Using {
 impl Using {
     /// Gives the fixed goods; `took` says whether something was already gained.
     fn start(game: &mut Game, p: usize, d: usize, space: ActionSpace, took: bool) -> Using {
-        let fixed = give_fixed_goods(game, p, space);
+        let gave = give_fixed_goods(game, p, space);
         game.doing.space = Some(space);
         let player = &game.players[p];
         let guest = player.owns(Furnishing::GuestRoom);
         let flow = flow(space, guest, player.dwarfs[d].weapon.is_some());
-        Using { p, d, space, flow, guest, used: [0; MAX_PARTS], last: None, did_something: took || !fixed.is_empty() }
+        Using { p, d, space, flow, guest, used: [0; MAX_PARTS], last: None, did_something: took || gave }
     }
 
     fn used(&self) -> &[usize] {
@@ -416,7 +434,7 @@ impl Using {
     }
 
     fn act(&mut self, game: &mut Game, action: &Action, imitated: &mut Vec<ActionSpace>) -> RuleResult {
-        let (p, space, flow) = (self.p, self.space, &self.flow);
+        let (p, space, flow) = (self.p, self.space, self.flow);
         if action.is_free() {
             return free::free_action(game, p, action, free::Window::Anytime);
         }

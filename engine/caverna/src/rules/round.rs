@@ -1,9 +1,9 @@
 //! The round: reveal, replenish, work phase order, return home, and the harvest schedule
 //! (`RULES.md` C.2, C.4, B.7, B.8, H.5, H.16, H.17).
 
-use crate::action_space::{ActionSpace, RoundCard, REPLENISHMENT};
+use crate::action_space::{ActionSpace, RoundCard, REPLENISHED, REPLENISHMENT};
 use crate::error::{ensure, ErrorCode, RuleResult};
-use crate::game::{Game, Harvest, Phase};
+use crate::game::{Game, Harvest, PerPlayer, Phase};
 use crate::notation::HarvestToken;
 use crate::rules::{abilities, breeding, harvest};
 
@@ -14,9 +14,7 @@ impl Game {
     /// Steps 1–2 of a round and the start of the work phase (C.2).
     pub(crate) fn start_round(&mut self) {
         for player in &mut self.players {
-            for d in &mut player.dwarfs {
-                d.newborn = false;
-            }
+            player.dwarfs.grow_up();
             player.harvest_choice = None;
         }
         let card = self.setup.round_cards[self.round_index];
@@ -96,16 +94,16 @@ impl Game {
     fn replenish_and_work(&mut self) {
         let players = self.setup.players();
         let round = self.round();
-        for (space, state) in self.spaces.iter_mut() {
-            let Some((if_empty, otherwise)) = REPLENISHMENT[players][*space as usize] else { continue };
-            if *space == ActionSpace::RubyMining && players == 2 && round <= 2 {
-                continue;
+        self.spaces.for_each_among(REPLENISHED[players], |space, state| {
+            let Some((if_empty, otherwise)) = REPLENISHMENT[players][space as usize] else { return };
+            if space == ActionSpace::RubyMining && players == 2 && round <= 2 {
+                return;
             }
             let add = if state.goods.is_empty() { if_empty } else { otherwise };
             for &(good, n) in add {
                 state.goods.add(good, n);
             }
-        }
+        });
         abilities::start_of_round(self);
         self.phase = Phase::Work { to_move: self.starting_player };
     }
@@ -129,9 +127,7 @@ impl Game {
     /// Return home, then the harvest (C.2 steps 4–5).
     fn end_work_phase(&mut self) {
         for player in &mut self.players {
-            for d in &mut player.dwarfs {
-                d.space = None;
-            }
+            player.dwarfs.return_home();
         }
         self.spaces.clear_occupants();
         match self.harvest {
@@ -159,15 +155,14 @@ impl Game {
 
     fn start_feeding(&mut self) {
         let n = self.players.len();
-        self.phase = Phase::Feeding { fed: vec![false; n], relief: vec![0; n] };
+        self.phase = Phase::Feeding { fed: PerPlayer::new(n), relief: PerPlayer::new(n) };
     }
 
     /// Pays the food due, then breeding (or the end of the round).
     pub(crate) fn resolve_feeding(&mut self) {
-        // Taken, not copied: the phase is replaced below.
-        let relief = match &mut self.phase {
-            Phase::Feeding { relief, .. } => std::mem::take(relief),
-            _ => vec![0; self.players.len()],
+        let relief = match self.phase {
+            Phase::Feeding { relief, .. } => relief,
+            _ => PerPlayer::new(self.players.len()),
         };
         let one_food = self.harvest == Harvest::OneFoodPerDwarf;
         for (p, player) in self.players.iter_mut().enumerate() {
@@ -175,7 +170,7 @@ impl Game {
         }
         match self.harvest {
             Harvest::Normal | Harvest::Choice => {
-                self.phase = Phase::Breeding { done: vec![false; self.players.len()] };
+                self.phase = Phase::Breeding { done: PerPlayer::new(self.players.len()) };
             }
             _ => self.end_round(),
         }
@@ -183,12 +178,15 @@ impl Game {
 
     /// Default breeding for everyone who gave no `breed` entry, then the end of the round.
     pub(crate) fn resolve_breeding(&mut self) {
-        // Taken, not copied: the round ends below, which replaces the phase.
-        let done = match &mut self.phase {
-            Phase::Breeding { done } => std::mem::take(done),
-            _ => vec![true; self.players.len()],
+        let done = match self.phase {
+            Phase::Breeding { done } => done,
+            _ => {
+                let mut all = PerPlayer::new(self.players.len());
+                all.fill(true);
+                all
+            }
         };
-        for (p, done) in done.into_iter().enumerate() {
+        for (p, &done) in done.iter().enumerate() {
             if !done && self.breeds(p) {
                 breeding::default_breeding(self, p);
             }
