@@ -99,6 +99,23 @@ fn list<'a, T>(read: impl Fn(&mut Cursor<'a>) -> Read<T>) -> impl Fn(&mut Cursor
     move |c| c.list(&read)
 }
 
+/// [`list`] into a `Vec` with room for `capacity` items from the start, for the lists whose
+/// usual length is known (a cave's six paragraphs, a game's entries): a list grown by doubling
+/// reallocates and copies its items at every power of two.
+pub(crate) fn sized<'a, T>(
+    capacity: usize,
+    read: impl Fn(&mut Cursor<'a>) -> Read<T>,
+) -> impl Fn(&mut Cursor<'a>) -> Read<Vec<T>> {
+    move |c| {
+        let mut items = Vec::with_capacity(capacity);
+        c.array(|c| {
+            items.push(read(c)?);
+            Some(())
+        })?;
+        Some(items)
+    }
+}
+
 /// A pair `[i64, u32]`, as serde reads a tuple: exactly two items.
 fn pair(c: &mut Cursor) -> Read<(i64, u32)> {
     let (mut first, mut second, mut n) = (None, None, 0);
@@ -216,7 +233,7 @@ fn villager(c: &mut Cursor) -> Read<VillagerNotation> {
 }
 
 fn cave(c: &mut Cursor) -> Read<CaveNotation> {
-    members!(object, c; id: string, paragraphs: maybe(u32s));
+    members!(object, c; id: string, paragraphs: maybe(sized(6, Cursor::u32)));
     Some(CaveNotation { id: id?, paragraphs: paragraphs.flatten() })
 }
 
