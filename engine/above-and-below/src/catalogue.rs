@@ -206,7 +206,8 @@ pub struct FullCard<'a> {
     pub id: &'a str,
     pub kind: CardKind,
     pub cost: u32,
-    pub effects: &'a [Effect],
+    /// Shared, so that a gained card keeps them without a second lookup.
+    pub effects: &'a Arc<[Effect]>,
 }
 
 impl Catalogue {

@@ -16,8 +16,8 @@ use chronicle_game::cursor::Cursor;
 use serde::Deserialize;
 
 use crate::notation::{
-    Action, BedCredit, Bonus, CardNotation, CatDie, CatalogueNotation, CaveNotation, Discount, Effect, Entry, Free,
-    Outcome, Payment, Rest, Roll, Step, TurnCredit, VillagerNotation,
+    Action, BedCredit, BoardNotation, Bonus, CardNotation, CatDie, CatalogueNotation, CaveNotation, Discount, Effect,
+    Entry, Free, Outcome, Payment, ReputationNotation, Rest, Roll, Step, StorageNotation, TurnCredit, VillagerNotation,
 };
 
 type Read<T> = Option<T>;
@@ -235,6 +235,37 @@ fn villager(c: &mut Cursor) -> Read<VillagerNotation> {
 fn cave(c: &mut Cursor) -> Read<CaveNotation> {
     members!(object, c; id: string, paragraphs: maybe(sized(6, Cursor::u32)));
     Some(CaveNotation { id: id?, paragraphs: paragraphs.flatten() })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Board
+
+/// A `setup.board` object: read once per log, but by serde it cost as much as a tenth of the
+/// catalogue.
+pub(crate) fn board(c: &mut Cursor) -> Read<BoardNotation> {
+    members!(object, c; source: maybe(string), storage: maybe(board_storage), reputation: maybe(board_reputation),
+        train_costs: maybe(u32s));
+    Some(BoardNotation {
+        source: source.flatten(),
+        storage: storage.flatten(),
+        reputation: reputation.flatten(),
+        train_costs: train_costs.flatten(),
+    })
+}
+
+fn board_storage(c: &mut Cursor) -> Read<StorageNotation> {
+    members!(object, c; base_income: maybe(Cursor::u32), spaces: maybe(list(two(Cursor::u32))));
+    Some(StorageNotation { base_income: base_income.flatten(), spaces: spaces.flatten() })
+}
+
+fn board_reputation(c: &mut Cursor) -> Read<ReputationNotation> {
+    members!(object, c; track: maybe(list(two(i32))));
+    Some(ReputationNotation { track: track.flatten() })
+}
+
+/// A pair of values of one type, as serde reads a tuple: exactly two items.
+fn two<'a, T: Copy>(read: impl Fn(&mut Cursor<'a>) -> Read<T>) -> impl Fn(&mut Cursor<'a>) -> Read<(T, T)> {
+    move |c| c.exactly::<T, 2>(&read).map(|[a, b]| (a, b))
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -59,11 +59,11 @@ impl BoardSetting for BoardRead {
     }
 }
 
-/// `setup.board` by the strict cursor: an object by its notation's own `Deserialize`, anything
-/// else (`null`, a name) by [`BoardRead`]'s.
+/// `setup.board` by the strict cursor: an object by [`crate::plain::board`], anything else
+/// (`null`, a name) by [`BoardRead`]'s `Deserialize`.
 fn plain_board(c: &mut Cursor) -> Option<Option<BoardRead>> {
     if c.peek() == Some(b'{') {
-        return Some(Some(BoardRead::Object(c.deserialized()?)));
+        return Some(Some(BoardRead::Object(crate::plain::board(c)?)));
     }
     c.deserialized()
 }
@@ -273,7 +273,8 @@ mod tests {
             catalogue[list] = serde_json::Value::Array(catalogue[list].as_array().expect("list")[..1].to_vec());
         }
         small["meta"] = serde_json::json!({"tournament": "test"});
-        small["setup"]["board"] = serde_json::json!({"source": "test"});
+        small["setup"]["board"] = serde_json::json!({"source": "test", "storage": {"base_income": 4,
+            "spaces": [[1, 4], [2, 6]]}, "reputation": {"track": [[-2, -2], [0, 0]]}, "train_costs": [2, 3]});
         assert!(same(&small.to_string()));
         let (mut read, mut refused) = (0, 0);
         for edit in crate::plain::tests::edits(&small.to_string()) {
