@@ -100,8 +100,8 @@ fn list<'a, T>(read: impl Fn(&mut Cursor<'a>) -> Read<T>) -> impl Fn(&mut Cursor
 }
 
 /// [`list`] into a `Vec` with room for `capacity` items from the start, for the lists whose
-/// usual length is known (a cave's six paragraphs, a game's entries): a list grown by doubling
-/// reallocates and copies its items at every power of two.
+/// usual length is known (a cave's six paragraphs, a game's entries, a catalogue's cards): a
+/// list grown by doubling reallocates and copies its items at every power of two.
 pub(crate) fn sized<'a, T>(
     capacity: usize,
     read: impl Fn(&mut Cursor<'a>) -> Read<T>,
@@ -141,8 +141,10 @@ fn only_n<'a, T>(c: &mut Cursor<'a>, read: impl Fn(&mut Cursor<'a>) -> Read<T>) 
 // Catalogue
 
 pub(crate) fn catalogue(c: &mut Cursor) -> Read<CatalogueNotation> {
-    members!(object, c; extends: maybe(string), source: maybe(string), cards: list(card), villagers: list(villager),
-        caves: list(cave));
+    // Room for a catalogue the size of the printed game's (H.1) from the start: the synthetic
+    // one has 66 cards, 27 villagers and 25 caves.
+    members!(object, c; extends: maybe(string), source: maybe(string), cards: sized(128, card),
+        villagers: sized(32, villager), caves: sized(32, cave));
     Some(CatalogueNotation {
         extends: extends.flatten(),
         source: source.flatten(),
