@@ -25,6 +25,18 @@ pub struct Board {
     pub train_costs: [u32; 5],
 }
 
+/// A reading of `setup.board` that a [`Board`] is made from: the JSON value, as the usual
+/// reading keeps it, or the single pass's reading of an object straight into its notation.
+pub trait BoardSetting {
+    fn board(&self) -> RuleResult<Board>;
+}
+
+impl BoardSetting for Value {
+    fn board(&self) -> RuleResult<Board> {
+        Board::from_setup(Some(self))
+    }
+}
+
 impl Board {
     /// Reads `setup.board` (`"standard"`, an object merged over it, or absent = standard).
     pub fn from_setup(value: Option<&Value>) -> RuleResult<Board> {
@@ -41,6 +53,11 @@ impl Board {
                 return fail(ErrorCode::Format, format!("setup.board is {other}, not \"standard\" or an object"))
             }
         };
+        Board::from_notation(n)
+    }
+
+    /// The profile a `setup.board` object reads as (merged over `standard`), checked.
+    pub fn from_notation(n: BoardNotation) -> RuleResult<Board> {
         let storage = n.storage.unwrap_or_default();
         let base_income = storage.base_income.unwrap_or(BASE_INCOME);
         let missing = |cell: &str| {

@@ -46,14 +46,15 @@ pub enum RandomMode {
 /// [`crate::setup`] so that each shape keeps its own error. The catalogue, most of a log's
 /// bytes, is kept as its raw JSON text and read once, straight into its typed form. The single
 /// pass (module `single_pass`) reads it typed in the same scan instead (`C` is then the
-/// catalogue object, which it needs).
+/// catalogue object, which it needs; `B` is then its reading of the board, see
+/// [`crate::board::BoardSetting`]).
 #[derive(Clone, Debug, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SetupNotation<C = Box<RawValue>> {
+#[serde(deny_unknown_fields, bound(deserialize = "C: Deserialize<'de>, B: Deserialize<'de>"))]
+pub struct SetupNotation<C = Box<RawValue>, B = Value> {
     pub players: Vec<PlayerNotation>,
     pub catalogue: C,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub board: Option<Value>,
+    pub board: Option<B>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub random: Option<RandomMode>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -16,8 +16,8 @@ use chronicle_game::cursor::Cursor;
 use serde::Deserialize;
 
 use crate::notation::{
-    Action, BedCredit, Bonus, CardNotation, CatDie, CatalogueNotation, CaveNotation, Discount, Effect, Entry, Free,
-    Outcome, Payment, Rest, Roll, Step, TurnCredit, VillagerNotation,
+    Action, BedCredit, BoardNotation, Bonus, CardNotation, CatDie, CatalogueNotation, CaveNotation, Discount, Effect,
+    Entry, Free, Outcome, Payment, ReputationNotation, Rest, Roll, Step, StorageNotation, TurnCredit, VillagerNotation,
 };
 
 type Read<T> = Option<T>;
@@ -99,6 +99,23 @@ fn list<'a, T>(read: impl Fn(&mut Cursor<'a>) -> Read<T>) -> impl Fn(&mut Cursor
     move |c| c.list(&read)
 }
 
+/// [`list`] into a `Vec` with room for `capacity` items from the start, for the lists whose
+/// usual length is known (a cave's six paragraphs, a game's entries, a catalogue's cards): a
+/// list grown by doubling reallocates and copies its items at every power of two.
+pub(crate) fn sized<'a, T>(
+    capacity: usize,
+    read: impl Fn(&mut Cursor<'a>) -> Read<T>,
+) -> impl Fn(&mut Cursor<'a>) -> Read<Vec<T>> {
+    move |c| {
+        let mut items = Vec::with_capacity(capacity);
+        c.array(|c| {
+            items.push(read(c)?);
+            Some(())
+        })?;
+        Some(items)
+    }
+}
+
 /// A pair `[i64, u32]`, as serde reads a tuple: exactly two items.
 fn pair(c: &mut Cursor) -> Read<(i64, u32)> {
     let (mut first, mut second, mut n) = (None, None, 0);
@@ -124,8 +141,10 @@ fn only_n<'a, T>(c: &mut Cursor<'a>, read: impl Fn(&mut Cursor<'a>) -> Read<T>) 
 // Catalogue
 
 pub(crate) fn catalogue(c: &mut Cursor) -> Read<CatalogueNotation> {
-    members!(object, c; extends: maybe(string), source: maybe(string), cards: list(card), villagers: list(villager),
-        caves: list(cave));
+    // Room for a catalogue the size of the printed game's (H.1) from the start: the synthetic
+    // one has 66 cards, 27 villagers and 25 caves.
+    members!(object, c; extends: maybe(string), source: maybe(string), cards: sized(128, card),
+        villagers: sized(32, villager), caves: sized(32, cave));
     Some(CatalogueNotation {
         extends: extends.flatten(),
         source: source.flatten(),
@@ -216,8 +235,39 @@ fn villager(c: &mut Cursor) -> Read<VillagerNotation> {
 }
 
 fn cave(c: &mut Cursor) -> Read<CaveNotation> {
-    members!(object, c; id: string, paragraphs: maybe(u32s));
+    members!(object, c; id: string, paragraphs: maybe(sized(6, Cursor::u32)));
     Some(CaveNotation { id: id?, paragraphs: paragraphs.flatten() })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Board
+
+/// A `setup.board` object: read once per log, but by serde it cost as much as a tenth of the
+/// catalogue.
+pub(crate) fn board(c: &mut Cursor) -> Read<BoardNotation> {
+    members!(object, c; source: maybe(string), storage: maybe(board_storage), reputation: maybe(board_reputation),
+        train_costs: maybe(u32s));
+    Some(BoardNotation {
+        source: source.flatten(),
+        storage: storage.flatten(),
+        reputation: reputation.flatten(),
+        train_costs: train_costs.flatten(),
+    })
+}
+
+fn board_storage(c: &mut Cursor) -> Read<StorageNotation> {
+    members!(object, c; base_income: maybe(Cursor::u32), spaces: maybe(list(two(Cursor::u32))));
+    Some(StorageNotation { base_income: base_income.flatten(), spaces: spaces.flatten() })
+}
+
+fn board_reputation(c: &mut Cursor) -> Read<ReputationNotation> {
+    members!(object, c; track: maybe(list(two(i32))));
+    Some(ReputationNotation { track: track.flatten() })
+}
+
+/// A pair of values of one type, as serde reads a tuple: exactly two items.
+fn two<'a, T: Copy>(read: impl Fn(&mut Cursor<'a>) -> Read<T>) -> impl Fn(&mut Cursor<'a>) -> Read<(T, T)> {
+    move |c| c.exactly::<T, 2>(&read).map(|[a, b]| (a, b))
 }
 
 // ---------------------------------------------------------------------------------------------

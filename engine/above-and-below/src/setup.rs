@@ -6,7 +6,7 @@ use std::collections::{BTreeSet, VecDeque};
 
 use serde_json::value::RawValue;
 
-use crate::board::Board;
+use crate::board::{Board, BoardSetting};
 use crate::catalogue::Catalogue;
 use crate::deck::Deck;
 use crate::error::{ensure, fail, ErrorCode, RuleError, RuleResult};
@@ -62,22 +62,27 @@ pub fn validate(n: &SetupNotation) -> RuleResult<Setup> {
 }
 
 /// Validates a setup whose catalogue object was read with it, in the single pass.
-pub(crate) fn validate_read(mut n: SetupNotation<TagFirst<CatalogueNotation>>) -> RuleResult<Setup> {
+pub(crate) fn validate_read<B: BoardSetting>(
+    mut n: SetupNotation<TagFirst<CatalogueNotation>, B>,
+) -> RuleResult<Setup> {
     check_players(&n)?;
     let catalogue = Catalogue::from_notation(std::mem::take(&mut n.catalogue.0))?;
     validate_with(&n, catalogue)
 }
 
 /// C.1: 2 to 4 players.
-fn check_players<C>(n: &SetupNotation<C>) -> RuleResult {
+fn check_players<C, B>(n: &SetupNotation<C, B>) -> RuleResult {
     ensure((2..=4).contains(&n.players.len()), ErrorCode::SetupPlayers, || {
         format!("{} players; Above and Below is for 2 to 4 (C.1)", n.players.len())
     })
 }
 
 /// The rest of the setup, once the catalogue is read.
-fn validate_with<C>(n: &SetupNotation<C>, catalogue: Catalogue) -> RuleResult<Setup> {
-    let board = Board::from_setup(n.board.as_ref())?;
+fn validate_with<C, B: BoardSetting>(n: &SetupNotation<C, B>, catalogue: Catalogue) -> RuleResult<Setup> {
+    let board = match &n.board {
+        Some(b) => b.board()?,
+        None => Board::from_setup(None)?,
+    };
     let mode = n.random.unwrap_or_default();
     match (mode, n.seed) {
         (RandomMode::Seeded, None) => return fail(ErrorCode::SetupRandom, "random \"seeded\" needs a `seed`"),
@@ -141,7 +146,7 @@ fn required<'a>(row: &'a Option<Vec<String>>, what: &str) -> RuleResult<&'a [Str
 }
 
 /// `star_houses` may be omitted when the catalogue lists exactly 6 star houses.
-fn star_row<C>(n: &SetupNotation<C>, c: &Catalogue) -> RuleResult<Vec<String>> {
+fn star_row<C, B>(n: &SetupNotation<C, B>, c: &Catalogue) -> RuleResult<Vec<String>> {
     let stars = match &n.star_houses {
         Some(s) => s.clone(),
         None => {
@@ -156,7 +161,12 @@ fn star_row<C>(n: &SetupNotation<C>, c: &Catalogue) -> RuleResult<Vec<String>> {
     Ok(stars)
 }
 
-fn explicit<C>(n: &SetupNotation<C>, names: Vec<String>, catalogue: Catalogue, board: Board) -> RuleResult<Setup> {
+fn explicit<C, B>(
+    n: &SetupNotation<C, B>,
+    names: Vec<String>,
+    catalogue: Catalogue,
+    board: Board,
+) -> RuleResult<Setup> {
     let key_row = required(&n.key_houses, "key_houses")?.to_vec();
     check_cards(&catalogue, &key_row, CardKind::Key, 4, "key_houses")?;
     let star_row = star_row(n, &catalogue)?;
@@ -192,8 +202,8 @@ fn explicit<C>(n: &SetupNotation<C>, names: Vec<String>, catalogue: Catalogue, b
 
 /// Seeded mode (LOG-FORMAT "Randomness"): the rows and decks are derived with `ab-splitmix-1`
 /// from the catalogue's ids sorted bytewise; rows written in the log must match.
-fn seeded<C>(
-    n: &SetupNotation<C>,
+fn seeded<C, B>(
+    n: &SetupNotation<C, B>,
     names: Vec<String>,
     catalogue: Catalogue,
     board: Board,

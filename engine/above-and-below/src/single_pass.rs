@@ -16,7 +16,9 @@ use std::borrow::Cow;
 use chronicle_game::cursor::Cursor;
 use serde::Deserialize;
 
-use crate::notation::{CatalogueNotation, Claimed, Entry, Meta, SetupNotation};
+use crate::board::{Board, BoardSetting};
+use crate::error::RuleResult;
+use crate::notation::{BoardNotation, CatalogueNotation, Claimed, Entry, Meta, SetupNotation};
 use crate::replay::{begin, finish, play_at, Replay, FORMAT, MAX_ENTRIES, MAX_LOG_BYTES};
 use crate::tag_first::{tag_first, TagFirst};
 
@@ -27,10 +29,43 @@ struct Strict<'a> {
     #[serde(borrow)]
     format: Cow<'a, str>,
     meta: Option<Meta>,
-    setup: SetupNotation<TagFirst<CatalogueNotation>>,
+    setup: SetupNotation<TagFirst<CatalogueNotation>, BoardRead>,
     #[serde(deserialize_with = "tag_first")]
     entries: Vec<Entry>,
     claimed: Option<Claimed>,
+}
+
+/// `setup.board` as the single pass reads it. The strict cursor reads an object straight into
+/// its notation, as `Board::from_setup` reads the object's JSON value (a tree built only to be
+/// read again cost a twentieth of a parse); anything else, and serde's reading, keep the value.
+#[derive(Debug)]
+enum BoardRead {
+    Object(BoardNotation),
+    Value(serde_json::Value),
+}
+
+impl<'de> Deserialize<'de> for BoardRead {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<BoardRead, D::Error> {
+        serde_json::Value::deserialize(d).map(BoardRead::Value)
+    }
+}
+
+impl BoardSetting for BoardRead {
+    fn board(&self) -> RuleResult<Board> {
+        match self {
+            BoardRead::Object(n) => Board::from_notation(n.clone()),
+            BoardRead::Value(v) => v.board(),
+        }
+    }
+}
+
+/// `setup.board` by the strict cursor: an object by [`crate::plain::board`], anything else
+/// (`null`, a name) by [`BoardRead`]'s `Deserialize`.
+fn plain_board(c: &mut Cursor) -> Option<Option<BoardRead>> {
+    if c.peek() == Some(b'{') {
+        return Some(Some(BoardRead::Object(crate::plain::board(c)?)));
+    }
+    c.deserialized()
 }
 
 /// The log read in one scan, or `None` when the usual reading must judge it: by the strict
@@ -45,6 +80,10 @@ fn strict(input: &[u8]) -> Option<Strict<'_>> {
     let log: Strict = plain(text).or_else(|| serde_json::from_str(text).ok())?;
     (log.format == FORMAT && log.entries.len() <= MAX_ENTRIES).then_some(log)
 }
+
+/// Room for a whole game's entries from the start: a simulated game of 2 to 4 players logs
+/// 48 to 120 of them (240 bytes each), a list that grown by doubling was copied five times.
+const ENTRIES: usize = 128;
 
 /// Stores a member's value, refusing a repeated member ([`Strict`] and [`SetupNotation`] refuse
 /// one).
@@ -62,7 +101,7 @@ fn plain(text: &str) -> Option<Strict<'_>> {
         "format" => set(&mut format, Cow::Borrowed(c.str()?)),
         "meta" => set(&mut meta, c.deserialized()?),
         "setup" => set(&mut setup, plain_setup(c)?),
-        "entries" => set(&mut entries, c.list(crate::plain::entry)?),
+        "entries" => set(&mut entries, crate::plain::sized(ENTRIES, crate::plain::entry)(c)?),
         "claimed" => set(&mut claimed, c.deserialized()?),
         _ => None,
     })?;
@@ -72,14 +111,14 @@ fn plain(text: &str) -> Option<Strict<'_>> {
 
 /// [`SetupNotation`] with its catalogue object read by [`crate::plain`] (as `TagFirst` reads
 /// it), its other members by their own `Deserialize`.
-fn plain_setup(c: &mut Cursor) -> Option<SetupNotation<TagFirst<CatalogueNotation>>> {
+fn plain_setup(c: &mut Cursor) -> Option<SetupNotation<TagFirst<CatalogueNotation>, BoardRead>> {
     let (mut players, mut catalogue, mut board, mut random, mut seed) = (None, None, None, None, None);
     let (mut key_houses, mut star_houses, mut house_row, mut outpost_row, mut villager_row) =
         (None, None, None, None, None);
     c.object(|c, name| match name {
         "players" => set(&mut players, c.deserialized()?),
         "catalogue" => set(&mut catalogue, crate::plain::catalogue(c)?),
-        "board" => set(&mut board, c.deserialized()?),
+        "board" => set(&mut board, plain_board(c)?),
         "random" => set(&mut random, c.deserialized()?),
         "seed" => set(&mut seed, c.deserialized()?),
         "key_houses" => set(&mut key_houses, c.deserialized()?),
@@ -173,6 +212,14 @@ mod tests {
         }
     }
 
+    /// A board's reading as its notation, the way `Board::from_setup` reads a value.
+    fn board_notation(board: &BoardRead) -> Result<BoardNotation, String> {
+        match board {
+            BoardRead::Object(n) => Ok(n.clone()),
+            BoardRead::Value(v) => BoardNotation::deserialize(v).map_err(|e| e.to_string()),
+        }
+    }
+
     /// A log's reading as text (a setup has no equality).
     fn described(log: &Strict) -> String {
         let s = &log.setup;
@@ -182,7 +229,7 @@ mod tests {
             log.meta,
             s.players,
             s.catalogue.0,
-            s.board,
+            s.board.as_ref().map(board_notation),
             s.random,
             s.seed,
             s.key_houses,
@@ -226,7 +273,8 @@ mod tests {
             catalogue[list] = serde_json::Value::Array(catalogue[list].as_array().expect("list")[..1].to_vec());
         }
         small["meta"] = serde_json::json!({"tournament": "test"});
-        small["setup"]["board"] = serde_json::json!({"source": "test"});
+        small["setup"]["board"] = serde_json::json!({"source": "test", "storage": {"base_income": 4,
+            "spaces": [[1, 4], [2, 6]]}, "reputation": {"track": [[-2, -2], [0, 0]]}, "train_costs": [2, 3]});
         assert!(same(&small.to_string()));
         let (mut read, mut refused) = (0, 0);
         for edit in crate::plain::tests::edits(&small.to_string()) {

@@ -5,6 +5,7 @@
 
 use std::sync::Arc;
 
+use crate::catalogue::FullCard;
 use crate::error::{ensure, fail, ErrorCode, RuleResult};
 use crate::game::{Game, OwnedCard};
 use crate::ids::{Skill, VState};
@@ -93,9 +94,10 @@ pub fn free_cave(game: &Game, p: usize, cave: &str, limit: usize) -> Option<usiz
 }
 
 /// Places a gained card: an outpost on the cave at `cave_index`, a house in the row of houses.
-pub fn place(game: &mut Game, p: usize, id: &str, kind: CardKind, cave_index: Option<usize>) {
-    let effects = game.setup.catalogue.shared_effects(id);
-    let card = OwnedCard { id: id.to_owned(), kind, tokens: Vec::new(), effects: Arc::clone(&effects) };
+/// `card` is its full entry, looked up once by the action that gains it.
+pub fn place(game: &mut Game, p: usize, card: FullCard<'_>, cave_index: Option<usize>) {
+    let (id, effects) = (card.id, Arc::clone(card.effects));
+    let card = OwnedCard { id: id.to_owned(), kind: card.kind, tokens: Vec::new(), effects: Arc::clone(&effects) };
     let pl = &mut game.players[p];
     match cave_index.and_then(|i| pl.caves.get_mut(i)) {
         Some(cave) => cave.outpost = Some(card),
@@ -147,7 +149,9 @@ pub fn build(game: &mut Game, p: usize, o: &BuildOrder<'_>) -> RuleResult {
     let Some((row, slot)) = find_in_rows(game, o.card) else {
         return fail(ErrorCode::CardNotAvailable, format!("{} is not face up in a row (D.5.2)", o.card));
     };
-    let card = game.setup.catalogue.full_card(o.card)?;
+    // The setup is shared: holding it keeps the card's entry in hand while the game changes.
+    let setup = Arc::clone(&game.setup);
+    let card = setup.catalogue.full_card(o.card)?;
     let (kind, cost) = (card.kind, card.cost);
     let cave_index = match (kind, o.cave) {
         (CardKind::Outpost, Some(cave)) => {
@@ -184,7 +188,7 @@ pub fn build(game: &mut Game, p: usize, o: &BuildOrder<'_>) -> RuleResult {
     }
     villagers::set_state(game, p, &builder, VState::Exhausted);
     take_from_row(game, row, slot);
-    place(game, p, o.card, kind, cave_index);
+    place(game, p, card, cave_index);
     // D.5.6, H.6: coin_on_build of the player's other cards.
     let bonus: u64 = game.players[p]
         .cards()

@@ -351,7 +351,8 @@ fn apply_item(game: &mut Game, p: usize, c: &mut Cave, item: &Outcome) -> RuleRe
                     ),
                 );
             };
-            let full = game.setup.catalogue.full_card(card)?;
+            let setup = game.setup.clone();
+            let full = setup.catalogue.full_card(card)?;
             let (kind, cost) = (full.kind, full.cost);
             if let Some(max) = max_cost {
                 ensure(cost <= *max, e, || format!("{card} costs {cost}, more than {max} (E.10)"))?;
@@ -367,7 +368,7 @@ fn apply_item(game: &mut Game, p: usize, c: &mut Cave, item: &Outcome) -> RuleRe
                 (_, None) => None,
             };
             take_from_row(game, row, slot);
-            place(game, p, card, kind, cave_index);
+            place(game, p, full, cave_index);
             game.players[p].trust.encounter_cards += 1;
             refill(game, row, slot, written.as_deref())?;
         }
