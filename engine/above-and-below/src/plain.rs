@@ -12,7 +12,7 @@
 //! and the log is read the usual way. `tests` compares the two readings on simulated entries and
 //! on thousands of edits of them.
 
-use chronicle_game::cursor::Cursor;
+use chronicle_game::cursor::{Cursor, Key};
 use serde::Deserialize;
 
 use crate::notation::{
@@ -33,39 +33,30 @@ fn set<T>(slot: &mut Option<T>, value: T) -> Read<()> {
     }
 }
 
-/// The members of an object, each given to `member` with its name.
-fn object<'a>(c: &mut Cursor<'a>, member: impl FnMut(&mut Cursor<'a>, &'a str) -> Read<()>) -> Read<()> {
-    c.object(member)
-}
-
 /// The tag of a tagged object, which must be its first member: `{"tag": "kind"`. The other
-/// members are then read by [`after_tag`].
-fn open<'a, K: Deserialize<'a>>(c: &mut Cursor<'a>, tag: &str) -> Read<K> {
-    (c.eat(b'{') && c.str()? == tag && c.eat(b':')).then_some(())?;
+/// members are then read by [`Cursor::members_after_first`].
+fn open<'a, K: Deserialize<'a>>(c: &mut Cursor<'a>, tag: Key) -> Read<K> {
+    (c.eat(b'{') && c.key(&tag) && c.eat(b':')).then_some(())?;
     c.id()
 }
 
-/// The members after a tagged object's tag, up to its closing brace.
-fn after_tag<'a>(c: &mut Cursor<'a>, mut member: impl FnMut(&mut Cursor<'a>, &'a str) -> Read<()>) -> Read<()> {
-    loop {
-        if c.eat(b'}') {
-            return Some(());
-        }
-        c.eat(b',').then_some(())?;
-        let name = c.str()?;
-        c.eat(b':').then_some(())?;
-        member(c, name)?;
-    }
-}
-
-/// Reads an object's members (`object`) or a tagged object's after its tag (`after_tag`) into one
-/// local `Option` per named member, refusing any other member or a repeated one.
+/// Reads an object's members ([`Cursor::members`]) or a tagged object's after its tag
+/// ([`Cursor::members_after_first`]) into one local `Option` per named member, refusing any
+/// other member or a repeated one. The names are compared with the text as the cursor's keys
+/// ([`Key`]), the next expected in the order listed (the notation's).
 macro_rules! members {
     ($how:ident, $c:expr; $($name:ident: $read:expr),* $(,)?) => {
         $(let mut $name = None;)*
-        $how($c, |c, member| match member {
-            $(stringify!($name) => set(&mut $name, $read(c)?),)*
-            _ => None,
+        $c.$how(const { &Key::indexed([$(stringify!($name)),*]) }, |c, index| {
+            let mut at = 0;
+            $(
+                if index == at {
+                    return set(&mut $name, $read(c)?);
+                }
+                at += 1;
+            )*
+            let _ = at;
+            None
         })?;
     };
 }
@@ -133,7 +124,7 @@ fn pair(c: &mut Cursor) -> Read<(i64, u32)> {
 
 /// The members after the tag of a variant whose only member is `n`.
 fn only_n<'a, T>(c: &mut Cursor<'a>, read: impl Fn(&mut Cursor<'a>) -> Read<T>) -> Read<T> {
-    members!(after_tag, c; n: read);
+    members!(members_after_first, c; n: read);
     n
 }
 
@@ -143,7 +134,7 @@ fn only_n<'a, T>(c: &mut Cursor<'a>, read: impl Fn(&mut Cursor<'a>) -> Read<T>) 
 pub(crate) fn catalogue(c: &mut Cursor) -> Read<CatalogueNotation> {
     // Room for a catalogue the size of the printed game's (H.1) from the start: the synthetic
     // one has 66 cards, 27 villagers and 25 caves.
-    members!(object, c; extends: maybe(string), source: maybe(string), cards: sized(128, card),
+    members!(members, c; extends: maybe(string), source: maybe(string), cards: sized(128, card),
         villagers: sized(32, villager), caves: sized(32, cave));
     Some(CatalogueNotation {
         extends: extends.flatten(),
@@ -155,7 +146,7 @@ pub(crate) fn catalogue(c: &mut Cursor) -> Read<CatalogueNotation> {
 }
 
 fn card(c: &mut Cursor) -> Read<CardNotation> {
-    members!(object, c; id: string, kind: Cursor::id, cost: maybe(Cursor::u32), effects: maybe(list(effect)));
+    members!(members, c; id: string, kind: Cursor::id, cost: maybe(Cursor::u32), effects: maybe(list(effect)));
     Some(CardNotation { id: id?, kind: kind?, cost: cost.flatten(), effects: effects.flatten() })
 }
 
@@ -181,29 +172,29 @@ fn effect(c: &mut Cursor) -> Read<Effect> {
         PotionAsCoin,
         Custom,
     }
-    let kind: K = open(c, "effect")?;
+    let kind: K = open(c, const { Key::new("effect") })?;
     let u = |c: &mut Cursor| only_n(c, Cursor::u32);
     let i = |c: &mut Cursor| only_n(c, i32);
-    let unit = |c: &mut Cursor| after_tag(c, |_, _| None);
+    let unit = |c: &mut Cursor| c.members_after_first(&[], |_, _: usize| None);
     Some(match kind {
         K::Beds => Effect::Beds { n: u(c)? },
         K::Vp => Effect::Vp { n: i(c)? },
         K::VpPer => {
-            members!(after_tag, c; per: ids, n: i32);
+            members!(members_after_first, c; per: ids, n: i32);
             Effect::VpPer { per: per?, n: n? }
         }
         K::IncomeCoins => Effect::IncomeCoins { n: u(c)? },
         K::IncomePotions => Effect::IncomePotions { n: u(c)? },
         K::IncomePerStored => {
-            members!(after_tag, c; goods: ids, n: Cursor::u32);
+            members!(members_after_first, c; goods: ids, n: Cursor::u32);
             Effect::IncomePerStored { goods: goods?, n: n? }
         }
         K::GoodsOnce => {
-            members!(after_tag, c; good: Cursor::id, n: Cursor::u32);
+            members!(members_after_first, c; good: Cursor::id, n: Cursor::u32);
             Effect::GoodsOnce { good: good?, n: n? }
         }
         K::GoodsRefill => {
-            members!(after_tag, c; good: Cursor::id);
+            members!(members_after_first, c; good: Cursor::id);
             Effect::GoodsRefill { good: good? }
         }
         K::PotionsOnce => Effect::PotionsOnce { n: u(c)? },
@@ -215,14 +206,14 @@ fn effect(c: &mut Cursor) -> Read<Effect> {
         K::CiderAsCoin => unit(c).map(|()| Effect::CiderAsCoin)?,
         K::PotionAsCoin => unit(c).map(|()| Effect::PotionAsCoin)?,
         K::Custom => {
-            members!(after_tag, c; text: string);
+            members!(members_after_first, c; text: string);
             Effect::Custom { text: text? }
         }
     })
 }
 
 fn villager(c: &mut Cursor) -> Read<VillagerNotation> {
-    members!(object, c; id: string, kind: Cursor::id, skills: maybe(ids), explore: maybe(list(pair)),
+    members!(members, c; id: string, kind: Cursor::id, skills: maybe(ids), explore: maybe(list(pair)),
         traits: maybe(ids), tags: maybe(strings));
     Some(VillagerNotation {
         id: id?,
@@ -235,7 +226,7 @@ fn villager(c: &mut Cursor) -> Read<VillagerNotation> {
 }
 
 fn cave(c: &mut Cursor) -> Read<CaveNotation> {
-    members!(object, c; id: string, paragraphs: maybe(sized(6, Cursor::u32)));
+    members!(members, c; id: string, paragraphs: maybe(sized(6, Cursor::u32)));
     Some(CaveNotation { id: id?, paragraphs: paragraphs.flatten() })
 }
 
@@ -245,7 +236,7 @@ fn cave(c: &mut Cursor) -> Read<CaveNotation> {
 /// A `setup.board` object: read once per log, but by serde it cost as much as a tenth of the
 /// catalogue.
 pub(crate) fn board(c: &mut Cursor) -> Read<BoardNotation> {
-    members!(object, c; source: maybe(string), storage: maybe(board_storage), reputation: maybe(board_reputation),
+    members!(members, c; source: maybe(string), storage: maybe(board_storage), reputation: maybe(board_reputation),
         train_costs: maybe(u32s));
     Some(BoardNotation {
         source: source.flatten(),
@@ -256,12 +247,12 @@ pub(crate) fn board(c: &mut Cursor) -> Read<BoardNotation> {
 }
 
 fn board_storage(c: &mut Cursor) -> Read<StorageNotation> {
-    members!(object, c; base_income: maybe(Cursor::u32), spaces: maybe(list(two(Cursor::u32))));
+    members!(members, c; base_income: maybe(Cursor::u32), spaces: maybe(list(two(Cursor::u32))));
     Some(StorageNotation { base_income: base_income.flatten(), spaces: spaces.flatten() })
 }
 
 fn board_reputation(c: &mut Cursor) -> Read<ReputationNotation> {
-    members!(object, c; track: maybe(list(two(i32))));
+    members!(members, c; track: maybe(list(two(i32))));
     Some(ReputationNotation { track: track.flatten() })
 }
 
@@ -283,10 +274,10 @@ pub(crate) fn entry(c: &mut Cursor) -> Read<Entry> {
         RoundEnd,
         Declare,
     }
-    let kind: K = open(c, "type")?;
+    let kind: K = open(c, const { Key::new("type") })?;
     Some(match kind {
         K::Turn => {
-            members!(after_tag, c; player: Cursor::u64, free: list(free_action), cat_fails: list(cat_die),
+            members!(members_after_first, c; player: Cursor::u64, free: list(free_action), cat_fails: list(cat_die),
                 action: maybe(turn_action), custom: list(turn_credit));
             Entry::Turn {
                 player: player?,
@@ -297,36 +288,36 @@ pub(crate) fn entry(c: &mut Cursor) -> Read<Entry> {
             }
         }
         K::Pass => {
-            members!(after_tag, c; player: Cursor::u64, free: list(free_action));
+            members!(members_after_first, c; player: Cursor::u64, free: list(free_action));
             Entry::Pass { player: player?, free: free.unwrap_or_default() }
         }
         K::Store => {
-            members!(after_tag, c; player: Cursor::u64, goods: ids);
+            members!(members_after_first, c; player: Cursor::u64, goods: ids);
             Entry::Store { player: player?, goods: goods? }
         }
         K::RoundEnd => {
-            members!(after_tag, c; villagers: maybe(strings), rest: list(rest_choices));
+            members!(members_after_first, c; villagers: maybe(strings), rest: list(rest_choices));
             Entry::RoundEnd { villagers: villagers.flatten(), rest: rest.unwrap_or_default() }
         }
         K::Declare => {
-            members!(after_tag, c; player: Cursor::u64, card: string, vp: i32);
+            members!(members_after_first, c; player: Cursor::u64, card: string, vp: i32);
             Entry::Declare { player: player?, card: card?, vp: vp? }
         }
     })
 }
 
 fn cat_die(c: &mut Cursor) -> Read<CatDie> {
-    members!(object, c; villager: string, die: maybe(Cursor::i64));
+    members!(members, c; villager: string, die: maybe(Cursor::i64));
     Some(CatDie { villager: villager?, die: die.flatten() })
 }
 
 fn roll(c: &mut Cursor) -> Read<Roll> {
-    members!(object, c; villager: string, die: maybe(Cursor::i64));
+    members!(members, c; villager: string, die: maybe(Cursor::i64));
     Some(Roll { villager: villager?, die: die.flatten() })
 }
 
 fn payment(c: &mut Cursor) -> Read<Payment> {
-    members!(object, c; coins: Cursor::u32, cider: Cursor::u32, potions: Cursor::u32);
+    members!(members, c; coins: Cursor::u32, cider: Cursor::u32, potions: Cursor::u32);
     Some(Payment {
         coins: coins.unwrap_or_default(),
         cider: cider.unwrap_or_default(),
@@ -335,12 +326,12 @@ fn payment(c: &mut Cursor) -> Read<Payment> {
 }
 
 fn discount(c: &mut Cursor) -> Read<Discount> {
-    members!(object, c; card: string, discount: Cursor::u32);
+    members!(members, c; card: string, discount: Cursor::u32);
     Some(Discount { card: card?, discount: discount? })
 }
 
 fn turn_credit(c: &mut Cursor) -> Read<TurnCredit> {
-    members!(object, c; card: string, coins: maybe(Cursor::u32), goods: maybe(ids), potions: maybe(Cursor::u32),
+    members!(members, c; card: string, coins: maybe(Cursor::u32), goods: maybe(ids), potions: maybe(Cursor::u32),
         cider: maybe(Cursor::u32), reputation: maybe(i32));
     Some(TurnCredit {
         card: card?,
@@ -362,10 +353,10 @@ fn turn_action(c: &mut Cursor) -> Read<Action> {
         Train,
         Labor,
     }
-    let kind: K = open(c, "do")?;
+    let kind: K = open(c, const { Key::new("do") })?;
     Some(match kind {
         K::Explore => {
-            members!(after_tag, c; party: strings, cat_rolls: list(cat_die), cave: maybe(string), die: maybe(Cursor::i64),
+            members!(members_after_first, c; party: strings, cat_rolls: list(cat_die), cave: maybe(string), die: maybe(Cursor::i64),
                 rolls: maybe(list(roll)), rerolls: list(roll), step: explore_step);
             Action::Explore {
                 party: party?,
@@ -378,7 +369,7 @@ fn turn_action(c: &mut Cursor) -> Read<Action> {
             }
         }
         K::Harvest => {
-            members!(after_tag, c; villagers: strings, take: strings, cat_rolls: list(cat_die));
+            members!(members_after_first, c; villagers: strings, take: strings, cat_rolls: list(cat_die));
             Action::Harvest {
                 villagers: villagers?,
                 take: take.unwrap_or_default(),
@@ -386,7 +377,7 @@ fn turn_action(c: &mut Cursor) -> Read<Action> {
             }
         }
         K::Build => {
-            members!(after_tag, c; villager: string, card: string, cave: maybe(string), pay: maybe(payment),
+            members!(members_after_first, c; villager: string, card: string, cave: maybe(string), pay: maybe(payment),
                 refill: maybe(string), custom: list(discount), cat_rolls: list(cat_die));
             Action::Build {
                 villager: villager?,
@@ -399,7 +390,7 @@ fn turn_action(c: &mut Cursor) -> Read<Action> {
             }
         }
         K::Train => {
-            members!(after_tag, c; villager: string, slot: Cursor::i64, recruit: maybe(string), pay: maybe(payment),
+            members!(members_after_first, c; villager: string, slot: Cursor::i64, recruit: maybe(string), pay: maybe(payment),
                 custom: list(discount), cat_rolls: list(cat_die));
             Action::Train {
                 villager: villager?,
@@ -411,7 +402,7 @@ fn turn_action(c: &mut Cursor) -> Read<Action> {
             }
         }
         K::Labor => {
-            members!(after_tag, c; villagers: strings, cat_rolls: list(cat_die));
+            members!(members_after_first, c; villagers: strings, cat_rolls: list(cat_die));
             Action::Labor { villagers: villagers?, cat_rolls: cat_rolls.unwrap_or_default() }
         }
     })
@@ -426,29 +417,29 @@ fn free_action(c: &mut Cursor) -> Read<Free> {
         Refresh,
         Store,
     }
-    let kind: K = open(c, "do")?;
+    let kind: K = open(c, const { Key::new("do") })?;
     Some(match kind {
         K::Offer => {
-            members!(after_tag, c; item: maybe(Cursor::id));
+            members!(members_after_first, c; item: maybe(Cursor::id));
             Free::Offer { item: item.flatten() }
         }
         K::Buy => {
-            members!(after_tag, c; from: Cursor::u64, price: Cursor::i64);
+            members!(members_after_first, c; from: Cursor::u64, price: Cursor::i64);
             Free::Buy { from: from?, price: price? }
         }
         K::Refresh => {
-            members!(after_tag, c; row: Cursor::id, drawn: maybe(strings), pay: maybe(payment));
+            members!(members_after_first, c; row: Cursor::id, drawn: maybe(strings), pay: maybe(payment));
             Free::Refresh { row: row?, drawn: drawn.flatten(), pay: pay.flatten() }
         }
         K::Store => {
-            members!(after_tag, c; goods: ids);
+            members!(members_after_first, c; goods: ids);
             Free::Store { goods: goods? }
         }
     })
 }
 
 fn explore_step(c: &mut Cursor) -> Read<Step> {
-    members!(object, c; paragraph: Cursor::u32, option: Cursor::u32, thresholds: u32s, rerolls: list(roll),
+    members!(members, c; paragraph: Cursor::u32, option: Cursor::u32, thresholds: u32s, rerolls: list(roll),
         bonus: list(bonus_lanterns), efforts: strings, reached: maybe(Cursor::u32), outcome: list(outcome_item),
         then: maybe(explore_step));
     Some(Step {
@@ -477,34 +468,34 @@ fn bonus_lanterns(c: &mut Cursor) -> Read<Bonus> {
         Custom,
         Card,
     }
-    let kind: K = open(c, "kind")?;
+    let kind: K = open(c, const { Key::new("kind") })?;
     Some(match kind {
         K::PerSkill => {
-            members!(after_tag, c; skill: Cursor::id, n: Cursor::u32);
+            members!(members_after_first, c; skill: Cursor::id, n: Cursor::u32);
             Bonus::PerSkill { skill: skill?, n: n? }
         }
         K::IfHave => {
-            members!(after_tag, c; item: Cursor::id, n: Cursor::u32);
+            members!(members_after_first, c; item: Cursor::id, n: Cursor::u32);
             Bonus::IfHave { item: item?, n: n? }
         }
         K::PerHave => {
-            members!(after_tag, c; item: Cursor::id, n: Cursor::u32);
+            members!(members_after_first, c; item: Cursor::id, n: Cursor::u32);
             Bonus::PerHave { item: item?, n: n? }
         }
         K::IfTag => {
-            members!(after_tag, c; tag: string, n: Cursor::u32);
+            members!(members_after_first, c; tag: string, n: Cursor::u32);
             Bonus::IfTag { tag: tag?, n: n? }
         }
         K::Pay => {
-            members!(after_tag, c; coins: Cursor::u32, n: Cursor::u32, with: maybe(payment));
+            members!(members_after_first, c; coins: Cursor::u32, n: Cursor::u32, with: maybe(payment));
             Bonus::Pay { coins: coins?, n: n?, with: with.flatten() }
         }
         K::Custom => {
-            members!(after_tag, c; n: Cursor::u32, text: string);
+            members!(members_after_first, c; n: Cursor::u32, text: string);
             Bonus::Custom { n: n?, text: text? }
         }
         K::Card => {
-            members!(after_tag, c; card: string, n: Cursor::u32);
+            members!(members_after_first, c; card: string, n: Cursor::u32);
             Bonus::Card { card: card?, n: n? }
         }
     })
@@ -530,57 +521,57 @@ fn outcome_item(c: &mut Cursor) -> Read<Outcome> {
         Nothing,
         Custom,
     }
-    let kind: K = open(c, "get")?;
+    let kind: K = open(c, const { Key::new("get") })?;
     let u = |c: &mut Cursor| only_n(c, Cursor::u32);
     let i = |c: &mut Cursor| only_n(c, Cursor::i64);
     Some(match kind {
         K::Coins => Outcome::Coins { n: i(c)? },
         K::Pay => {
-            members!(after_tag, c; n: Cursor::u32, with: maybe(payment));
+            members!(members_after_first, c; n: Cursor::u32, with: maybe(payment));
             Outcome::Pay { n: n?, with: with.flatten() }
         }
         K::LoseCoins => Outcome::LoseCoins { n: u(c)? },
         K::Good => {
-            members!(after_tag, c; good: Cursor::id, n: Cursor::u32);
+            members!(members_after_first, c; good: Cursor::id, n: Cursor::u32);
             Outcome::Good { good: good?, n: n? }
         }
         K::Potion => Outcome::Potion { n: u(c)? },
         K::Cider => Outcome::Cider { n: u(c)? },
         K::Reputation => Outcome::Reputation { n: i(c)? },
         K::Villager => {
-            members!(after_tag, c; villager: string, from: Cursor::id, which: maybe(Cursor::id));
+            members!(members_after_first, c; villager: string, from: Cursor::id, which: maybe(Cursor::id));
             Outcome::Villager { villager: villager?, from: from?, which: which.flatten() }
         }
         K::Cave => {
-            members!(after_tag, c; card: maybe(string));
+            members!(members_after_first, c; card: maybe(string));
             Outcome::Cave { card: card.flatten() }
         }
         K::Card => {
-            members!(after_tag, c; card: string, max_cost: maybe(Cursor::u32), cave: maybe(string), refill: maybe(string));
+            members!(members_after_first, c; card: string, max_cost: maybe(Cursor::u32), cave: maybe(string), refill: maybe(string));
             Outcome::Card { card: card?, max_cost: max_cost.flatten(), cave: cave.flatten(), refill: refill.flatten() }
         }
         K::Injure => {
-            members!(after_tag, c; villagers: strings);
+            members!(members_after_first, c; villagers: strings);
             Outcome::Injure { villagers: villagers? }
         }
         K::LoseGood => {
-            members!(after_tag, c; item: Cursor::id, n: Cursor::u32);
+            members!(members_after_first, c; item: Cursor::id, n: Cursor::u32);
             Outcome::LoseGood { item: item?, n: n? }
         }
         K::LoseVillager => {
-            members!(after_tag, c; villager: string);
+            members!(members_after_first, c; villager: string);
             Outcome::LoseVillager { villager: villager? }
         }
-        K::Nothing => after_tag(c, |_, _| None).map(|()| Outcome::Nothing)?,
+        K::Nothing => c.members_after_first(&[], |_, _: usize| None).map(|()| Outcome::Nothing)?,
         K::Custom => {
-            members!(after_tag, c; text: string);
+            members!(members_after_first, c; text: string);
             Outcome::Custom { text: text? }
         }
     })
 }
 
 fn rest_choices(c: &mut Cursor) -> Read<Rest> {
-    members!(object, c; player: Cursor::u64, potions: strings, cider: strings, beds: strings, custom: list(bed_credit));
+    members!(members, c; player: Cursor::u64, potions: strings, cider: strings, beds: strings, custom: list(bed_credit));
     Some(Rest {
         player: player?,
         potions: potions.unwrap_or_default(),
@@ -591,7 +582,7 @@ fn rest_choices(c: &mut Cursor) -> Read<Rest> {
 }
 
 fn bed_credit(c: &mut Cursor) -> Read<BedCredit> {
-    members!(object, c; card: string, beds: strings);
+    members!(members, c; card: string, beds: strings);
     Some(BedCredit { card: card?, beds: beds? })
 }
 

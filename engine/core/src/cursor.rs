@@ -311,18 +311,31 @@ impl<'a> Cursor<'a> {
         names: impl FnOnce(K) -> &'n [(Key, T)],
         mut member: impl FnMut(&mut Self, K, T) -> Option<()>,
     ) -> Option<K> {
-        self.expect(b'{')?;
-        self.skip_space();
-        if !self.plain_name(&tag) {
-            return None;
-        }
-        self.expect(b':')?;
+        (self.eat(b'{') && self.key(&tag) && self.eat(b':')).then_some(())?;
         let k = kind(self)?;
-        if !self.eat(b'}') {
-            self.expect(b',')?;
-            self.members_from(names(k), 0, |c, t| member(c, k, t))?;
-        }
+        self.members_after_first(names(k), |c, t| member(c, k, t))?;
         Some(k)
+    }
+
+    /// Consumes the string `key` (quoted) if it comes next, after whitespace.
+    #[inline]
+    pub fn key(&mut self, key: &Key) -> bool {
+        self.skip_space();
+        self.plain_name(key)
+    }
+
+    /// The members of an object after its first one (a tag read by the caller), to its `}`:
+    /// all among `names`, read as [`Cursor::members`] reads them.
+    pub fn members_after_first<T: Copy>(
+        &mut self,
+        names: &[(Key, T)],
+        member: impl FnMut(&mut Self, T) -> Option<()>,
+    ) -> Option<()> {
+        if self.eat(b'}') {
+            return Some(());
+        }
+        self.expect(b',')?;
+        self.members_from(names, 0, member)
     }
 
     /// The members of an object from its next name on, to its `}`, the first expected to be

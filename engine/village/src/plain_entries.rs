@@ -161,16 +161,6 @@ impl Do {
     }
 }
 
-/// An object whose members are all among `names`, each at most once: `member` reads the value
-/// of the member at that index in `names` (a derived struct's members, unknown ones denied).
-fn fields<'a>(
-    c: &mut Cursor<'a>,
-    names: &[(Key, usize)],
-    member: impl FnMut(&mut Cursor<'a>, usize) -> Read<()>,
-) -> Read<()> {
-    c.members(names, member)
-}
-
 /// A struct of two members, each read by its own reading and each possibly absent (the
 /// caller says which must be there).
 fn two<'a, A, B>(
@@ -180,7 +170,7 @@ fn two<'a, A, B>(
     mut second: impl FnMut(&mut Cursor<'a>) -> Read<B>,
 ) -> Read<(Option<A>, Option<B>)> {
     let (mut a, mut b) = (None, None);
-    fields(c, names, |c, i| {
+    c.members(names, |c, i| {
         match i {
             0 => a = Some(first(c)?),
             _ => b = Some(second(c)?),
@@ -243,7 +233,7 @@ fn well(c: &mut Cursor) -> Read<WellNotation> {
 
 fn privilege(c: &mut Cursor) -> Read<Privilege> {
     let (mut stage, mut cubes_, mut good) = (None, None, None);
-    fields(c, const { &Key::indexed(["stage", "cubes", "good"]) }, |c, i| {
+    c.members(const { &Key::indexed(["stage", "cubes", "good"]) }, |c, i| {
         match i {
             0 => stage = Some(u8(c)?),
             1 => cubes_ = c.nullable(cubes)?,
@@ -256,7 +246,7 @@ fn privilege(c: &mut Cursor) -> Read<Privilege> {
 
 fn reward(c: &mut Cursor) -> Read<RewardChoice> {
     let mut list = None;
-    fields(c, const { &Key::indexed(["cubes"]) }, |c, _| {
+    c.members(const { &Key::indexed(["cubes"]) }, |c, _| {
         list = Some(cubes(c)?);
         Some(())
     })?;
@@ -267,7 +257,7 @@ fn populate_spaces(c: &mut Cursor) -> Read<PopulateSpaces> {
     const SPACES: [(Key, usize); 7] =
         Key::indexed(["harvest", "family", "crafts", "market", "travel", "council", "church"]);
     let mut lists: [Option<Vec<Cube>>; 7] = Default::default();
-    fields(c, &SPACES, |c, i| {
+    c.members(&SPACES, |c, i| {
         *lists.get_mut(i)? = Some(cubes(c)?);
         Some(())
     })?;
@@ -290,7 +280,7 @@ fn mass_buy(c: &mut Cursor) -> Read<MassBuy> {
 
 fn moves(c: &mut Cursor) -> Read<Move> {
     let mut n: [Option<u8>; 3] = [None; 3];
-    fields(c, const { &Key::indexed(["gen", "from", "to"]) }, |c, i| {
+    c.members(const { &Key::indexed(["gen", "from", "to"]) }, |c, i| {
         *n.get_mut(i)? = Some(u8(c)?);
         Some(())
     })?;
