@@ -107,7 +107,7 @@ impl ActionSpace {
     ];
 
     /// The log-format id (as serde spells it).
-    pub fn id(self) -> &'static str {
+    pub const fn id(self) -> &'static str {
         match self {
             A::DriftMining => "drift_mining",
             A::DriftMining2 => "drift_mining_2",

@@ -44,7 +44,7 @@ impl Good {
     ];
 
     /// The log-format id.
-    pub fn id(self) -> &'static str {
+    pub const fn id(self) -> &'static str {
         match self {
             Good::Wood => "wood",
             Good::Stone => "stone",

@@ -28,6 +28,7 @@ mod messages;
 pub mod notation;
 mod per_player;
 mod plain_entries;
+mod plain_ids;
 pub mod reference;
 pub mod replay;
 pub mod rules;

@@ -8,12 +8,20 @@
 //! further on, an unknown or repeated member, a missing one) gives `None`, and the log is read
 //! the usual way. `tests` compares the two readings.
 
-use chronicle_game::cursor::{id_of, Cursor, Key};
+use chronicle_game::cursor::{Cursor, Key};
 
 use crate::notation::{Action, Entry, GoodsMap, Loot, RawCoord};
+use crate::plain_ids::{DOS, FURNISHINGS, GOODS, KINDS, SPACES, TILE_KINDS};
 use crate::tag_first::{Do, Kind};
 
 type Read<T> = Option<T>;
+
+/// A member name as a [`Key`], made at compile time.
+macro_rules! k {
+    ($name:literal) => {
+        const { Key::new($name) }
+    };
+}
 
 fn coord(c: &mut Cursor) -> Read<RawCoord> {
     let [row, col] = c.exactly::<i64, 2>(Cursor::i64)?;
@@ -27,8 +35,7 @@ fn coords(c: &mut Cursor) -> Read<Vec<RawCoord>> {
 /// A goods map; a repeated good is left to the usual reading (a map keeps the last copy).
 fn goods_map(c: &mut Cursor) -> Read<GoodsMap> {
     let mut map = GoodsMap::new();
-    c.object(|c, name| {
-        let good = id_of(name)?;
+    c.id_object(&GOODS, |c, good| {
         let n = c.u32()?;
         map.insert(good, n).is_none().then_some(())
     })?;
@@ -41,215 +48,180 @@ fn loot(c: &mut Cursor) -> Read<Vec<Loot>> {
     c.list(|c| serde_json::from_str(c.value_text()?).ok())
 }
 
-/// What a member of an entry or an action stands for, by how its value is read.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum M {
-    Player,
-    Space,
-    Dwarf,
-    Ruby,
-    Actions,
-    Phase,
-    Animals,
-    Spaces,
-    /// A twin's or an ore mine's two cells.
-    Pair,
-    Kinds,
-    At,
-    Tile,
-    /// A ruby tile's `tile`.
-    SingleTile,
-    /// A furnishing's `pay`: goods and counts.
-    PayMap,
-    /// A use's `pay`: one good.
-    PayGood,
-    Grain,
-    Vegetable,
-    /// A fence's cells.
-    Cells,
-    /// A required count: `strength`, `times`, `food`.
-    Number,
-    /// A use's `times`, which may be `null`.
-    Times,
-    Loot,
-    /// A buy's list of goods.
-    GoodsList,
-    /// A conversion's, a ruby trade's or a release's goods and counts.
-    GoodsMap,
-    For,
-    /// A use's `dwarf`, which may be `null`.
-    UseDwarf,
-}
-
-/// The members of each kind of entry, in `Entry`'s order (as its writers put them).
-fn entry_members(kind: Kind) -> &'static [(Key, M)] {
-    const PLAYER: (Key, M) = (Key::new("player"), M::Player);
-    const ACTIONS: (Key, M) = (Key::new("actions"), M::Actions);
-    const PLACE: &[(Key, M)] =
-        &[PLAYER, (Key::new("space"), M::Space), (Key::new("dwarf"), M::Dwarf), (Key::new("ruby"), M::Ruby), ACTIONS];
-    match kind {
-        Kind::Place => PLACE,
-        Kind::Free | Kind::Feed => const { &[PLAYER, ACTIONS] },
-        Kind::HarvestChoice => const { &[PLAYER, (Key::new("phase"), M::Phase)] },
-        Kind::Breed => const { &[PLAYER, (Key::new("animals"), M::Animals)] },
-        Kind::Keep => const { &[PLAYER, (Key::new("spaces"), M::Spaces)] },
-    }
-}
-
-/// An entry whose first member is `"type"`.
+/// An entry whose first member is `"type"`: the rest is read by its kind's own reader.
 pub(crate) fn entry(c: &mut Cursor) -> Read<Entry> {
+    (c.eat(b'{') && c.key(&k!("type")) && c.eat(b':')).then_some(())?;
+    Some(match c.id_in(&KINDS)? {
+        Kind::Place => place(c)?,
+        Kind::Free => {
+            let (player, actions) = two(c, [k!("player"), k!("actions")], Cursor::u32, action_list)?;
+            Entry::Free { player: player?, actions: actions? }
+        }
+        Kind::HarvestChoice => {
+            let (player, phase) = two(c, [k!("player"), k!("phase")], Cursor::u32, Cursor::id)?;
+            Entry::HarvestChoice { player: player?, phase: phase? }
+        }
+        Kind::Feed => {
+            let (player, actions) = two(c, [k!("player"), k!("actions")], Cursor::u32, action_list)?;
+            Entry::Feed { player: player?, actions: actions.unwrap_or_default() }
+        }
+        Kind::Breed => {
+            let (player, animals) = two(c, [k!("player"), k!("animals")], Cursor::u32, |c| c.list(Cursor::id))?;
+            Entry::Breed { player: player?, animals: animals? }
+        }
+        Kind::Keep => {
+            let (player, spaces) = two(c, [k!("player"), k!("spaces")], Cursor::u32, |c| c.list(Cursor::id))?;
+            Entry::Keep { player: player?, spaces: spaces? }
+        }
+    })
+}
+
+/// A placement's `player`, `space`, `dwarf` (or `null`), `ruby` and `actions`.
+fn place(c: &mut Cursor) -> Read<Entry> {
+    const NAMES: [(Key, u8); 5] = [
+        (Key::new("player"), 0),
+        (Key::new("space"), 1),
+        (Key::new("dwarf"), 2),
+        (Key::new("ruby"), 3),
+        (Key::new("actions"), 4),
+    ];
     let (mut player, mut space, mut dwarf, mut ruby, mut actions) = (None, None, None, false, None);
-    let (mut phase, mut animals, mut spaces) = (None, None, None);
-    let kind = c.tagged_members(const { Key::new("type") }, Cursor::id, entry_members, |c, _, m| {
+    c.members_after_first(&NAMES, |c, m| {
         match m {
-            M::Player => player = Some(c.u32()?),
-            M::Space => space = Some(c.id()?),
-            M::Dwarf => dwarf = c.nullable(Cursor::u32)?,
-            M::Ruby => ruby = c.bool()?,
-            M::Actions => actions = Some(action_list(c)?),
-            M::Phase => phase = Some(c.id()?),
-            M::Animals => animals = Some(c.list(Cursor::id)?),
-            M::Spaces => spaces = Some(c.list(Cursor::id)?),
-            _ => return None,
+            0 => player = Some(c.u32()?),
+            1 => space = Some(c.id_in(&SPACES)?),
+            2 => dwarf = c.nullable(Cursor::u32)?,
+            3 => ruby = c.bool()?,
+            _ => actions = Some(action_list(c)?),
         }
         Some(())
     })?;
-    let player = player?;
-    Some(match kind {
-        Kind::Place => Entry::Place { player, space: space?, dwarf, ruby, actions: actions.unwrap_or_default() },
-        Kind::Free => Entry::Free { player, actions: actions? },
-        Kind::HarvestChoice => Entry::HarvestChoice { player, phase: phase? },
-        Kind::Feed => Entry::Feed { player, actions: actions.unwrap_or_default() },
-        Kind::Breed => Entry::Breed { player, animals: animals? },
-        Kind::Keep => Entry::Keep { player, spaces: spaces? },
-    })
+    Some(Entry::Place { player: player?, space: space?, dwarf, ruby, actions: actions.unwrap_or_default() })
 }
 
 fn action_list(c: &mut Cursor) -> Read<Vec<Action>> {
     c.list(action)
 }
 
-/// The members of each kind of action, in `Action`'s order (as its writers put them).
-fn action_members(what: Do) -> &'static [(Key, M)] {
-    use Do::*;
-    const CELLS: Key = Key::new("cells");
-    const AT: (Key, M) = (Key::new("at"), M::At);
-    const TILE: Key = Key::new("tile");
-    const PAY: Key = Key::new("pay");
-    const GOODS: Key = Key::new("goods");
-    match what {
-        Twin | OreMine => const { &[(CELLS, M::Pair), (Key::new("kinds"), M::Kinds)] },
-        RubyMine | Stable => const { &[AT] },
-        Furnish => const { &[(TILE, M::Tile), AT, (PAY, M::PayMap)] },
-        Grow | Gain | Dog => const { &[] },
-        Sow => const { &[(Key::new("grain"), M::Grain), (Key::new("vegetable"), M::Vegetable)] },
-        Fence => const { &[(CELLS, M::Cells)] },
-        Forge => const { &[(Key::new("strength"), M::Number)] },
-        Expedition => const { &[(Key::new("loot"), M::Loot)] },
-        TradeOre => const { &[(Key::new("times"), M::Number)] },
-        Buy => const { &[(GOODS, M::GoodsList)] },
-        Imitate => const { &[(Key::new("space"), M::Space), (Key::new("actions"), M::Actions)] },
-        Convert | RubyTrade => const { &[(GOODS, M::GoodsMap)] },
-        BuyFood => const { &[(Key::new("food"), M::Number)] },
-        RubyTile => const { &[(TILE, M::SingleTile), AT] },
-        Use => {
-            const {
-                &[
-                    (TILE, M::Tile),
-                    (Key::new("times"), M::Times),
-                    (Key::new("for"), M::For),
-                    (PAY, M::PayGood),
-                    (Key::new("dwarf"), M::UseDwarf),
-                ]
-            }
-        }
-        Release => const { &[(Key::new("animals"), M::GoodsMap)] },
-    }
-}
-
-/// The members of one action as read, before they make its variant.
-#[derive(Default)]
-struct Parts {
-    pair: Option<[RawCoord; 2]>,
-    kinds: Option<[crate::notation::TileKind; 2]>,
-    at: Option<RawCoord>,
-    cells: Option<Vec<RawCoord>>,
-    tile: Option<crate::furnishing::Furnishing>,
-    single: Option<crate::notation::SingleTile>,
-    pay_map: Option<GoodsMap>,
-    pay_good: Option<crate::goods::Good>,
-    grain: Option<Vec<RawCoord>>,
-    vegetable: Option<Vec<RawCoord>>,
-    number: Option<u32>,
-    loot: Option<Vec<Loot>>,
-    goods_list: Option<Vec<crate::goods::Good>>,
-    goods_map: Option<GoodsMap>,
-    space: Option<crate::action_space::ActionSpace>,
-    actions: Option<Vec<Action>>,
-    for_: Option<crate::notation::UseFor>,
-    dwarf: Option<u32>,
-}
-
-/// An action whose first member is `"do"`.
+/// An action whose first member is `"do"`: the rest is read by its kind's own reader, which
+/// knows its members' names, order and types (one small match per kind, not one over every
+/// kind's members: the branch is then predictable from the kind alone).
 fn action(c: &mut Cursor) -> Read<Action> {
-    let mut p = Parts::default();
-    let what =
-        c.tagged_members(const { Key::new("do") }, Cursor::id, action_members, |c, _, m| action_member(c, m, &mut p))?;
-    build(what, p)
-}
-
-/// Reads the member `m` of an action into `p`.
-fn action_member(c: &mut Cursor, m: M, p: &mut Parts) -> Read<()> {
-    match m {
-        M::Pair => p.pair = Some(c.exactly(coord)?),
-        M::Kinds => p.kinds = Some(c.exactly(Cursor::id)?),
-        M::At => p.at = Some(coord(c)?),
-        M::Tile => p.tile = Some(c.id()?),
-        M::SingleTile => p.single = Some(c.id()?),
-        M::PayMap => p.pay_map = c.nullable(goods_map)?,
-        M::PayGood => p.pay_good = c.nullable(Cursor::id)?,
-        M::Grain => p.grain = Some(coords(c)?),
-        M::Vegetable => p.vegetable = Some(coords(c)?),
-        M::Cells => p.cells = Some(coords(c)?),
-        M::Number => p.number = Some(c.u32()?),
-        M::Times => p.number = c.nullable(Cursor::u32)?,
-        M::Loot => p.loot = Some(loot(c)?),
-        M::GoodsList => p.goods_list = Some(c.list(Cursor::id)?),
-        M::GoodsMap => p.goods_map = Some(goods_map(c)?),
-        M::Space => p.space = Some(c.id()?),
-        M::Actions => p.actions = Some(action_list(c)?),
-        M::For => p.for_ = c.nullable(Cursor::id)?,
-        M::UseDwarf => p.dwarf = c.nullable(Cursor::u32)?,
-        _ => return None,
-    }
-    Some(())
-}
-
-/// The action of kind `what` from its members; `None` when a required one is missing.
-fn build(what: Do, p: Parts) -> Read<Action> {
-    Some(match what {
-        Do::Twin => Action::Twin { cells: p.pair?, kinds: p.kinds? },
-        Do::OreMine => Action::OreMine { cells: p.pair?, kinds: p.kinds? },
-        Do::RubyMine => Action::RubyMine { at: p.at? },
-        Do::Furnish => Action::Furnish { tile: p.tile?, at: p.at?, pay: p.pay_map },
-        Do::Grow => Action::Grow {},
-        Do::Sow => Action::Sow { grain: p.grain.unwrap_or_default(), vegetable: p.vegetable.unwrap_or_default() },
-        Do::Fence => Action::Fence { cells: p.cells? },
-        Do::Stable => Action::Stable { at: p.at? },
-        Do::Forge => Action::Forge { strength: p.number? },
-        Do::Expedition => Action::Expedition { loot: p.loot? },
-        Do::TradeOre => Action::TradeOre { times: p.number? },
-        Do::Buy => Action::Buy { goods: p.goods_list? },
-        Do::Gain => Action::Gain {},
-        Do::Dog => Action::Dog {},
-        Do::Imitate => Action::Imitate { space: p.space?, actions: p.actions.unwrap_or_default() },
-        Do::Convert => Action::Convert { goods: p.goods_map? },
-        Do::BuyFood => Action::BuyFood { food: p.number? },
-        Do::RubyTrade => Action::RubyTrade { goods: p.goods_map? },
-        Do::RubyTile => Action::RubyTile { tile: p.single?, at: p.at? },
-        Do::Use => Action::Use { tile: p.tile?, times: p.number, for_: p.for_, pay: p.pay_good, dwarf: p.dwarf },
-        Do::Release => Action::Release { animals: p.goods_map? },
+    (c.eat(b'{') && c.key(&k!("do")) && c.eat(b':')).then_some(())?;
+    Some(match c.id_in(&DOS)? {
+        Do::Twin => {
+            let (cells, kinds) =
+                two(c, [k!("cells"), k!("kinds")], |c| c.exactly(coord), |c| c.exactly(|c| c.id_in(&TILE_KINDS)))?;
+            Action::Twin { cells: cells?, kinds: kinds? }
+        }
+        Do::OreMine => {
+            let (cells, kinds) =
+                two(c, [k!("cells"), k!("kinds")], |c| c.exactly(coord), |c| c.exactly(|c| c.id_in(&TILE_KINDS)))?;
+            Action::OreMine { cells: cells?, kinds: kinds? }
+        }
+        Do::RubyMine => Action::RubyMine { at: one(c, k!("at"), coord)?? },
+        Do::Furnish => furnish(c)?,
+        Do::Grow => none(c).map(|()| Action::Grow {})?,
+        Do::Sow => {
+            let (grain, vegetable) = two(c, [k!("grain"), k!("vegetable")], coords, coords)?;
+            Action::Sow { grain: grain.unwrap_or_default(), vegetable: vegetable.unwrap_or_default() }
+        }
+        Do::Fence => Action::Fence { cells: one(c, k!("cells"), coords)?? },
+        Do::Stable => Action::Stable { at: one(c, k!("at"), coord)?? },
+        Do::Forge => Action::Forge { strength: one(c, k!("strength"), Cursor::u32)?? },
+        Do::Expedition => Action::Expedition { loot: one(c, k!("loot"), loot)?? },
+        Do::TradeOre => Action::TradeOre { times: one(c, k!("times"), Cursor::u32)?? },
+        Do::Buy => Action::Buy { goods: one(c, k!("goods"), |c| c.list(|c| c.id_in(&GOODS)))?? },
+        Do::Gain => none(c).map(|()| Action::Gain {})?,
+        Do::Dog => none(c).map(|()| Action::Dog {})?,
+        Do::Imitate => {
+            let (space, actions) = two(c, [k!("space"), k!("actions")], |c| c.id_in(&SPACES), action_list)?;
+            Action::Imitate { space: space?, actions: actions.unwrap_or_default() }
+        }
+        Do::Convert => Action::Convert { goods: one(c, k!("goods"), goods_map)?? },
+        Do::BuyFood => Action::BuyFood { food: one(c, k!("food"), Cursor::u32)?? },
+        Do::RubyTrade => Action::RubyTrade { goods: one(c, k!("goods"), goods_map)?? },
+        Do::RubyTile => {
+            let (tile, at) = two(c, [k!("tile"), k!("at")], Cursor::id, coord)?;
+            Action::RubyTile { tile: tile?, at: at? }
+        }
+        Do::Use => use_(c)?,
+        Do::Release => Action::Release { animals: one(c, k!("animals"), goods_map)?? },
     })
+}
+
+/// The rest of an action without members: its `}`.
+fn none(c: &mut Cursor) -> Read<()> {
+    c.members_after_first::<()>(&[], |_, ()| None)
+}
+
+/// The rest of an action whose one member is `name`, read by `read`; `Some(None)` when absent.
+#[inline]
+fn one<'a, T>(c: &mut Cursor<'a>, name: Key, read: impl FnOnce(&mut Cursor<'a>) -> Read<T>) -> Read<Option<T>> {
+    let (mut read, mut value) = (Some(read), None);
+    c.members_after_first(&[(name, ())], |c, ()| {
+        value = Some(read.take()?(c)?);
+        Some(())
+    })?;
+    Some(value)
+}
+
+/// The rest of an action whose two members are `names`, read by `a` and `b`.
+#[inline]
+fn two<'a, A, B>(
+    c: &mut Cursor<'a>,
+    names: [Key; 2],
+    mut a: impl FnMut(&mut Cursor<'a>) -> Read<A>,
+    mut b: impl FnMut(&mut Cursor<'a>) -> Read<B>,
+) -> Read<(Option<A>, Option<B>)> {
+    let (mut first, mut second) = (None, None);
+    c.members_after_first(&[(names[0], false), (names[1], true)], |c, is_second| {
+        if is_second {
+            second = Some(b(c)?);
+        } else {
+            first = Some(a(c)?);
+        }
+        Some(())
+    })?;
+    Some((first, second))
+}
+
+/// A furnishing's `tile`, `at` and `pay` (goods and counts, or `null`).
+fn furnish(c: &mut Cursor) -> Read<Action> {
+    const NAMES: [(Key, u8); 3] = [(Key::new("tile"), 0), (Key::new("at"), 1), (Key::new("pay"), 2)];
+    let (mut tile, mut at, mut pay) = (None, None, None);
+    c.members_after_first(&NAMES, |c, m| {
+        match m {
+            0 => tile = Some(c.id_in(&FURNISHINGS)?),
+            1 => at = Some(coord(c)?),
+            _ => pay = c.nullable(goods_map)?,
+        }
+        Some(())
+    })?;
+    Some(Action::Furnish { tile: tile?, at: at?, pay })
+}
+
+/// A use's `tile`, and its optional (or `null`) `times`, `for`, `pay` and `dwarf`.
+fn use_(c: &mut Cursor) -> Read<Action> {
+    const NAMES: [(Key, u8); 5] = [
+        (Key::new("tile"), 0),
+        (Key::new("times"), 1),
+        (Key::new("for"), 2),
+        (Key::new("pay"), 3),
+        (Key::new("dwarf"), 4),
+    ];
+    let (mut tile, mut times, mut for_, mut pay, mut dwarf) = (None, None, None, None, None);
+    c.members_after_first(&NAMES, |c, m| {
+        match m {
+            0 => tile = Some(c.id_in(&FURNISHINGS)?),
+            1 => times = c.nullable(Cursor::u32)?,
+            2 => for_ = c.nullable(Cursor::id)?,
+            3 => pay = c.nullable(|c| c.id_in(&GOODS))?,
+            _ => dwarf = c.nullable(Cursor::u32)?,
+        }
+        Some(())
+    })?;
+    Some(Action::Use { tile: tile?, times, for_, pay, dwarf })
 }
 
 #[cfg(test)]

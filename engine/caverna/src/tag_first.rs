@@ -22,7 +22,7 @@ use crate::notation::{Action, Entry, GoodsMap, HarvestPhase, Loot, RawCoord, Sin
 pub(crate) struct TagFirst(pub(crate) Entry);
 
 /// The entry types, as the tag names them.
-#[derive(Clone, Copy, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub(crate) enum Kind {
     Place,
@@ -89,7 +89,7 @@ fn actions(fast: Vec<FastAction>) -> Vec<Action> {
 }
 
 /// The action kinds, as the tag names them.
-#[derive(Clone, Copy, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub(crate) enum Do {
     Twin,

@@ -19,6 +19,8 @@
 use serde::de::value::{BorrowedStrDeserializer, Error as ValueError};
 use serde::Deserialize;
 
+use crate::id_table::IdTable;
+
 /// Where a strict read stands in a JSON text (checked UTF-8 as a whole, once).
 pub struct Cursor<'a> {
     text: &'a str,
@@ -246,6 +248,24 @@ impl<'a> Cursor<'a> {
         id_of(self.str()?)
     }
 
+    /// An id found in `table` by its quoted text ([`IdTable`]); `None` for a string that is no
+    /// id of the table (or has an escape) and for anything else.
+    #[inline(always)]
+    pub fn id_in<T: Copy, const S: usize>(&mut self, table: &IdTable<T, S>) -> Option<T> {
+        self.skip_space();
+        let rest = self.bytes().get(self.at..)?;
+        if rest.first() != Some(&b'"') {
+            return None;
+        }
+        let len = string_end(rest.get(1..)?)?;
+        if rest.get(1 + len) != Some(&b'"') {
+            return None;
+        }
+        let value = table.find(rest, len + 2)?;
+        self.at += len + 2;
+        Some(value)
+    }
+
     /// An object: `member` is called with each member's name, the cursor before its value,
     /// and must read that value.
     pub fn object(&mut self, mut member: impl FnMut(&mut Self, &'a str) -> Option<()>) -> Option<()> {
@@ -255,6 +275,27 @@ impl<'a> Cursor<'a> {
         }
         loop {
             let name = self.str()?;
+            self.expect(b':')?;
+            member(self, name)?;
+            if !self.eat(b',') {
+                return self.expect(b'}');
+            }
+        }
+    }
+
+    /// An object whose member names are ids of `table` (a map keyed by an id): `member` is
+    /// called with each name's value, the cursor before its value, and must read that value.
+    pub fn id_object<K: Copy, const S: usize>(
+        &mut self,
+        table: &IdTable<K, S>,
+        mut member: impl FnMut(&mut Self, K) -> Option<()>,
+    ) -> Option<()> {
+        self.expect(b'{')?;
+        if self.eat(b'}') {
+            return Some(());
+        }
+        loop {
+            let name = self.id_in(table)?;
             self.expect(b':')?;
             member(self, name)?;
             if !self.eat(b',') {
@@ -363,9 +404,20 @@ impl<'a> Cursor<'a> {
     /// against the names after it, then those before. Each check compares the text with a
     /// quoted name: names are plain, so a string is one of them exactly when its text is, and a
     /// string that is none of them (unknown, or with an escape) gives `None`.
-    #[inline]
+    #[inline(always)]
     fn name_among<T>(&mut self, names: &[(Key, T)], guess: usize) -> Option<usize> {
         self.skip_space();
+        if let Some((name, _)) = names.get(guess) {
+            if self.plain_name(name) {
+                return Some(guess);
+            }
+        }
+        self.name_among_others(names, guess)
+    }
+
+    /// [`Cursor::name_among`] when the guess is wrong: the names after it, then those before.
+    #[inline(never)]
+    fn name_among_others<T>(&mut self, names: &[(Key, T)], guess: usize) -> Option<usize> {
         let guess = guess.min(names.len());
         let (before, after) = names.split_at(guess);
         if let Some(i) = after.iter().position(|(name, _)| self.plain_name(name)) {

@@ -15,6 +15,7 @@
 pub mod cursor;
 pub mod engine;
 pub mod envelope;
+pub mod id_table;
 pub mod kind;
 pub mod members;
 pub mod single_pass;
