@@ -11,7 +11,7 @@
 //! entries by a reader that mirrors `Entry`'s own reading (the tests compare the two on every
 //! golden, simulated and mutated log), so verdicts never depend on which path a log took.
 
-use chronicle_game::single_pass::{play, read, Shape};
+use chronicle_game::single_pass::{play, read, Shape, Utf8};
 
 use crate::game::Game;
 use crate::notation::{Claimed, SetupNotation};
@@ -19,7 +19,8 @@ use crate::plain_entries::entry;
 use crate::replay::{finish, results, start, Housed, Replay, Status, FORMAT, MAX_ENTRIES, MAX_LOG_BYTES};
 
 /// What the single pass reads: the envelope every game shares, with this engine's limits.
-const SHAPE: Shape = Shape { format: FORMAT, max_bytes: MAX_LOG_BYTES, max_entries: MAX_ENTRIES };
+const SHAPE: Shape =
+    Shape { format: FORMAT, max_bytes: MAX_LOG_BYTES, max_entries: MAX_ENTRIES, utf8: Utf8::TakenStrings };
 
 /// The number of entries of a log whose notation reads in one scan (`parse_only`'s answer).
 pub(crate) fn parse_only(input: &[u8]) -> Option<usize> {
@@ -120,5 +121,35 @@ mod tests {
             }
         }
         assert!(fast >= 20 && usual >= 20, "single pass {fast}, usual reading {usual}");
+    }
+
+    /// The single pass checks UTF-8 only in the strings whose text it takes (`Utf8::TakenStrings`):
+    /// a byte that is not UTF-8 anywhere in a string — an id, a member name, meta — still sends
+    /// the log to the usual reading, and text beyond ASCII where text is allowed is read.
+    #[test]
+    fn a_log_that_is_not_utf8_is_left_to_the_usual_reading() {
+        let log = simulated(2, 4);
+        let with = |from: &str, to: &[u8]| {
+            let at = log.find(from).expect("in the log") + from.len();
+            [&log.as_bytes()[..at], to, &log.as_bytes()[at..]].concat()
+        };
+        let bad = [0xffu8];
+        for edit in [
+            with(r#""space":""#, &bad),
+            with(r#""type":""#, &bad),
+            with(r#""do":""#, &bad),
+            with(r#","player"#, &bad),
+            with(r#""format":""#, &bad),
+            with(r#""source":""#, &bad),
+        ] {
+            assert!(replay(&edit).is_none() && parse_only(&edit).is_none(), "{}", String::from_utf8_lossy(&edit));
+            assert_eq!(
+                Caverna::verdict(&replay_until(&edit, None)).error.map(|e| e.code),
+                Some("malformed_json".into())
+            );
+        }
+        let accented = with(r#""source":""#, "é☃".as_bytes());
+        let r = replay(&accented).expect("read by the single pass");
+        assert_eq!(Caverna::verdict(&r), Caverna::verdict(&replay_until(&accented, None)));
     }
 }

@@ -21,9 +21,16 @@ use serde::Deserialize;
 
 use crate::id_table::IdTable;
 
-/// Where a strict read stands in a JSON text (checked UTF-8 as a whole, once).
+/// Where a strict read stands in a JSON text.
+///
+/// The text is either checked UTF-8 as a whole, once ([`Cursor::new`]), or taken as bytes
+/// ([`Cursor::from_bytes`]) and only the strings whose text a reader takes are checked: the
+/// rest of the grammar the cursor reads is ASCII (punctuation, digits, literals, and member
+/// names and ids compared with plain names), so a byte outside it stops the read anyway.
 pub struct Cursor<'a> {
-    text: &'a str,
+    bytes: &'a [u8],
+    /// The whole text, when it was checked as UTF-8 at the start.
+    checked: Option<&'a str>,
     at: usize,
 }
 
@@ -117,12 +124,29 @@ impl Key {
 
 impl<'a> Cursor<'a> {
     pub fn new(text: &'a str) -> Cursor<'a> {
-        Cursor { text, at: 0 }
+        Cursor { bytes: text.as_bytes(), checked: Some(text), at: 0 }
+    }
+
+    /// A cursor over bytes not checked as UTF-8: each string whose text is taken
+    /// ([`Cursor::str`], [`Cursor::value_text`]) is checked on its own. For readers that take
+    /// few texts (their strings are mostly names and ids compared with plain ones), for which
+    /// checking the whole input would cost more than checking those.
+    pub fn from_bytes(bytes: &'a [u8]) -> Cursor<'a> {
+        Cursor { bytes, checked: None, at: 0 }
+    }
+
+    /// The text between byte offsets `start` and `end` (ends of tokens), if it is UTF-8.
+    #[inline]
+    fn text(&self, start: usize, end: usize) -> Option<&'a str> {
+        match self.checked {
+            Some(text) => text.get(start..end),
+            None => std::str::from_utf8(self.bytes.get(start..end)?).ok(),
+        }
     }
 
     #[inline]
     fn bytes(&self) -> &'a [u8] {
-        self.text.as_bytes()
+        self.bytes
     }
 
     /// JSON's whitespace: space, tab, line feed, carriage return.
@@ -172,7 +196,7 @@ impl<'a> Cursor<'a> {
             return None;
         }
         self.at = start + len + 1;
-        self.text.get(start..start + len)
+        self.text(start, start + len)
     }
 
     /// The digits of a non-negative integer: `0` or no leading zero, no fraction or exponent.
@@ -517,7 +541,7 @@ impl<'a> Cursor<'a> {
                 break;
             }
         }
-        self.text.get(start..self.at.min(bytes.len()))
+        self.text(start, self.at.min(bytes.len()))
     }
 }
 

@@ -19,6 +19,20 @@ pub struct Shape {
     pub max_bytes: usize,
     /// The most entries accepted.
     pub max_entries: usize,
+    /// How the log's UTF-8 is checked: the whole log once, or only the strings whose text the
+    /// engine's readers take ([`Cursor::from_bytes`]; for readers whose strings are nearly all
+    /// member names and ids found in tables).
+    pub utf8: Utf8,
+}
+
+/// How a single pass checks that a log is UTF-8 (as JSON must be); either way a log that is
+/// not is left to the usual reading, which words the error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Utf8 {
+    /// The whole log, once, before the scan.
+    Whole,
+    /// Each string whose text is taken, when it is taken.
+    TakenStrings,
 }
 
 /// Everything of a log but its entries, which were handed on one by one as they were read.
@@ -49,8 +63,10 @@ where
     if input.len() > shape.max_bytes {
         return None;
     }
-    // UTF-8 checked once for the whole log, not string by string as the scan meets them.
-    let mut c = Cursor::new(std::str::from_utf8(input).ok()?);
+    let mut c = match shape.utf8 {
+        Utf8::Whole => Cursor::new(std::str::from_utf8(input).ok()?),
+        Utf8::TakenStrings => Cursor::from_bytes(input),
+    };
     let mut seen = Seen::default();
     let (mut meta, mut setup, mut claimed, mut entries) = (None, None, None, 0);
     c.object(|c, name| {
@@ -114,7 +130,7 @@ where
 mod tests {
     use super::*;
 
-    const SHAPE: Shape = Shape { format: "toy/1", max_bytes: 1000, max_entries: 2 };
+    const SHAPE: Shape = Shape { format: "toy/1", max_bytes: 1000, max_entries: 2, utf8: Utf8::Whole };
 
     #[derive(Deserialize, Debug, PartialEq)]
     struct Setup {
@@ -180,5 +196,25 @@ mod tests {
             "x".repeat(1000)
         );
         assert!(scan(&long).is_none(), "larger than max_bytes");
+    }
+
+    /// JSON is UTF-8 (RFC 8259 §8.1): whichever way a single pass checks it, a log whose bytes
+    /// are not is left to the usual reading, and one that is (beyond ASCII too) is read.
+    #[test]
+    fn a_log_that_is_not_utf8_is_left_to_the_usual_reading_either_way() {
+        let log = |id: &[u8]| {
+            [&br#"{"format":"toy/1","meta":{"id":""#[..], id, br#""},"setup":{"players":1},"entries":[2]}"#].concat()
+        };
+        for utf8 in [Utf8::Whole, Utf8::TakenStrings] {
+            let shape = Shape { utf8, ..SHAPE };
+            let id = |bytes: &[u8]| {
+                let envelope: Envelope<Setup, Claimed> = read(&log(bytes), &shape, Cursor::u32, |_, _| Some(()))?;
+                envelope.meta.and_then(|m| m.id)
+            };
+            assert_eq!(id("é☃".as_bytes()).as_deref(), Some("é☃"), "{utf8:?}");
+            for bad in [&[0xffu8][..], &[0xc3], &[0xed, 0xa0, 0x80], &[b'a', 0xc3, b'(']] {
+                assert_eq!(id(bad), None, "{utf8:?} {bad:?}");
+            }
+        }
     }
 }

@@ -12,7 +12,7 @@
 //! `Entry`'s own reading (the tests compare the two on simulated and edited entries and logs),
 //! so verdicts never depend on which path a log took.
 
-use chronicle_game::single_pass::{play, read, Shape};
+use chronicle_game::single_pass::{play, read, Shape, Utf8};
 
 use crate::game::Game;
 use crate::notation::{Claimed, SetupNotation};
@@ -21,7 +21,7 @@ use crate::replay::{begin, scored, Replay, FORMAT, MAX_ENTRIES, MAX_LOG_BYTES};
 use crate::rules;
 
 /// What the single pass reads: the envelope every game shares, with this engine's limits.
-const SHAPE: Shape = Shape { format: FORMAT, max_bytes: MAX_LOG_BYTES, max_entries: MAX_ENTRIES };
+const SHAPE: Shape = Shape { format: FORMAT, max_bytes: MAX_LOG_BYTES, max_entries: MAX_ENTRIES, utf8: Utf8::Whole };
 
 /// The number of entries of a log whose notation reads in one scan (`parse`'s answer).
 pub(crate) fn parse(input: &[u8]) -> Option<usize> {
