@@ -129,10 +129,7 @@ mod tests {
     #[test]
     fn a_log_that_is_not_utf8_is_left_to_the_usual_reading() {
         let log = simulated(2, 4);
-        let with = |from: &str, to: &[u8]| {
-            let at = log.find(from).expect("in the log") + from.len();
-            [&log.as_bytes()[..at], to, &log.as_bytes()[at..]].concat()
-        };
+        let with = |after: &str, bytes: &[u8]| chronicle_game::cursor::inserted_after(&log, after, bytes);
         let bad = [0xffu8];
         for edit in [
             with(r#""space":""#, &bad),

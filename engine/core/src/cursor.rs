@@ -583,6 +583,13 @@ pub fn id_of<'a, T: Deserialize<'a>>(text: &'a str) -> Option<T> {
     T::deserialize(BorrowedStrDeserializer::<ValueError>::new(text)).ok()
 }
 
+/// `text` with `bytes` put just after the first `after` in it, for the engines' tests of their
+/// single passes on logs that are not UTF-8 (`after` ending inside a string).
+pub fn inserted_after(text: &str, after: &str, bytes: &[u8]) -> Vec<u8> {
+    let at = text.find(after).map_or(text.len(), |i| i + after.len());
+    [&text.as_bytes()[..at], bytes, &text.as_bytes()[at..]].concat()
+}
+
 /// Edits of a JSON text token by token, for the engines' tests of their plain readers against
 /// serde's reading: each number replaced by each of `numbers`, each string by each of `strings`
 /// and removed, and `space` put before every other byte. Strings are followed to their first

@@ -2,6 +2,7 @@
 //! buildings, chronicle categories and customer tiles. Each is a closed enum, so an unknown id
 //! can only enter through the notation, where serde rejects it (`unknown_id`, G.1.6).
 
+use chronicle_game::id_table::IdTable;
 use serde::{Deserialize, Serialize};
 
 macro_rules! id_enum {
@@ -20,7 +21,12 @@ macro_rules! id_enum {
                 match self { $($name::$variant => $id),+ }
             }
 
-            /// The value of an id (one `match`: the logs' readers ask it for every id).
+            /// Every id with its value, for the plain reader: found by its quoted text in one
+            /// look-up, with no string taken ([`IdTable`]).
+            pub const IDS: IdTable<$name, { (2 * [$($id),+].len()).next_power_of_two() }> =
+                IdTable::new(&[$(($id, $name::$variant)),+]);
+
+            /// The value of an id (one `match`).
             pub fn from_id(id: &str) -> Option<$name> {
                 match id {
                     $($id => Some($name::$variant),)+
@@ -265,6 +271,26 @@ mod tests {
         same(Good::ALL, Good::from_id, Good::id);
         same(Building::ALL, Building::from_id, Building::id);
         same(Category::ALL, Category::from_id, Category::id);
+    }
+
+    /// `IDS`, the plain reader's tables, hold every id as serde's reading reads it.
+    #[test]
+    fn id_tables_read_what_serde_reads() {
+        fn same<T: for<'a> Deserialize<'a> + PartialEq + std::fmt::Debug + Copy, const S: usize>(
+            all: &[T],
+            table: &IdTable<T, S>,
+        ) {
+            for (id, v) in table.ids() {
+                assert_eq!(serde_json::from_value::<T>(serde_json::json!(id)).ok(), Some(v), "{id}");
+            }
+            assert_eq!(table.ids().count(), all.len());
+        }
+        same(Color::ALL, &Color::IDS);
+        same(Cube::ALL, &Cube::IDS);
+        same(Space::ALL, &Space::IDS);
+        same(Good::ALL, &Good::IDS);
+        same(Building::ALL, &Building::IDS);
+        same(Category::ALL, &Category::IDS);
     }
 
     #[test]

@@ -14,8 +14,9 @@
 //! two readings.
 
 use chronicle_game::cursor::{Cursor, Key};
+use chronicle_game::id_table::IdTable;
 
-use crate::ids::{Cube, Customer, Space};
+use crate::ids::{Building, Cube, Customer, Good, Space};
 use crate::notation::{
     Action, DrawItem, Entry, MassBuy, MemberRef, MonkTag, Move, PopulateSpaces, Privilege, Promotion, RewardChoice,
     Take, WellNotation, Who,
@@ -38,20 +39,21 @@ enum Kind {
 }
 
 impl Kind {
-    /// The kind named `tag`: `Entry`'s variants' names (its `rename_all = "snake_case"`).
-    fn of(tag: &str) -> Read<Kind> {
-        Some(match tag {
-            "populate" => Kind::Populate,
-            "turn" => Kind::Turn,
-            "sale" => Kind::Sale,
-            "pass" => Kind::Pass,
-            "refill" => Kind::Refill,
-            "death" => Kind::Death,
-            "mass" => Kind::Mass,
-            "carla" => Kind::Carla,
-            "fate" => Kind::Fate,
-            _ => return None,
-        })
+    /// The kinds by their tags: `Entry`'s variants' names (its `rename_all = "snake_case"`).
+    const TAGS: IdTable<Kind, 16> = IdTable::new(&[
+        ("populate", Kind::Populate),
+        ("turn", Kind::Turn),
+        ("sale", Kind::Sale),
+        ("pass", Kind::Pass),
+        ("refill", Kind::Refill),
+        ("death", Kind::Death),
+        ("mass", Kind::Mass),
+        ("carla", Kind::Carla),
+        ("fate", Kind::Fate),
+    ]);
+
+    fn of(c: &mut Cursor) -> Read<Kind> {
+        c.id_in(&Self::TAGS)
     }
 
     /// The members of an entry of this kind, in `Entry`'s order (as its writers put them).
@@ -111,18 +113,19 @@ enum Do {
 }
 
 impl Do {
-    /// The action named `tag`: `Action`'s variants' names (its `rename_all = "snake_case"`).
-    fn of(tag: &str) -> Read<Do> {
-        Some(match tag {
-            "harvest" => Do::Harvest,
-            "family" => Do::Family,
-            "craft" => Do::Craft,
-            "market" => Do::Market,
-            "council" => Do::Council,
-            "travel" => Do::Travel,
-            "church" => Do::Church,
-            _ => return None,
-        })
+    /// The actions by their tags: `Action`'s variants' names (its `rename_all = "snake_case"`).
+    const TAGS: IdTable<Do, 16> = IdTable::new(&[
+        ("harvest", Do::Harvest),
+        ("family", Do::Family),
+        ("craft", Do::Craft),
+        ("market", Do::Market),
+        ("council", Do::Council),
+        ("travel", Do::Travel),
+        ("church", Do::Church),
+    ]);
+
+    fn of(c: &mut Cursor) -> Read<Do> {
+        c.id_in(&Self::TAGS)
     }
 
     /// The members of an action of this kind, in `Action`'s order (as its writers put them).
@@ -196,15 +199,15 @@ fn cubes(c: &mut Cursor) -> Read<Vec<Cube>> {
     c.list(cube)
 }
 
-/// A cube colour by [`Cube::from_id`], which takes exactly the names `Cube`'s own reading
-/// takes (`ids`' tests compare them), without serde's machinery for every cube of a log.
+/// A cube colour by [`Cube::IDS`], which holds exactly the names `Cube`'s own reading takes
+/// (`ids`' tests compare them), without serde's machinery for every cube of a log.
 fn cube(c: &mut Cursor) -> Read<Cube> {
-    Cube::from_id(c.str()?)
+    c.id_in(&Cube::IDS)
 }
 
 /// An action space, as [`cube`] reads a cube.
 fn space(c: &mut Cursor) -> Read<Space> {
-    Space::from_id(c.str()?)
+    c.id_in(&Space::IDS)
 }
 
 /// A [`Who`], as its own reading has it: an unsigned integer is a seat, `"carla"` Carla.
@@ -237,7 +240,7 @@ fn privilege(c: &mut Cursor) -> Read<Privilege> {
         match i {
             0 => stage = Some(u8(c)?),
             1 => cubes_ = c.nullable(cubes)?,
-            _ => good = c.nullable(Cursor::id)?,
+            _ => good = c.nullable(|c| c.id_in(&Good::IDS))?,
         }
         Some(())
     })?;
@@ -347,19 +350,14 @@ enum Name {
 fn variant<'a, K: Copy, P, T>(
     c: &mut Cursor<'a>,
     tag: Key,
-    kind: impl Fn(&str) -> Read<K>,
+    kind: impl Fn(&mut Cursor<'a>) -> Read<K>,
     names: impl FnOnce(K) -> &'static [(Key, Name)],
     start: impl Fn(K) -> P,
     read: impl Fn(&mut Cursor<'a>, Name, &mut P) -> Read<()>,
     build: impl FnOnce(P) -> Read<T>,
 ) -> Read<T> {
     let mut parts: Option<P> = None;
-    let k = c.tagged_members(
-        tag,
-        |c| kind(c.str()?),
-        names,
-        |c, k, name| read(c, name, parts.get_or_insert_with(|| start(k))),
-    )?;
+    let k = c.tagged_members(tag, kind, names, |c, k, name| read(c, name, parts.get_or_insert_with(|| start(k))))?;
     build(parts.unwrap_or_else(|| start(k)))
 }
 
@@ -541,8 +539,8 @@ fn action_member(c: &mut Cursor, name: Name, p: &mut ActionParts) -> Read<()> {
     match (&mut p.kind, name) {
         (_, Name::CoinFor) => p.coin_for = Some(cubes(c)?),
         (A::Family { recall }, Name::Recall) => *recall = c.nullable(member_ref)?,
-        (A::Craft { building, .. }, Name::Building) => *building = Some(c.id()?),
-        (A::Craft { good, .. }, Name::Good) => *good = c.nullable(Cursor::id)?,
+        (A::Craft { building, .. }, Name::Building) => *building = Some(c.id_in(&Building::IDS)?),
+        (A::Craft { good, .. }, Name::Good) => *good = c.nullable(|c| c.id_in(&Good::IDS))?,
         // Optional for a craft or a council move, required for the church.
         (A::Craft { pay, .. } | A::Council { pay, .. }, Name::Pay) => *pay = c.nullable(Cursor::id)?,
         (A::Church { pay, .. }, Name::Pay) => *pay = Some(c.id()?),

@@ -21,7 +21,8 @@ use crate::replay::{begin, scored, Replay, FORMAT, MAX_ENTRIES, MAX_LOG_BYTES};
 use crate::rules;
 
 /// What the single pass reads: the envelope every game shares, with this engine's limits.
-const SHAPE: Shape = Shape { format: FORMAT, max_bytes: MAX_LOG_BYTES, max_entries: MAX_ENTRIES, utf8: Utf8::Whole };
+const SHAPE: Shape =
+    Shape { format: FORMAT, max_bytes: MAX_LOG_BYTES, max_entries: MAX_ENTRIES, utf8: Utf8::TakenStrings };
 
 /// The number of entries of a log whose notation reads in one scan (`parse`'s answer).
 pub(crate) fn parse(input: &[u8]) -> Option<usize> {
@@ -146,6 +147,28 @@ mod tests {
             assert!(replay(log.as_bytes()).is_some());
             assert!(parse(log.as_bytes()).is_some());
         }
+    }
+
+    /// UTF-8 is checked only in the strings whose text is taken (`Utf8::TakenStrings`): a byte
+    /// that is not UTF-8 in an id, a tag, a member name, the format or meta still sends the log
+    /// to the usual reading, and text beyond ASCII where text is allowed is read.
+    #[test]
+    fn a_log_that_is_not_utf8_steps_aside() {
+        let log = crate::bots::simulate(1, 3).expect("a simulated game").to_string();
+        let with = |after: &str, bytes: &[u8]| chronicle_game::cursor::inserted_after(&log, after, bytes);
+        let bad = [0xffu8];
+        for edit in [
+            with(r#""space":""#, &bad),
+            with(r#""type":""#, &bad),
+            with(r#""do":""#, &bad),
+            with(r#""cube":""#, &bad),
+            with(r#","player"#, &bad),
+            with(r#""format":""#, &bad),
+            with(r#""source":""#, &bad),
+        ] {
+            assert!(!agree(&edit) && parse(&edit).is_none(), "{}", String::from_utf8_lossy(&edit));
+        }
+        assert!(agree(&with(r#""source":""#, "é☃".as_bytes())), "read by the single pass");
     }
 
     #[test]
