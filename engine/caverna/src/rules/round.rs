@@ -110,6 +110,7 @@ impl Game {
 
     /// After a placement: the next player clockwise with a dwarf at home, or the end of the
     /// work phase (B.6).
+    #[inline(always)]
     pub(crate) fn next_turn(&mut self, after: usize) {
         let n = self.players.len();
         // Clockwise by wrapping rather than by a remainder (this runs after every placement).
