@@ -211,6 +211,20 @@ impl Goods {
 pub struct SpaceGoods([u8; 13]);
 
 impl SpaceGoods {
+    /// The goods of `(good, count)` pairs, adding like [`SpaceGoods::add`]; for the rules'
+    /// static tables.
+    pub const fn of(pairs: &[(Good, u32)]) -> SpaceGoods {
+        let mut counts = [0u8; 13];
+        let mut i = 0;
+        while i < pairs.len() {
+            let (good, n) = pairs[i];
+            let sum = counts[good as usize] as u32 + n;
+            counts[good as usize] = if sum > u8::MAX as u32 { u8::MAX } else { sum as u8 };
+            i += 1;
+        }
+        SpaceGoods(counts)
+    }
+
     /// Non-zero entries in id order, found like [`Goods::iter`]'s.
     #[inline]
     pub fn iter(&self) -> impl Iterator<Item = (Good, u32)> + '_ {
@@ -237,6 +251,14 @@ impl SpaceGoods {
     pub fn add_all(&mut self, other: &Goods) {
         for g in Good::ALL {
             self.add(g, other.get(g));
+        }
+    }
+
+    /// Adds every good of `other`, each saturating at 255 like [`SpaceGoods::add`]: the
+    /// thirteen counts at once, with no walk over the goods (the replenish step).
+    pub fn add_goods(&mut self, other: &SpaceGoods) {
+        for (count, &n) in self.0.iter_mut().zip(&other.0) {
+            *count = count.saturating_add(n);
         }
     }
 
