@@ -10,6 +10,7 @@ use crate::error::{fail, ErrorCode, RuleError, RuleResult};
 use crate::game::{Game, Phase, Player};
 use crate::goods::Good;
 use crate::notation::{Claimed, Entry, Meta, SetupNotation};
+use crate::per_player::MAX_PLAYERS;
 use crate::rules::free::{free_action, Window};
 use crate::rules::{breeding, housing, placement};
 use crate::scoring::{score, ScoreBreakdown};
@@ -327,8 +328,10 @@ impl HousingInputs {
 /// of them (one game: the boards are told apart by their change counts only). The room is a
 /// function of the board and the dwarfs alone, so while those are unchanged only the animals
 /// are fitted into it again, without reading the board.
+///
+/// Kept inline, one slot per seat a game can have: it is looked up after every entry.
 #[derive(Debug, Default)]
-pub(crate) struct Housed(Vec<Option<(HousingInputs, Option<housing::Room>)>>);
+pub(crate) struct Housed([Option<(HousingInputs, Option<housing::Room>)>; MAX_PLAYERS]);
 
 impl Housed {
     /// What the last passed check of player `p` read, and the room it found.
@@ -336,12 +339,11 @@ impl Housed {
         self.0.get(p).and_then(Option::as_ref)
     }
 
-    /// Remembers a passed check of player `p`.
+    /// Remembers a passed check of player `p` (a seat of a valid setup, so one of the slots).
     fn passed(&mut self, p: usize, now: HousingInputs, room: Option<housing::Room>) {
-        if self.0.len() <= p {
-            self.0.resize(p + 1, None);
+        if let Some(slot) = self.0.get_mut(p) {
+            *slot = Some((now, room));
         }
-        self.0[p] = Some((now, room));
     }
 }
 
