@@ -398,6 +398,7 @@ pub fn run_action(game: &mut Game, p: usize, d: usize, space: ActionSpace, part:
 
 /// Carries out `space` for dwarf `d` of player `p`, as placed there or imitating it.
 /// `took` says whether something was already gained (accumulated goods).
+#[inline(always)]
 fn use_space(
     game: &mut Game,
     p: usize,
