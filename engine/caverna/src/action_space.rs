@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::goods::{Good, Goods};
+use crate::goods::{Good, Goods, SpaceGoods};
 
 /// Every action-space id of the log format. Round cards appear here under the id of the space
 /// they add; `urgent_wish_for_children` is the flip side of `wish_for_children`.
@@ -290,15 +290,19 @@ pub struct Replenish {
 }
 
 /// [`ActionSpace::replenishment`] of every space for 0 to 7 players, indexed
-/// `[players][space as usize]`, worked out at compile time: the replenish step of every round
-/// looks each space up here instead of matching on it.
-pub static REPLENISHMENT: [[Option<(Added, Added)>; ActionSpace::ALL.len()]; 8] = {
+/// `[players][space as usize]`, worked out at compile time as `(if empty, otherwise)` in the
+/// form of a space's goods: the replenish step of every round looks each space up here instead
+/// of matching on it, and adds all the goods at once ([`SpaceGoods::add_goods`]) instead of
+/// one good at a time.
+pub static REPLENISHMENT: [[Option<(SpaceGoods, SpaceGoods)>; ActionSpace::ALL.len()]; 8] = {
     let mut table = [[None; ActionSpace::ALL.len()]; 8];
     let mut players = 0;
     while players < 8 {
         let mut i = 0;
         while i < ActionSpace::ALL.len() {
-            table[players][i] = ActionSpace::ALL[i].replenishment(players);
+            if let Some((if_empty, otherwise)) = ActionSpace::ALL[i].replenishment(players) {
+                table[players][i] = Some((SpaceGoods::of(if_empty), SpaceGoods::of(otherwise)));
+            }
             i += 1;
         }
         players += 1;

@@ -10,6 +10,7 @@ use crate::error::{fail, ErrorCode, RuleError, RuleResult};
 use crate::game::{Game, Phase, Player};
 use crate::goods::Good;
 use crate::notation::{Claimed, Entry, Meta, SetupNotation};
+use crate::per_player::MAX_PLAYERS;
 use crate::rules::free::{free_action, Window};
 use crate::rules::{breeding, housing, placement};
 use crate::scoring::{score, ScoreBreakdown};
@@ -321,11 +322,30 @@ impl HousingInputs {
     }
 }
 
-/// For each player of one game, what its last passed housing check read. The check is a
-/// function of these alone, so while they are unchanged it passes again; most entries change
-/// none of them (one game: the boards are told apart by their change counts only).
+/// For each player of one game, what its last passed housing check read, and the room it found
+/// on the board (`None` when the check needed none: no farm animals). The check is a function
+/// of these inputs alone, so while they are unchanged it passes again; most entries change none
+/// of them (one game: the boards are told apart by their change counts only). The room is a
+/// function of the board and the dwarfs alone, so while those are unchanged only the animals
+/// are fitted into it again, without reading the board.
+///
+/// Kept inline, one slot per seat a game can have: it is looked up after every entry.
 #[derive(Debug, Default)]
-pub(crate) struct Housed(Vec<Option<HousingInputs>>);
+pub(crate) struct Housed([Option<(HousingInputs, Option<housing::Room>)>; MAX_PLAYERS]);
+
+impl Housed {
+    /// What the last passed check of player `p` read, and the room it found.
+    fn last(&self, p: usize) -> Option<&(HousingInputs, Option<housing::Room>)> {
+        self.0.get(p).and_then(Option::as_ref)
+    }
+
+    /// Remembers a passed check of player `p` (a seat of a valid setup, so one of the slots).
+    fn passed(&mut self, p: usize, now: HousingInputs, room: Option<housing::Room>) {
+        if let Some(slot) = self.0.get_mut(p) {
+            *slot = Some((now, room));
+        }
+    }
+}
 
 /// The game at the start of a parsed log: its setup validated and its claimed scores counted.
 pub(crate) fn start(setup: &SetupNotation, claimed: Option<&Claimed>) -> Result<Game, LogError> {
@@ -385,19 +405,33 @@ impl Game {
     }
 
     /// [`Game::play_entry`] for a pass over a whole log: the housing check is skipped when
-    /// what it reads of the player is what it last passed on ([`Housed`]).
+    /// what it reads of the player is what it last passed on, and reads the board again only
+    /// when the board or the dwarfs changed ([`Housed`]).
     pub(crate) fn play_entry_housed(&mut self, entry: &Entry, housed: &mut Housed) -> RuleResult {
         self.apply_entry(entry)?;
         let p = entry.player() as usize;
-        let now = HousingInputs::of(self.player(p));
-        if housed.0.get(p).copied().flatten() == Some(now) {
+        let player = self.player(p);
+        let now = HousingInputs::of(player);
+        let last = housed.last(p);
+        if last.is_some_and(|(read, _)| *read == now) {
             return Ok(());
         }
-        self.check_housed(p)?;
-        if housed.0.len() <= p {
-            housed.0.resize(p + 1, None);
+        // The room last read, if the board and the dwarfs are still the same.
+        let same_room =
+            last.and_then(|(read, room)| (read.board == now.board && read.dwarfs == now.dwarfs).then_some(*room));
+        let room = match same_room.flatten() {
+            Some(room) => room,
+            // No farm animals: housed on any board (`housing::fits`), with no room to read.
+            None if now.animals == [0; 4] => {
+                housed.passed(p, now, None);
+                return Ok(());
+            }
+            None => housing::Room::read(&player.board, player.dwarfs_in_play()),
+        };
+        if !room.fits(now.animals, now.dogs) {
+            return unhoused(p);
         }
-        housed.0[p] = Some(now);
+        housed.passed(p, now, Some(room));
         Ok(())
     }
 
@@ -423,10 +457,7 @@ impl Game {
     fn check_housed(&self, p: usize) -> RuleResult {
         let player = self.player(p);
         if !housing::fits(&player.board, player.dwarfs_in_play(), player.animals(), player.supply.get(Good::Dog)) {
-            return fail(
-                ErrorCode::AnimalsUnhoused,
-                format!("no arrangement houses all animals of player {p}; convert or release some in this entry"),
-            );
+            return unhoused(p);
         }
         Ok(())
     }
@@ -466,6 +497,14 @@ impl Game {
         let (scores, winners, _) = results(self, None);
         scores.map(|s| (s, winners))
     }
+}
+
+/// The failed housing check of player `p` (`RULES.md` F.1).
+fn unhoused(p: usize) -> RuleResult {
+    fail(
+        ErrorCode::AnimalsUnhoused,
+        format!("no arrangement houses all animals of player {p}; convert or release some in this entry"),
+    )
 }
 
 /// Parses and applies one entry; errors carry the entry's player when known.

@@ -17,12 +17,55 @@ fn remove(p: &mut Player, goods: &Goods, what: &str) -> RuleResult {
     })
 }
 
+/// The goods a map names with a count above 0, in id order: the goods [`Goods::iter`] walks in
+/// the bundle [`goods_of`] makes of the map. Conversions and releases read their map once into
+/// this short list, not into a bundle of all thirteen goods (feeding converts at almost every
+/// entry), and walk the list for each of their steps.
+struct Named {
+    len: usize,
+    items: [(Good, u32); Good::ALL.len()],
+}
+
+impl Named {
+    fn of(map: &GoodsMap) -> Named {
+        let mut named = Named { len: 0, items: [(Good::Wood, 0); Good::ALL.len()] };
+        // A map has each good at most once, so at most thirteen items.
+        for (&g, &n) in map.iter().filter(|(_, &n)| n > 0) {
+            named.items[named.len] = (g, n);
+            named.len += 1;
+        }
+        named
+    }
+
+    fn iter(&self) -> impl Iterator<Item = (Good, u32)> + '_ {
+        self.items[..self.len].iter().copied()
+    }
+
+    /// [`remove`] of these goods: fails on the first good (in id order) that is short, leaving
+    /// the supply unchanged.
+    fn remove(&self, p: &mut Player, what: &str) -> RuleResult {
+        if let Some((g, n)) = self.iter().find(|&(g, n)| p.supply.get(g) < n) {
+            let message = format!("to {what} you need {n} {}; you have {}", g.id(), p.supply.get(g));
+            return Err(RuleError::new(ErrorCode::InsufficientGoods, message));
+        }
+        for (g, n) in self.iter() {
+            p.supply.set(g, p.supply.get(g) - n);
+        }
+        Ok(())
+    }
+}
+
 /// Food from converting `goods` at the table rates of F.4 (Slaughtering cave +1 per farm
 /// animal, E.4). Donkeys converted together pair up: 2 → 3 food.
 pub fn food_value(p: &Player, goods: &Goods) -> RuleResult<u32> {
+    food_of(p, goods.iter())
+}
+
+/// [`food_value`] of goods given one at a time (each good once, in id order).
+fn food_of(p: &Player, goods: impl Iterator<Item = (Good, u32)>) -> RuleResult<u32> {
     let slaughter = u32::from(p.owns(Furnishing::SlaughteringCave));
     let mut food = 0u64;
-    for (g, n) in goods.iter() {
+    for (g, n) in goods {
         let n64 = u64::from(n);
         food += match g {
             Good::Sheep | Good::Boar | Good::Cattle => {
@@ -45,10 +88,10 @@ pub fn food_value(p: &Player, goods: &Goods) -> RuleResult<u32> {
 }
 
 pub fn convert(p: &mut Player, map: &GoodsMap) -> RuleResult {
-    let goods = goods_of(map);
-    ensure(!goods.is_empty(), ErrorCode::ConversionInvalid, || "convert names no goods".into())?;
-    let food = food_value(p, &goods)?;
-    remove(p, &goods, "convert")?;
+    let goods = Named::of(map);
+    ensure(goods.len > 0, ErrorCode::ConversionInvalid, || "convert names no goods".into())?;
+    let food = food_of(p, goods.iter())?;
+    goods.remove(p, "convert")?;
     p.supply.add(Good::Food, food);
     Ok(())
 }
@@ -99,11 +142,11 @@ pub fn ruby_tile(p: &mut Player, tile: SingleTile, at: RawCoord) -> RuleResult {
 
 /// Lets animals (or dogs) go; they are lost.
 pub fn release(p: &mut Player, map: &GoodsMap) -> RuleResult {
-    let goods = goods_of(map);
+    let goods = Named::of(map);
     for (g, _) in goods.iter() {
         ensure(g == Good::Dog || g.farm_animal().is_some(), ErrorCode::ConversionInvalid, || {
             format!("only animals can be released, not {}", g.id())
         })?;
     }
-    remove(p, &goods, "release")
+    goods.remove(p, "release")
 }

@@ -172,6 +172,7 @@ enum Fixed {
 
 /// Goods a space gives to whoever uses it, on top of its accumulated goods (B.2, B.3); `None`
 /// when it gives nothing (a count of 0 included).
+#[inline(always)]
 fn fixed_goods(space: ActionSpace, players: usize, p: &Player) -> Option<Fixed> {
     use crate::board::Tile;
     use ActionSpace as A;
@@ -216,6 +217,7 @@ pub fn pasture_price(p: &Player, size: Pasture, loot: bool) -> u32 {
 }
 
 /// The dwarf a placement uses: the one named, or the first in weapon order (B.6).
+#[inline(always)]
 fn choose_dwarf(p: &mut Player, dwarf: Option<u32>, ruby: bool) -> RuleResult<usize> {
     let key = |w: Option<u8>| w.map_or(0, u32::from);
     // The first available dwarf of the lowest weapon, found in one pass.
@@ -250,7 +252,11 @@ fn choose_dwarf(p: &mut Player, dwarf: Option<u32>, ruby: bool) -> RuleResult<us
     }
 }
 
-/// A `place` entry (B.6).
+/// A `place` entry (B.6): the steps of [`Placing`] taken in one go, with the space's use kept
+/// on the stack rather than in a [`Placing`] handed back and forth. Most entries of a log are
+/// placements, so this and the steps it takes (marked `#[inline(always)]`) are compiled into
+/// one body, without a call, an argument list and a returned result between each two.
+#[inline(always)]
 pub fn place(
     game: &mut Game,
     p: usize,
@@ -259,14 +265,18 @@ pub fn place(
     ruby: bool,
     actions: &[Action],
 ) -> RuleResult {
-    let mut placing = Placing::begin(game, p, space, dwarf, ruby)?;
-    match actions.iter().try_for_each(|a| placing.act(game, a)) {
-        Ok(()) => placing.end(game),
-        Err(e) => {
-            game.doing = Default::default();
-            Err(e)
-        }
-    }
+    let (d, took) = begin(game, p, space, dwarf, ruby)?;
+    record_placed(game, p, space, d);
+    let result = use_space(game, p, d, space, took, actions, &mut Vec::new());
+    game.doing = Default::default();
+    result
+}
+
+/// Records that dwarf `d` of player `p` was placed on `space` (after [`begin`]).
+#[inline(always)]
+fn record_placed(game: &mut Game, p: usize, space: ActionSpace, d: usize) {
+    let round = game.round();
+    game.record(crate::events::Event::Placed { player: p, round, space, dwarf: d, imitated: None });
 }
 
 /// A placement carried out one action at a time: [`place`] is [`Placing::begin`], one
@@ -284,8 +294,7 @@ impl Placing {
     /// Places the dwarf ([`begin`]) and gives the space's fixed goods.
     pub fn begin(game: &mut Game, p: usize, space: ActionSpace, dwarf: Option<u32>, ruby: bool) -> RuleResult<Placing> {
         let (d, took) = begin(game, p, space, dwarf, ruby)?;
-        let round = game.round();
-        game.record(crate::events::Event::Placed { player: p, round, space, dwarf: d, imitated: None });
+        record_placed(game, p, space, d);
         Ok(Placing { using: Using::start(game, p, d, space, took), imitated: Vec::new() })
     }
 
@@ -329,6 +338,7 @@ impl Placing {
 
 /// The first half of a placement: checks the space, chooses and places the dwarf, and takes
 /// the accumulated goods. Returns the dwarf and whether goods were taken.
+#[inline(always)]
 pub fn begin(
     game: &mut Game,
     p: usize,
@@ -350,13 +360,13 @@ pub fn begin(
     let mut took = false;
     if let Some(state) = game.spaces.get_mut(&space) {
         state.set_occupant(p, d);
-        // Most spaces hold nothing: only a space with goods is walked good by good, in place,
-        // then emptied.
-        took = !state.goods.is_empty();
+        // Most spaces hold nothing: the goods are walked good by good, in place (one pass finds
+        // whether there are any), and a space that held some is emptied.
+        for (g, n) in state.goods.iter() {
+            gain(&mut game.players[p], g, n);
+            took = true;
+        }
         if took {
-            for (g, n) in state.goods.iter() {
-                gain(&mut game.players[p], g, n);
-            }
             state.goods = Default::default();
         }
     }
@@ -365,6 +375,7 @@ pub fn begin(
 
 /// Gives the fixed goods of a space to whoever uses it (placed or imitating); whether it gave
 /// any.
+#[inline(always)]
 pub fn give_fixed_goods(game: &mut Game, p: usize, space: ActionSpace) -> bool {
     let players = game.setup.players();
     let player = &mut game.players[p];
@@ -387,6 +398,7 @@ pub fn run_action(game: &mut Game, p: usize, d: usize, space: ActionSpace, part:
 
 /// Carries out `space` for dwarf `d` of player `p`, as placed there or imitating it.
 /// `took` says whether something was already gained (accumulated goods).
+#[inline(always)]
 fn use_space(
     game: &mut Game,
     p: usize,
@@ -420,6 +432,7 @@ struct Using {
 
 impl Using {
     /// Gives the fixed goods; `took` says whether something was already gained.
+    #[inline(always)]
     fn start(game: &mut Game, p: usize, d: usize, space: ActionSpace, took: bool) -> Using {
         let gave = give_fixed_goods(game, p, space);
         game.doing.space = Some(space);
@@ -433,6 +446,7 @@ impl Using {
         &self.used[..self.flow.parts.len()]
     }
 
+    #[inline(always)]
     fn act(&mut self, game: &mut Game, action: &Action, imitated: &mut Vec<ActionSpace>) -> RuleResult {
         let (p, space, flow) = (self.p, self.space, self.flow);
         if action.is_free() {
@@ -453,6 +467,7 @@ impl Using {
         Ok(())
     }
 
+    #[inline(always)]
     fn end(&self, game: &mut Game) -> RuleResult {
         let space = self.space;
         if space == ActionSpace::Extension && self.guest && self.used().iter().all(|&u| u > 0) {
@@ -486,6 +501,7 @@ fn fits_cell(part: Part, cell: Option<crate::board::Tile>) -> bool {
     }
 }
 
+#[inline]
 fn matches(part: Part, action: &Action) -> bool {
     match (part, action) {
         (Part::Twin(_) | Part::TwinWith(..), Action::Twin { kinds, .. }) => match part {
@@ -522,6 +538,7 @@ fn not_allowed(space: ActionSpace, action: &Action, flow: &Flow, used: &[usize])
 }
 
 /// Whether doing part `k` next respects the connector, given the parts done so far.
+#[inline]
 pub fn check_connector(space: ActionSpace, flow: &Flow, used: &[usize], last: Option<usize>, k: usize) -> RuleResult {
     match connector_refusal(flow, used, last, k) {
         Some(why) => fail(ErrorCode::ActionNotAllowed, format!("{}: {why}", space.id())),

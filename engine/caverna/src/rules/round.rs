@@ -95,14 +95,11 @@ impl Game {
         let players = self.setup.players();
         let round = self.round();
         self.spaces.for_each_among(REPLENISHED[players], |space, state| {
-            let Some((if_empty, otherwise)) = REPLENISHMENT[players][space as usize] else { return };
+            let Some((if_empty, otherwise)) = &REPLENISHMENT[players][space as usize] else { return };
             if space == ActionSpace::RubyMining && players == 2 && round <= 2 {
                 return;
             }
-            let add = if state.goods.is_empty() { if_empty } else { otherwise };
-            for &(good, n) in add {
-                state.goods.add(good, n);
-            }
+            state.goods.add_goods(if state.goods.is_empty() { if_empty } else { otherwise });
         });
         abilities::start_of_round(self);
         self.phase = Phase::Work { to_move: self.starting_player };
@@ -110,6 +107,7 @@ impl Game {
 
     /// After a placement: the next player clockwise with a dwarf at home, or the end of the
     /// work phase (B.6).
+    #[inline(always)]
     pub(crate) fn next_turn(&mut self, after: usize) {
         let n = self.players.len();
         // Clockwise by wrapping rather than by a remainder (this runs after every placement).
