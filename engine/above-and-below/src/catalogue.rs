@@ -157,6 +157,13 @@ fn prefix(id: &str) -> u128 {
     u128::from_be_bytes(bytes)
 }
 
+/// Whether two ids with equal [`prefix`]es are the same: an id of at most 16 bytes is all in
+/// its prefix, so then equal lengths suffice (a shorter id's padding could be an id's NULs),
+/// and only longer ids are compared as texts.
+fn same_id(a: &str, b: &str) -> bool {
+    a.len() == b.len() && (a.len() <= 16 || a == b)
+}
+
 /// Bytewise order of two ids, given their [`prefix`]es.
 fn by_id(a: (u128, &str), b: (u128, &str)) -> std::cmp::Ordering {
     a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1))
@@ -195,7 +202,7 @@ impl<T: Declared> Defs<T> {
         let key = prefix(id);
         let first = self.prefixes.partition_point(|p| *p < key);
         let equal = self.prefixes.get(first..)?.iter().take_while(|p| **p == key).count();
-        self.defs[first..first + equal].iter().find(|d| d.id() == id)
+        self.defs[first..first + equal].iter().find(|d| same_id(d.id(), id))
     }
 
     /// The definitions, sorted by id.
