@@ -118,32 +118,49 @@ impl Declared for CaveDef {
     }
 }
 
-/// The definitions of one kind, sorted by id (bytewise, as a map of strings orders them) and
-/// found by binary search. Every log declares its own catalogue, so it is built once per
-/// replay: one sorted list costs one allocation, where a map cost a node and a copy of the key
-/// per definition (7% of a replay's instructions).
+/// The definitions of one kind, in the order of their ids (bytewise, as a map of strings
+/// orders them) and found by binary search. Every log declares its own catalogue, so it is
+/// built once per replay: two lists cost two allocations, where a map cost a node and a copy
+/// of the key per definition (7% of a replay's instructions).
 ///
-/// Each id's [`prefix`] is kept beside its definition: the rules look villagers and cards up
-/// by id on nearly every entry, and the sort and the search then compare two integers where
-/// they compared two strings through `memcmp` (a twentieth of a replay's instructions). The
-/// ids themselves are compared only between equal prefixes, which keeps the order bytewise.
-#[derive(Clone, PartialEq)]
+/// The sorted list holds each id's [`prefix`]: the rules look villagers and cards up by id on
+/// nearly every entry, and the sort and the search then compare two integers where they
+/// compared two strings through `memcmp` (a twentieth of a replay's instructions). The ids
+/// themselves are compared only between equal prefixes, which keeps the order bytewise.
+#[derive(Clone)]
 pub struct Defs<T> {
+    /// In declaration order: sorting moved each definition twice, a pair of integers costs
+    /// less to move.
     defs: Vec<T>,
-    /// `prefix(defs[i].id())`, ascending.
-    prefixes: Vec<u128>,
+    /// The sorted order: each definition's id [`prefix`] and its index in `defs`, by id.
+    sorted: Vec<(u128, usize)>,
 }
 
-/// As derived when the definitions were the only field: the prefixes are derived from them.
+/// As derived when the definitions were one sorted list.
 impl<T: std::fmt::Debug> std::fmt::Debug for Defs<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_tuple("Defs").field(&self.defs).finish()
+        f.debug_tuple("Defs").field(&self.sorted().collect::<Vec<_>>()).finish()
+    }
+}
+
+/// As derived when the definitions were one sorted list: the same definitions in the same
+/// order, whatever order they were declared in.
+impl<T: PartialEq> PartialEq for Defs<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.sorted().eq(other.sorted())
+    }
+}
+
+impl<T> Defs<T> {
+    /// The definitions, sorted by id.
+    fn sorted(&self) -> impl Iterator<Item = &T> {
+        self.sorted.iter().map(|&(_, i)| &self.defs[i])
     }
 }
 
 impl<T> Default for Defs<T> {
     fn default() -> Self {
-        Defs { defs: Vec::new(), prefixes: Vec::new() }
+        Defs { defs: Vec::new(), sorted: Vec::new() }
     }
 }
 
@@ -178,7 +195,8 @@ impl<T: Declared> Defs<T> {
         // A list declared in strictly increasing id order (the caves of every simulated log)
         // is sorted and has no repeat: one pass checks it.
         if (1..declared.len()).all(|i| by_id(key(i - 1), key(i)).is_lt()) {
-            return Ok(Defs { defs: declared, prefixes });
+            let sorted = prefixes.iter().copied().zip(0..).collect();
+            return Ok(Defs { defs: declared, sorted });
         }
         // The declaration indices sorted by id, equal ids in declaration order: pairs of
         // integers are sorted, not the definitions, and only a run of equal prefixes (ids
@@ -193,26 +211,24 @@ impl<T: Declared> Defs<T> {
         if let Some(i) = repeat {
             return Err(declared[i].id().to_owned());
         }
-        let mut slots: Vec<Option<T>> = declared.into_iter().map(Some).collect();
-        let defs = order.iter().filter_map(|&(_, i)| slots[i].take()).collect();
-        Ok(Defs { defs, prefixes: order.into_iter().map(|(p, _)| p).collect() })
+        Ok(Defs { defs: declared, sorted: order })
     }
 
     pub fn get(&self, id: &str) -> Option<&T> {
         let key = prefix(id);
-        let first = self.prefixes.partition_point(|p| *p < key);
-        let equal = self.prefixes.get(first..)?.iter().take_while(|p| **p == key).count();
-        self.defs[first..first + equal].iter().find(|d| same_id(d.id(), id))
+        let first = self.sorted.partition_point(|(p, _)| *p < key);
+        let equal = self.sorted.get(first..)?.iter().take_while(|(p, _)| *p == key);
+        equal.map(|&(_, i)| &self.defs[i]).find(|d| same_id(d.id(), id))
     }
 
     /// The definitions, sorted by id.
     pub fn values(&self) -> impl Iterator<Item = &T> {
-        self.defs.iter()
+        self.sorted()
     }
 
     /// The ids, sorted.
     pub fn keys(&self) -> impl Iterator<Item = &str> {
-        self.defs.iter().map(Declared::id)
+        self.sorted().map(Declared::id)
     }
 
     pub fn len(&self) -> usize {
