@@ -12,7 +12,7 @@ use crate::error::{ensure, ErrorCode, RuleError, RuleResult};
 use crate::ids::{Good, Item, Token, Trait, VState};
 use crate::notation::{CardKind, Effect, Entry};
 use crate::rng::SplitMix;
-use crate::setup::{Decks, Setup};
+use crate::setup::{Decks, Setup, Start};
 
 /// Where the game stands (D.1, F.1, F.9).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -297,7 +297,8 @@ pub struct Warning {
 
 impl Game {
     /// The game at the start (C.2–C.6).
-    pub fn new(setup: Setup) -> Game {
+    pub fn new(start: Start) -> Game {
+        let Start { setup, decks } = start;
         let n = setup.players();
         let four = n == 4;
         let players = setup
@@ -349,7 +350,7 @@ impl Game {
             star_row: some(&setup.star_row),
             villager_row: some(&setup.villager_row),
             specials,
-            decks: setup.decks.clone(),
+            decks,
             rng: setup.rng.clone(),
             paragraphs: BTreeMap::new(),
             thresholds: BTreeMap::new(),

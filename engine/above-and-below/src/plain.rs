@@ -66,11 +66,11 @@ fn string(c: &mut Cursor) -> Read<String> {
 }
 
 fn strings(c: &mut Cursor) -> Read<Vec<String>> {
-    c.list(string)
+    list(string)(c)
 }
 
 fn ids<'a, T: Deserialize<'a>>(c: &mut Cursor<'a>) -> Read<Vec<T>> {
-    c.list(Cursor::id)
+    list(Cursor::id)(c)
 }
 
 fn i32(c: &mut Cursor) -> Read<i32> {
@@ -78,7 +78,7 @@ fn i32(c: &mut Cursor) -> Read<i32> {
 }
 
 fn u32s(c: &mut Cursor) -> Read<Vec<u32>> {
-    c.list(Cursor::u32)
+    list(Cursor::u32)(c)
 }
 
 /// `null` or the value `read` reads (an `Option` member).
@@ -86,9 +86,26 @@ fn maybe<'a, T>(read: impl Fn(&mut Cursor<'a>) -> Read<T>) -> impl Fn(&mut Curso
     move |c| c.nullable(&read)
 }
 
+/// An array read into a `Vec`, allocated at its first item with room for [`FEW`] items: the
+/// lists of a log are short (a card's effects, a party, a step's outcome), and a list grown
+/// from nothing by its first push took the allocator's slower path of growing.
 fn list<'a, T>(read: impl Fn(&mut Cursor<'a>) -> Read<T>) -> impl Fn(&mut Cursor<'a>) -> Read<Vec<T>> {
-    move |c| c.list(&read)
+    move |c| {
+        let mut items = Vec::new();
+        c.array(|c| {
+            let item = read(c)?;
+            if items.capacity() == 0 {
+                items = Vec::with_capacity(FEW);
+            }
+            items.push(item);
+            Some(())
+        })?;
+        Some(items)
+    }
 }
+
+/// The room a [`list`] has from its first item: as much as a first push gives.
+const FEW: usize = 4;
 
 /// [`list`] into a `Vec` with room for `capacity` items from the start, for the lists whose
 /// usual length is known (a cave's six paragraphs, a game's entries, a catalogue's cards): a

@@ -11,7 +11,7 @@ use crate::game::{Game, Warning};
 use crate::notation::{Claimed, Entry, Meta, SetupNotation};
 use crate::rules::scoring::{score, winners, ScoreBreakdown};
 use crate::rules::turn::forced_passes;
-use crate::setup::Setup;
+use crate::setup::Start;
 
 /// The format this engine reads.
 pub const FORMAT: &str = "above-and-below-log/1";
@@ -204,16 +204,17 @@ pub(crate) fn start(doc: &Document) -> Result<Game, LogError> {
 
 /// The game at the start of a log whose setup is valid, once its claimed scores are checked
 /// to be one per seat.
-pub(crate) fn begin(setup: Setup, claimed: Option<&Claimed>) -> Result<Game, LogError> {
+pub(crate) fn begin(start: Start, claimed: Option<&Claimed>) -> Result<Game, LogError> {
+    let players = start.setup.players();
     if let Some(c) = claimed {
-        if c.scores.len() != setup.players() {
+        if c.scores.len() != players {
             return Err(doc_error(
                 ErrorCode::Format,
-                format!("claimed: {} scores for {} players", c.scores.len(), setup.players()),
+                format!("claimed: {} scores for {players} players", c.scores.len()),
             ));
         }
     }
-    Ok(Game::new(setup))
+    Ok(Game::new(start))
 }
 
 /// The `player` of an entry that may be malformed (for locating its error), when it is a seat.

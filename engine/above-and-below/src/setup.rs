@@ -1,8 +1,9 @@
 //! Setup validation (`RULES.md` C, A.8, B; `LOG-FORMAT.md` "Setup"): the unvalidated
 //! [`SetupNotation`] becomes a [`Setup`] whose players, catalogue, board profile, random mode
-//! and face-up rows are all checked. A [`crate::game::Game`] starts only from a `Setup`.
+//! and face-up rows are all checked. A [`crate::game::Game`] starts only from a [`Start`]: a
+//! `Setup` and the decks it dealt.
 
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::VecDeque;
 
 use serde_json::value::RawValue;
 
@@ -33,10 +34,17 @@ pub struct Setup {
     pub house_row: Vec<String>,
     pub outpost_row: Vec<String>,
     pub villager_row: Vec<String>,
-    /// The decks after the rows were dealt.
-    pub decks: Decks,
     /// The generator after the setup shuffles (seeded mode).
     pub rng: Option<SplitMix>,
+}
+
+/// A validated setup and the decks after its rows were dealt: what a game starts from. The
+/// decks are apart from the setup because the game changes them and keeps the setup as it
+/// was: kept in the setup too, they were copied card by card for every game.
+#[derive(Clone, Debug)]
+pub struct Start {
+    pub setup: Setup,
+    pub decks: Decks,
 }
 
 /// The four decks (G.1.1).
@@ -55,7 +63,7 @@ impl Setup {
 }
 
 /// Validates a setup.
-pub fn validate(n: &SetupNotation) -> RuleResult<Setup> {
+pub fn validate(n: &SetupNotation) -> RuleResult<Start> {
     check_players(n)?;
     let catalogue = read_catalogue(&n.catalogue)?;
     validate_with(n, catalogue)
@@ -64,7 +72,7 @@ pub fn validate(n: &SetupNotation) -> RuleResult<Setup> {
 /// Validates a setup whose catalogue object was read with it, in the single pass.
 pub(crate) fn validate_read<B: BoardSetting>(
     mut n: SetupNotation<TagFirst<CatalogueNotation>, B>,
-) -> RuleResult<Setup> {
+) -> RuleResult<Start> {
     check_players(&n)?;
     let catalogue = Catalogue::from_notation(std::mem::take(&mut n.catalogue.0))?;
     validate_with(&n, catalogue)
@@ -78,7 +86,7 @@ fn check_players<C, B>(n: &SetupNotation<C, B>) -> RuleResult {
 }
 
 /// The rest of the setup, once the catalogue is read.
-fn validate_with<C, B: BoardSetting>(n: &SetupNotation<C, B>, catalogue: Catalogue) -> RuleResult<Setup> {
+fn validate_with<C, B: BoardSetting>(n: &SetupNotation<C, B>, catalogue: Catalogue) -> RuleResult<Start> {
     let board = match &n.board {
         Some(b) => b.board()?,
         None => Board::from_setup(None)?,
@@ -114,11 +122,16 @@ fn read_catalogue(raw: &RawValue) -> RuleResult<Catalogue> {
     }
 }
 
+/// Whether an id of a row is there twice. A row has 4 to 6 ids (its length is checked
+/// first): comparing each with those before it costs less than building a set of them.
+fn repeats(row: &[String]) -> bool {
+    row.iter().enumerate().any(|(i, id)| row[..i].contains(id))
+}
+
 /// Checks one face-up row: its length, distinct ids, each declared and of the right kind.
 fn check_cards(c: &Catalogue, row: &[String], kind: CardKind, len: usize, what: &str) -> RuleResult {
     ensure(row.len() == len, ErrorCode::SetupRows, || format!("{what} has {} cards, not {len} (C.5)", row.len()))?;
-    let distinct: BTreeSet<&String> = row.iter().collect();
-    ensure(distinct.len() == row.len(), ErrorCode::SetupRows, || format!("{what} repeats a card"))?;
+    ensure(!repeats(row), ErrorCode::SetupRows, || format!("{what} repeats a card"))?;
     for id in row {
         let card = c.card(id)?;
         ensure(card.kind == kind, ErrorCode::SetupRows, || {
@@ -130,8 +143,7 @@ fn check_cards(c: &Catalogue, row: &[String], kind: CardKind, len: usize, what: 
 
 fn check_villagers(c: &Catalogue, row: &[String]) -> RuleResult {
     ensure(row.len() == 5, ErrorCode::SetupRows, || format!("villager_row has {} villagers, not 5 (C.6)", row.len()))?;
-    let distinct: BTreeSet<&String> = row.iter().collect();
-    ensure(distinct.len() == 5, ErrorCode::SetupRows, || "villager_row repeats a villager".into())?;
+    ensure(!repeats(row), ErrorCode::SetupRows, || "villager_row repeats a villager".into())?;
     for id in row {
         let v = c.villager(id)?;
         ensure(v.kind == VillagerKind::Regular, ErrorCode::SetupRows, || {
@@ -166,7 +178,7 @@ fn explicit<C, B>(
     names: Vec<String>,
     catalogue: Catalogue,
     board: Board,
-) -> RuleResult<Setup> {
+) -> RuleResult<Start> {
     let key_row = required(&n.key_houses, "key_houses")?.to_vec();
     check_cards(&catalogue, &key_row, CardKind::Key, 4, "key_houses")?;
     let star_row = star_row(n, &catalogue)?;
@@ -185,7 +197,7 @@ fn explicit<C, B>(
     house_row.iter().for_each(|id| decks.houses.see(id));
     outpost_row.iter().for_each(|id| decks.outposts.see(id));
     villager_row.iter().for_each(|id| decks.villagers.see(id));
-    Ok(Setup {
+    let setup = Setup {
         names,
         catalogue,
         board,
@@ -195,9 +207,9 @@ fn explicit<C, B>(
         house_row,
         outpost_row,
         villager_row,
-        decks,
         rng: None,
-    })
+    };
+    Ok(Start { setup, decks })
 }
 
 /// Seeded mode (LOG-FORMAT "Randomness"): the rows and decks are derived with `ab-splitmix-1`
@@ -208,7 +220,7 @@ fn seeded<C, B>(
     catalogue: Catalogue,
     board: Board,
     seed: u64,
-) -> RuleResult<Setup> {
+) -> RuleResult<Start> {
     let mut keys = catalogue.card_ids(CardKind::Key);
     let mut villagers = catalogue.villager_ids(VillagerKind::Regular);
     let mut basics = catalogue.card_ids(CardKind::Basic);
@@ -257,7 +269,7 @@ fn seeded<C, B>(
         villagers: deck("villager", villagers, &villager_row),
         caves: deck("cave", caves, &[]),
     };
-    Ok(Setup {
+    let setup = Setup {
         names,
         catalogue,
         board,
@@ -267,7 +279,7 @@ fn seeded<C, B>(
         house_row,
         outpost_row,
         villager_row,
-        decks,
         rng: Some(rng),
-    })
+    };
+    Ok(Start { setup, decks })
 }
