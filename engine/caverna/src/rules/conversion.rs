@@ -11,10 +11,12 @@ use crate::rules::tiles::{place_single, Single};
 
 fn remove(p: &mut Player, goods: &Goods, what: &str) -> RuleResult {
     let held = p.supply;
-    p.supply.take(goods).map_err(|g| {
-        let message = format!("to {what} you need {} {}; you have {}", goods.get(g), g.id(), held.get(g));
-        RuleError::new(ErrorCode::InsufficientGoods, message)
-    })
+    p.supply.take(goods).map_err(|g| short_of(what, g, goods.get(g), held.get(g)))
+}
+
+/// The error of a payment to `what` that needs `need` of good `g` where `have` are held.
+fn short_of(what: &str, g: Good, need: u32, have: u32) -> RuleError {
+    RuleError::new(ErrorCode::InsufficientGoods, format!("to {what} you need {need} {}; you have {have}", g.id()))
 }
 
 /// The goods a map names with a count above 0, in id order: the goods [`Goods::iter`] walks in
@@ -45,8 +47,7 @@ impl Named {
     /// the supply unchanged.
     fn remove(&self, p: &mut Player, what: &str) -> RuleResult {
         if let Some((g, n)) = self.iter().find(|&(g, n)| p.supply.get(g) < n) {
-            let message = format!("to {what} you need {n} {}; you have {}", g.id(), p.supply.get(g));
-            return Err(RuleError::new(ErrorCode::InsufficientGoods, message));
+            return Err(short_of(what, g, n, p.supply.get(g)));
         }
         for (g, n) in self.iter() {
             p.supply.set(g, p.supply.get(g) - n);
