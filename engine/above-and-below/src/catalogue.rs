@@ -134,12 +134,14 @@ pub struct Defs<T> {
     defs: Vec<T>,
     /// The sorted order: each definition's id [`prefix`] and its index in `defs`, by id.
     sorted: Vec<(u128, usize)>,
-    /// The look-up: a table of twice as many slots as definitions (a power of two), each
-    /// definition's prefix and index in the slot its prefix hashes to or the next free one
-    /// ([`EMPTY`] marks a free slot). One hash and, nearly always, one comparison find an id,
-    /// where the binary search of `sorted` took seven unpredictable steps for a catalogue's
-    /// cards (a tenth of the rules' time went to those look-ups).
-    slots: Vec<(u128, u32)>,
+    /// Each definition's id [`prefix`], in declaration order.
+    prefixes: Vec<u128>,
+    /// The look-up: a table of at least twice as many slots as definitions (a power of two),
+    /// each the index of the definition whose prefix hashes to it or, taken, to a slot before
+    /// it ([`EMPTY`] marks a free slot). One hash and, nearly always, one comparison of
+    /// prefixes find an id, where the binary search of `sorted` took seven unpredictable steps
+    /// for a catalogue's cards (a tenth of the rules' time went to those look-ups).
+    slots: Vec<u32>,
 }
 
 /// The index of a free slot of [`Defs::slots`].
@@ -154,16 +156,17 @@ fn slot_of(prefix: u128, mask: usize) -> usize {
     (hash >> 32) as usize & mask
 }
 
-/// The look-up table of [`Defs::slots`] for the prefixes of `defs`, in declaration order.
-fn slots(prefixes: &[u128]) -> Vec<(u128, u32)> {
+/// The look-up table of [`Defs::slots`] for the prefixes of the definitions, in declaration
+/// order.
+fn slots(prefixes: &[u128]) -> Vec<u32> {
     let size = (prefixes.len() * 2).next_power_of_two().max(2);
-    let mut slots = vec![(0, EMPTY); size];
-    for (i, &prefix) in prefixes.iter().enumerate() {
+    let mut slots = vec![EMPTY; size];
+    for (i, &prefix) in (0..).zip(prefixes) {
         let mut at = slot_of(prefix, size - 1);
-        while slots[at].1 != EMPTY {
+        while slots[at] != EMPTY {
             at = (at + 1) & (size - 1);
         }
-        slots[at] = (prefix, u32::try_from(i).unwrap_or(EMPTY));
+        slots[at] = i;
     }
     slots
 }
@@ -192,7 +195,7 @@ impl<T> Defs<T> {
 
 impl<T> Default for Defs<T> {
     fn default() -> Self {
-        Defs { defs: Vec::new(), sorted: Vec::new(), slots: slots(&[]) }
+        Defs { defs: Vec::new(), sorted: Vec::new(), prefixes: Vec::new(), slots: slots(&[]) }
     }
 }
 
@@ -256,7 +259,8 @@ impl<T: Declared> Defs<T> {
         // is sorted and has no repeat: one pass checks it.
         if (1..declared.len()).all(|i| by_id(key(i - 1), key(i)).is_lt()) {
             let sorted = prefixes.iter().copied().zip(0..).collect();
-            return Ok(Defs { defs: declared, sorted, slots: slots(&prefixes) });
+            let slots = slots(&prefixes);
+            return Ok(Defs { defs: declared, sorted, prefixes, slots });
         }
         // The declaration indices sorted by id, equal ids in declaration order: pairs of
         // integers are sorted, not the definitions, and only a run of equal prefixes (ids
@@ -271,7 +275,8 @@ impl<T: Declared> Defs<T> {
         if let Some(i) = repeat {
             return Err(declared[i].id().to_owned());
         }
-        Ok(Defs { defs: declared, sorted: order, slots: slots(&prefixes) })
+        let slots = slots(&prefixes);
+        Ok(Defs { defs: declared, sorted: order, prefixes, slots })
     }
 
     #[inline]
@@ -280,12 +285,10 @@ impl<T: Declared> Defs<T> {
         let mask = self.slots.len() - 1;
         let mut at = slot_of(key, mask);
         loop {
-            let (p, i) = self.slots[at];
-            if i == EMPTY {
-                return None;
-            }
-            if p == key {
-                let def = &self.defs[i as usize];
+            let i = self.slots[at] as usize;
+            // A free slot (EMPTY) is beyond every definition, and ends the search.
+            if self.prefixes.get(i)? == &key {
+                let def = &self.defs[i];
                 if same_id(def.id(), id) {
                     return Some(def);
                 }
