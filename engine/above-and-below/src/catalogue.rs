@@ -634,7 +634,8 @@ mod tests {
             assert_eq!(prefix(id), u128::from_be_bytes(padded), "{id}");
         }
         let ids: Vec<String> = (1..=20).flat_map(|n| [text[..n].to_owned(), format!("{}A", &text[..n - 1])]).collect();
-        let defs = Defs::new(ids.iter().map(|id| CaveDef { id: id.clone(), paragraphs: None }).collect()).expect("distinct");
+        let defs =
+            Defs::new(ids.iter().map(|id| CaveDef { id: id.clone(), paragraphs: None }).collect()).expect("distinct");
         for id in &ids {
             assert_eq!(defs.get(id).map(|d| d.id.as_str()), Some(id.as_str()));
             assert!(defs.get(&format!("{id}!")).is_none());
