@@ -14,7 +14,9 @@ pub struct Deck {
     pub name: &'static str,
     /// H.1: the deck's size, cards in rows included.
     pub size: usize,
-    /// Every card seen so far (rows, draws).
+    /// Explicit mode: every card seen so far (rows, draws), so that a draw from the unseen
+    /// part can be checked to be new. Seeded mode knows the unseen part's order and keeps no
+    /// such set (a copy of each drawn id into a tree was a fiftieth of a replay).
     pub seen: BTreeSet<String>,
     /// Seeded mode: the unseen cards in draw order (top first).
     pub order: Option<VecDeque<String>>,
@@ -44,9 +46,11 @@ impl Deck {
         self.len() == 0
     }
 
-    /// Marks a card seen at setup.
+    /// Marks a card seen at setup (explicit mode; see [`Deck::seen`]).
     pub fn see(&mut self, id: &str) {
-        self.seen.insert(id.to_owned());
+        if self.order.is_none() {
+            self.seen.insert(id.to_owned());
+        }
     }
 
     /// Puts a card at the bottom (a refreshed row, a failed cave).
@@ -85,7 +89,6 @@ impl Deck {
                     format!("the {} drawn is {derived} by the seed, not {w}", self.name)
                 })?;
             }
-            self.seen.insert(derived.clone());
             return Ok(Some(derived));
         }
         let Some(w) = written else {
