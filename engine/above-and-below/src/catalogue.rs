@@ -119,14 +119,14 @@ impl Declared for CaveDef {
 }
 
 /// The definitions of one kind, in the order of their ids (bytewise, as a map of strings
-/// orders them) and found through a hash table of their ids' prefixes. Every log declares its own catalogue, so it is
-/// built once per replay: two lists cost two allocations, where a map cost a node and a copy
-/// of the key per definition (7% of a replay's instructions).
+/// orders them) and found through a hash table of their ids' prefixes. Every log declares its
+/// own catalogue, so it is built once per replay: a few flat lists, where a map cost a node and
+/// a copy of the key per definition (7% of a replay's instructions).
 ///
-/// The sorted list holds each id's [`prefix`]: the rules look villagers and cards up by id on
-/// nearly every entry, and the sort and the search then compare two integers where they
-/// compared two strings through `memcmp` (a twentieth of a replay's instructions). The ids
-/// themselves are compared only between equal prefixes, which keeps the order bytewise.
+/// Ids are handled as their [`prefix`]es: the rules look villagers and cards up by id on nearly
+/// every entry, and the sort and the look-up compare two integers where they compared two
+/// strings through `memcmp` (a twentieth of a replay's instructions). The ids themselves are
+/// compared only between equal prefixes, which keeps the order bytewise.
 #[derive(Clone)]
 pub struct Defs<T> {
     /// In declaration order: sorting moved each definition twice, a pair of integers costs
