@@ -149,9 +149,19 @@ impl<'a> Cursor<'a> {
         self.bytes
     }
 
-    /// JSON's whitespace: space, tab, line feed, carriage return.
+    /// JSON's whitespace: space, tab, line feed, carriage return. A byte above the space is
+    /// none of them: one comparison for the usual case of a log without whitespace.
     #[inline]
     fn skip_space(&mut self) {
+        if self.bytes().get(self.at).is_some_and(|&b| b > b' ') {
+            return;
+        }
+        self.skip_space_slowly();
+    }
+
+    /// [`Cursor::skip_space`] over whitespace, out of line: most logs have none.
+    #[inline(never)]
+    fn skip_space_slowly(&mut self) {
         while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.bytes().get(self.at) {
             self.at += 1;
         }
@@ -164,9 +174,14 @@ impl<'a> Cursor<'a> {
         self.bytes().get(self.at).copied()
     }
 
-    /// Consumes `byte` (after whitespace) if it comes next.
+    /// Consumes `byte` (after whitespace) if it comes next. The byte is looked for first
+    /// where the cursor is: in a log without whitespace it is there or not at all.
     #[inline]
     pub fn eat(&mut self, byte: u8) -> bool {
+        if self.bytes().get(self.at) == Some(&byte) {
+            self.at += 1;
+            return true;
+        }
         let next = self.peek() == Some(byte);
         if next {
             self.at += 1;
@@ -648,6 +663,26 @@ mod tests {
             assert_eq!(Cursor::new(text).i64(), Some(serde));
         }
         assert!(serde_json::from_str::<i64>("-0").is_err(), "serde_json reads -0 as a float");
+    }
+
+    /// JSON's four whitespace bytes are skipped before a token, whatever their number, and
+    /// nothing else is: not another byte below the space, not the token itself.
+    #[test]
+    fn only_json_whitespace_is_skipped_before_a_token() {
+        for space in ["", " ", "\t", "\n", "\r", " \t\n\r ", "\n\n\n\n\n\n\n\n\n"] {
+            let text = format!("{space}[{space}1{space},{space}2{space}]{space}");
+            let mut c = Cursor::new(&text);
+            let mut items = Vec::new();
+            assert_eq!(c.array(|c| c.u32().map(|n| items.push(n))), Some(()), "{text:?}");
+            assert_eq!((items, c.end()), (vec![1, 2], Some(())), "{text:?}");
+            let mut c = Cursor::new(&text);
+            assert!(!c.eat(b']') && c.peek() == Some(b'[') && c.eat(b'[') && !c.eat(b'['), "{text:?}");
+        }
+        for other in ["\u{0}", "\u{b}", "\u{c}", "\u{1f}", "\u{a0}"] {
+            let text = format!("{other}[1]");
+            let mut c = Cursor::new(&text);
+            assert!(!c.eat(b'[') && c.peek() != Some(b'['), "{text:?}");
+        }
     }
 
     #[test]
