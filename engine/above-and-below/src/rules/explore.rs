@@ -269,7 +269,8 @@ fn bonuses(game: &mut Game, p: usize, c: &Cave<'_>, list: &[Bonus]) -> RuleResul
 /// E.10, H.12, H.15, H.28, H.31: checks and applies an outcome (a reward, or a penalty on failure).
 fn outcome(game: &mut Game, p: usize, c: &mut Cave<'_>, items: &[Outcome], success: bool) -> RuleResult {
     // The goods types of the outcome, one bit each.
-    let types = items.iter().fold(0u16, |t, i| if let Outcome::Good { good, .. } = i { t | 1 << good.index() } else { t });
+    let types =
+        items.iter().fold(0u16, |t, i| if let Outcome::Good { good, .. } = i { t | 1 << good.index() } else { t });
     if types.count_ones() > 2 {
         game.warn("W_OUTCOME_UNUSUAL", Some(p), "more than 2 goods types in one outcome".into());
     }
