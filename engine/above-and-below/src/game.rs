@@ -249,8 +249,9 @@ pub struct Game {
     pub(crate) specials: BTreeSet<String>,
     pub(crate) decks: Decks,
     pub(crate) rng: Option<SplitMix>,
-    /// H.33: (cave, paragraph die) → first paragraph, as first declared in the log.
-    pub(crate) paragraphs: BTreeMap<(String, u8), u32>,
+    /// H.33: cave → the first paragraph of each paragraph die (1–6, by `die - 1`), as first
+    /// declared in the log. Keyed by the cave alone, so that a look-up borrows the cave's id.
+    pub(crate) paragraphs: BTreeMap<String, [Option<u32>; 6]>,
     /// H.33: (paragraph, option) → thresholds, as first declared in the log.
     pub(crate) thresholds: BTreeMap<(u32, u32), Vec<u32>>,
     /// G.3 warnings, in order.

@@ -74,7 +74,7 @@ pub fn placeholder_step(game: &Game, cave: &str, die: u8, party: &[String], dice
         .get(cave)
         .and_then(|c| c.paragraphs)
         .map(|t| t[usize::from(die.clamp(1, 6) - 1)])
-        .or_else(|| game.paragraphs.get(&(cave.to_owned(), die)).copied())
+        .or_else(|| game.paragraphs.get(cave).and_then(|dice| dice[usize::from(die.clamp(1, 6) - 1)]))
         .unwrap_or(1);
     let thresholds = game.thresholds.get(&(paragraph, 1)).cloned().unwrap_or_default();
     let total: u32 = party.iter().zip(dice).map(|(id, d)| cat.villagers.get(id).map_or(0, |v| v.lanterns(*d))).sum();

@@ -137,7 +137,7 @@ fn push_tokens(game: &mut Game, p: usize, id: &str, good: crate::ids::Good, n: u
 
 /// The Build action.
 pub fn build(game: &mut Game, p: usize, o: &BuildOrder<'_>) -> RuleResult {
-    let builder = [o.villager.to_owned()];
+    let builder = [o.villager];
     villagers::check_ready(game, p, &builder)?;
     // One lookup for both skills.
     let def = game.setup.catalogue.villager(o.villager)?;

@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 
 use crate::error::{ensure, fail, ErrorCode, RuleError, RuleResult};
 use crate::game::{Game, OwnedCave};
-use crate::ids::{Good, Item, Skill, VState};
+use crate::ids::{Item, Skill, VState};
 use crate::notation::{Bonus, CardKind, CatDie, Effect, Outcome, Roll, Step, VillagerKind, VillagerSource, Which};
 
 use super::build::{find_in_rows, free_cave, place, refill, take_from_row};
@@ -26,13 +26,14 @@ pub struct ExploreOrder<'a> {
     pub step: &'a Step,
 }
 
-/// What an exploration carries from step to step (E.9, H.14).
-struct Cave {
-    party: Vec<String>,
+/// What an exploration carries from step to step (E.9, H.14). It borrows the party's ids from
+/// the entry: an exploration copied each of them three times.
+struct Cave<'a> {
+    party: &'a [String],
     /// Party villagers still in the cave (not injured, not lost).
-    in_cave: Vec<String>,
+    in_cave: Vec<&'a str>,
     /// The lantern die of each party villager, in party order (rerolls replace them).
-    dice: Vec<(String, u8)>,
+    dice: Vec<u8>,
     efforts: u64,
     rerolls_left: u64,
     /// H.28: only caves owned before this exploration may take an outpost reward.
@@ -60,8 +61,8 @@ pub fn explore(game: &mut Game, p: usize, o: &ExploreOrder<'_>) -> RuleResult {
     villagers::set_state(game, p, o.party, VState::Exhausted);
     let allowance = game.sum(p, |e| if let Effect::Rerolls { n } = e { Some(*n) } else { None });
     let mut c = Cave {
-        party: o.party.to_vec(),
-        in_cave: o.party.to_vec(),
+        party: o.party,
+        in_cave: o.party.iter().map(String::as_str).collect(),
         dice,
         efforts: 0,
         rerolls_left: allowance,
@@ -102,7 +103,7 @@ pub fn explore(game: &mut Game, p: usize, o: &ExploreOrder<'_>) -> RuleResult {
 }
 
 /// E.4: one lantern die per party villager, in party order.
-fn lantern_dice(game: &mut Game, party: &[String], rolls: Option<&[Roll]>) -> RuleResult<Vec<(String, u8)>> {
+fn lantern_dice(game: &mut Game, party: &[String], rolls: Option<&[Roll]>) -> RuleResult<Vec<u8>> {
     match rolls {
         Some(r) => {
             ensure(r.len() == party.len(), ErrorCode::Rolls, || {
@@ -117,28 +118,24 @@ fn lantern_dice(game: &mut Game, party: &[String], rolls: Option<&[Roll]>) -> Ru
                     ),
                 );
             }
-            r.iter()
-                .map(|roll| {
-                    Ok((roll.villager.clone(), game.die(roll.die, &format!("the lantern die of {}", roll.villager))?))
-                })
-                .collect()
+            r.iter().map(|roll| game.die(roll.die, &format!("the lantern die of {}", roll.villager))).collect()
         }
-        None if game.seeded() => party.iter().map(|id| Ok((id.clone(), game.die(None, "a lantern die")?))).collect(),
+        None if game.seeded() => party.iter().map(|_| game.die(None, "a lantern die")).collect(),
         None => fail(ErrorCode::RandomMissing, "`rolls` is not written (explicit mode)"),
     }
 }
 
 /// E.5, H.7, H.14: rerolls of party lantern dice, within the exploration's allowance.
-fn reroll(game: &mut Game, c: &mut Cave, rerolls: &[Roll]) -> RuleResult {
+fn reroll(game: &mut Game, c: &mut Cave<'_>, rerolls: &[Roll]) -> RuleResult {
     for r in rerolls {
         ensure(c.rerolls_left > 0, ErrorCode::Reroll, || {
             "more rerolls than the player's rerolls effects allow (E.5)".into()
         })?;
-        let Some(i) = c.dice.iter().position(|(id, _)| id == &r.villager) else {
+        let Some(i) = c.party.iter().position(|id| id == &r.villager) else {
             return fail(ErrorCode::Reroll, format!("{} has no lantern die in this party (H.7)", r.villager));
         };
         c.rerolls_left -= 1;
-        c.dice[i].1 = game.die(r.die, &format!("the reroll of {}", r.villager))?;
+        c.dice[i] = game.die(r.die, &format!("the reroll of {}", r.villager))?;
     }
     Ok(())
 }
@@ -152,23 +149,22 @@ fn first_paragraph(game: &mut Game, p: usize, cave: &str, die: u8, step: &Step) 
         })?;
         game.players[p].trust.paragraphs_checked += 1;
     }
-    let key = (cave.to_owned(), die);
-    match game.paragraphs.get(&key) {
-        Some(&earlier) => ensure(earlier == step.paragraph, ErrorCode::Paragraph, || {
+    match game.paragraphs.get(cave).and_then(|dice| dice[usize::from(die - 1)]) {
+        Some(earlier) => ensure(earlier == step.paragraph, ErrorCode::Paragraph, || {
             format!(
                 "{cave} with die {die} led to paragraph {earlier} earlier in this log, not {} (H.33)",
                 step.paragraph
             )
         }),
         None => {
-            game.paragraphs.insert(key, step.paragraph);
+            game.paragraphs.entry(cave.to_owned()).or_default()[usize::from(die - 1)] = Some(step.paragraph);
             Ok(())
         }
     }
 }
 
 /// One step: thresholds, bonuses, efforts, `reached`, outcome (E.3, E.6–E.10). Returns `reached`.
-fn resolve(game: &mut Game, p: usize, c: &mut Cave, step: &Step) -> RuleResult<Option<u32>> {
+fn resolve(game: &mut Game, p: usize, c: &mut Cave<'_>, step: &Step) -> RuleResult<Option<u32>> {
     let t = &step.thresholds;
     ensure(t.windows(2).all(|w| w[0] < w[1]), ErrorCode::Threshold, || {
         format!("thresholds {t:?} are not ascending and distinct (E.8)")
@@ -191,7 +187,7 @@ fn resolve(game: &mut Game, p: usize, c: &mut Cave, step: &Step) -> RuleResult<O
     let bonus = bonuses(game, p, c, &step.bonus)?;
     let mut seen = BTreeSet::new();
     for id in &step.efforts {
-        ensure(seen.insert(id) && c.in_cave.contains(id), ErrorCode::Effort, || {
+        ensure(seen.insert(id) && c.in_cave.contains(&id.as_str()), ErrorCode::Effort, || {
             format!("{id} is not a party villager still in the cave (E.6)")
         })?;
     }
@@ -201,7 +197,8 @@ fn resolve(game: &mut Game, p: usize, c: &mut Cave, step: &Step) -> RuleResult<O
         c.efforts += 1;
     }
     let cat = &game.setup.catalogue;
-    let dice: u64 = c.dice.iter().map(|(id, d)| cat.villagers.get(id).map_or(0, |v| u64::from(v.lanterns(*d)))).sum();
+    let dice: u64 =
+        c.party.iter().zip(&c.dice).map(|(id, d)| cat.villagers.get(id).map_or(0, |v| u64::from(v.lanterns(*d)))).sum();
     let total = dice + c.efforts + bonus;
     if let Some(r) = step.reached {
         ensure(u64::from(r) <= total, ErrorCode::Lanterns, || format!("reached {r} with {total} lanterns (E.8)"))?;
@@ -223,7 +220,7 @@ fn show(r: Option<u32>) -> String {
 }
 
 /// E.7, H.30: the step's bonus lanterns, each checked (or counted as trusted).
-fn bonuses(game: &mut Game, p: usize, c: &Cave, list: &[Bonus]) -> RuleResult<u64> {
+fn bonuses(game: &mut Game, p: usize, c: &Cave<'_>, list: &[Bonus]) -> RuleResult<u64> {
     let mut sum = 0u64;
     for b in list {
         let cat = &game.setup.catalogue;
@@ -270,10 +267,11 @@ fn bonuses(game: &mut Game, p: usize, c: &Cave, list: &[Bonus]) -> RuleResult<u6
 }
 
 /// E.10, H.12, H.15, H.28, H.31: checks and applies an outcome (a reward, or a penalty on failure).
-fn outcome(game: &mut Game, p: usize, c: &mut Cave, items: &[Outcome], success: bool) -> RuleResult {
-    let types: BTreeSet<Good> =
-        items.iter().filter_map(|i| if let Outcome::Good { good, .. } = i { Some(*good) } else { None }).collect();
-    if types.len() > 2 {
+fn outcome(game: &mut Game, p: usize, c: &mut Cave<'_>, items: &[Outcome], success: bool) -> RuleResult {
+    // The goods types of the outcome, one bit each.
+    let types =
+        items.iter().fold(0u16, |t, i| if let Outcome::Good { good, .. } = i { t | 1 << good.index() } else { t });
+    if types.count_ones() > 2 {
         game.warn("W_OUTCOME_UNUSUAL", Some(p), "more than 2 goods types in one outcome".into());
     }
     for item in items {
@@ -285,7 +283,7 @@ fn outcome(game: &mut Game, p: usize, c: &mut Cave, items: &[Outcome], success: 
     Ok(())
 }
 
-fn apply_item(game: &mut Game, p: usize, c: &mut Cave, item: &Outcome) -> RuleResult {
+fn apply_item(game: &mut Game, p: usize, c: &mut Cave<'_>, item: &Outcome) -> RuleResult {
     let e = ErrorCode::Outcome;
     match item {
         Outcome::Coins { n } => {
@@ -374,7 +372,9 @@ fn apply_item(game: &mut Game, p: usize, c: &mut Cave, item: &Outcome) -> RuleRe
         }
         Outcome::Injure { villagers: ids } => {
             for id in ids {
-                ensure(c.in_cave.contains(id), e, || format!("{id} is not a party villager still in the cave (E.10)"))?;
+                ensure(c.in_cave.contains(&id.as_str()), e, || {
+                    format!("{id} is not a party villager still in the cave (E.10)")
+                })?;
                 c.in_cave.retain(|v| v != id);
                 villagers::set_state(game, p, std::slice::from_ref(id), VState::Injured);
             }

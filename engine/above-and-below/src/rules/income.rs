@@ -11,9 +11,10 @@ use super::rest;
 /// Runs F.1 with the `round_end` entry's choices (`None`/empty: defaults).
 pub fn end_round(game: &mut Game, drawn: Option<&[String]>, rests: &[Rest]) -> RuleResult {
     let n = game.players.len();
-    let mut chosen: Vec<Option<&Rest>> = vec![None; n];
+    // One slot per seat: 2 to 4 (C.1).
+    let mut chosen: [Option<&Rest>; 4] = [None; 4];
     for r in rests {
-        let seat = usize::try_from(r.player).ok().filter(|s| *s < n);
+        let seat = usize::try_from(r.player).ok().filter(|s| *s < n && *s < chosen.len());
         let Some(seat) = seat else {
             return fail(ErrorCode::Rest, format!("rest for player {}, not a seat of this game", r.player));
         };
@@ -27,7 +28,7 @@ pub fn end_round(game: &mut Game, drawn: Option<&[String]>, rests: &[Rest]) -> R
     // F.4
     villager_row(game, drawn)?;
     // F.5: players rest simultaneously; each player's rest touches only their village.
-    for (p, choice) in chosen.iter().enumerate() {
+    for (p, choice) in chosen.iter().take(n).enumerate() {
         rest::rest(game, p, *choice)?;
     }
     // F.6, F.7
@@ -38,7 +39,7 @@ pub fn end_round(game: &mut Game, drawn: Option<&[String]>, rests: &[Rest]) -> R
     // F.8
     game.first = (game.first + 1) % n;
     game.current = game.first;
-    game.passed = vec![false; n];
+    game.passed.fill(false);
     game.phase = Phase::Actions;
     Ok(())
 }

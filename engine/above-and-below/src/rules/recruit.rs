@@ -20,7 +20,7 @@ pub struct TrainOrder<'a> {
 }
 
 pub fn train(game: &mut Game, p: usize, o: &TrainOrder<'_>) -> RuleResult {
-    let trainer = [o.villager.to_owned()];
+    let trainer = [o.villager];
     villagers::check_ready(game, p, &trainer)?;
     let def = game.setup.catalogue.villager(o.villager)?;
     let plus = def.has_skill(Skill::QuillPlus);

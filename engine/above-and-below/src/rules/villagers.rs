@@ -9,8 +9,8 @@ use crate::notation::CatDie;
 use super::reputation;
 
 /// D.2.5: every named villager is the player's own and ready, and named once. Returns them in order.
-pub fn check_ready(game: &Game, p: usize, ids: &[String]) -> RuleResult {
-    check_ready_each(game, p, ids.iter().map(String::as_str))
+pub fn check_ready<S: AsRef<str>>(game: &Game, p: usize, ids: &[S]) -> RuleResult {
+    check_ready_each(game, p, ids.iter().map(AsRef::as_ref))
 }
 
 /// [`check_ready`] over names in place. A name is a repeat when an earlier one equals it: the
@@ -29,9 +29,9 @@ fn check_ready_each<'a>(game: &Game, p: usize, ids: impl Iterator<Item = &'a str
 }
 
 /// Moves villagers to a state.
-pub fn set_state(game: &mut Game, p: usize, ids: &[String], state: VState) {
+pub fn set_state<S: AsRef<str>>(game: &mut Game, p: usize, ids: &[S], state: VState) {
     for id in ids {
-        if let Some(v) = game.players[p].villager_mut(id) {
+        if let Some(v) = game.players[p].villager_mut(id.as_ref()) {
             v.state = state;
         }
     }
@@ -67,9 +67,10 @@ fn cat_error(e: crate::error::RuleError, who: &str) -> crate::error::RuleError {
 
 /// D.10 and LOG-FORMAT `cat_rolls`: every acting Cave Cat has an obedience die 3–6, rolled in
 /// villager-list order before the action is resolved.
-pub fn cat_rolls(game: &mut Game, acting: &[String], rolls: &[CatDie]) -> RuleResult {
+pub fn cat_rolls<S: AsRef<str>>(game: &mut Game, acting: &[S], rolls: &[CatDie]) -> RuleResult {
     for r in rolls {
-        ensure(acting.contains(&r.villager) && is_cat(game, &r.villager), ErrorCode::CatRoll, || {
+        let acts = acting.iter().any(|a| a.as_ref() == r.villager);
+        ensure(acts && is_cat(game, &r.villager), ErrorCode::CatRoll, || {
             format!("cat_rolls names {}, which is not an acting Cave Cat", r.villager)
         })?;
     }
@@ -79,11 +80,11 @@ pub fn cat_rolls(game: &mut Game, acting: &[String], rolls: &[CatDie]) -> RuleRe
         ensure(!repeat, ErrorCode::CatRoll, || format!("two obedience dice for {}", r.villager))?;
     }
     // Whether a villager is a Cave Cat does not change while the dice are rolled.
-    for id in acting {
+    for id in acting.iter().map(AsRef::as_ref) {
         if !is_cat(game, id) {
             continue;
         }
-        let written = rolls.iter().find(|r| &r.villager == id);
+        let written = rolls.iter().find(|r| r.villager == id);
         if written.is_none() && !game.seeded() {
             return fail(ErrorCode::CatRoll, format!("Cave Cat {id} acts without an obedience die (D.10)"));
         }
