@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use crate::catalogue::{STARTERS, START_HOUSE};
 use crate::error::{ensure, ErrorCode, RuleError, RuleResult};
-use crate::ids::{Good, Item, Token, Trait, VState};
+use crate::ids::{same_id, Good, Item, Token, Trait, VState};
 use crate::notation::{CardKind, Effect, Entry};
 use crate::rng::SplitMix;
 use crate::setup::{Decks, Setup, Start};
@@ -147,11 +147,11 @@ impl Player {
     }
 
     pub fn villager(&self, id: &str) -> Option<&Villager> {
-        self.villagers.iter().find(|v| v.id == id)
+        self.villagers.iter().find(|v| same_id(&v.id, id))
     }
 
     pub fn villager_mut(&mut self, id: &str) -> Option<&mut Villager> {
-        self.villagers.iter_mut().find(|v| v.id == id)
+        self.villagers.iter_mut().find(|v| same_id(&v.id, id))
     }
 
     pub fn has_ready(&self) -> bool {

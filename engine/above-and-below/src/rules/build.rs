@@ -8,7 +8,7 @@ use std::sync::Arc;
 use crate::catalogue::FullCard;
 use crate::error::{ensure, fail, ErrorCode, RuleResult};
 use crate::game::{Game, OwnedCard};
-use crate::ids::{Skill, VState};
+use crate::ids::{same_id, Skill, VState};
 use crate::notation::{CardKind, CatDie, Discount, Effect, Payment};
 
 use super::{payment, reputation, villagers};
@@ -41,7 +41,9 @@ pub fn find_in_rows(game: &Game, card: &str) -> Option<(Row, usize)> {
         (Row::Keys, &game.key_row),
         (Row::Stars, &game.star_row),
     ];
-    rows.into_iter().find_map(|(row, slots)| slots.iter().position(|s| s.as_deref() == Some(card)).map(|i| (row, i)))
+    rows.into_iter().find_map(|(row, slots)| {
+        slots.iter().position(|s| s.as_deref().is_some_and(|s| same_id(s, card))).map(|i| (row, i))
+    })
 }
 
 /// Takes a card from its row, leaving a gap.
