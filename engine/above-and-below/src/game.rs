@@ -143,7 +143,7 @@ impl Player {
     }
 
     pub fn owns_card(&self, id: &str) -> bool {
-        self.cards().any(|c| c.id == id)
+        self.cards().any(|c| same_id(&c.id, id))
     }
 
     pub fn villager(&self, id: &str) -> Option<&Villager> {
@@ -217,12 +217,12 @@ impl TraitHolders {
     /// As `catalogue.villagers.get(id).is_some_and(|v| v.has_trait(Trait::Mechanical))`: ids
     /// in the catalogue are unique.
     pub(crate) fn is_mechanical(&self, id: &str) -> bool {
-        self.mechanical.iter().any(|m| m == id)
+        self.mechanical.iter().any(|m| same_id(m, id))
     }
 
     /// As `catalogue.villagers.get(id).is_some_and(|v| v.has_trait(Trait::CaveCat))`.
     pub(crate) fn is_cat(&self, id: &str) -> bool {
-        self.cats.iter().any(|c| c == id)
+        self.cats.iter().any(|c| same_id(c, id))
     }
 }
 
