@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use crate::catalogue::{STARTERS, START_HOUSE};
 use crate::error::{ensure, ErrorCode, RuleError, RuleResult};
-use crate::ids::{Good, Item, Token, Trait, VState};
+use crate::ids::{same_id, Good, Item, Token, Trait, VState};
 use crate::notation::{CardKind, Effect, Entry};
 use crate::rng::SplitMix;
 use crate::setup::{Decks, Setup, Start};
@@ -143,15 +143,15 @@ impl Player {
     }
 
     pub fn owns_card(&self, id: &str) -> bool {
-        self.cards().any(|c| c.id == id)
+        self.cards().any(|c| same_id(&c.id, id))
     }
 
     pub fn villager(&self, id: &str) -> Option<&Villager> {
-        self.villagers.iter().find(|v| v.id == id)
+        self.villagers.iter().find(|v| same_id(&v.id, id))
     }
 
     pub fn villager_mut(&mut self, id: &str) -> Option<&mut Villager> {
-        self.villagers.iter_mut().find(|v| v.id == id)
+        self.villagers.iter_mut().find(|v| same_id(&v.id, id))
     }
 
     pub fn has_ready(&self) -> bool {
@@ -217,12 +217,12 @@ impl TraitHolders {
     /// As `catalogue.villagers.get(id).is_some_and(|v| v.has_trait(Trait::Mechanical))`: ids
     /// in the catalogue are unique.
     pub(crate) fn is_mechanical(&self, id: &str) -> bool {
-        self.mechanical.iter().any(|m| m == id)
+        self.mechanical.iter().any(|m| same_id(m, id))
     }
 
     /// As `catalogue.villagers.get(id).is_some_and(|v| v.has_trait(Trait::CaveCat))`.
     pub(crate) fn is_cat(&self, id: &str) -> bool {
-        self.cats.iter().any(|c| c == id)
+        self.cats.iter().any(|c| same_id(c, id))
     }
 }
 

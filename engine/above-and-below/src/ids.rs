@@ -3,6 +3,23 @@
 
 use serde::{Deserialize, Serialize};
 
+/// Whether two ids are the same text. The rules compare ids on nearly every entry (a
+/// player's villagers by id, the rows' cards), and ids are short: an id of 4 to 16 bytes is
+/// compared as its first and last four or eight bytes (which overlap and cover it), two
+/// integer comparisons instead of a call to `memcmp`.
+#[inline]
+pub(crate) fn same_id(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    match a.len() {
+        8..=16 => a.first_chunk::<8>() == b.first_chunk::<8>() && a.last_chunk::<8>() == b.last_chunk::<8>(),
+        4..=7 => a.first_chunk::<4>() == b.first_chunk::<4>() && a.last_chunk::<4>() == b.last_chunk::<4>(),
+        _ => a == b,
+    }
+}
+
 /// A goods type (A.1). The class printed on the board has no rule effect, so it is not kept.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -144,5 +161,29 @@ impl<'de> Deserialize<'de> for Item {
         Item::from_id(&id).ok_or_else(|| {
             serde::de::Error::custom(format!("unknown variant `{id}`, expected a goods id, `potion` or `cider`"))
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two ids are the same exactly when their texts are: for every length 0–20, an id against
+    /// itself, against the id that differs in any one byte, and against ids one byte shorter
+    /// or longer.
+    #[test]
+    fn same_id_is_text_equality() {
+        let text: String = ('a'..='z').collect();
+        for n in 0..=20 {
+            let id = &text[..n];
+            assert!(same_id(id, id) && same_id(id, &id.to_owned()), "{id}");
+            for at in 0..n {
+                let mut other = id.as_bytes().to_vec();
+                other[at] = b'_';
+                let other = String::from_utf8(other).expect("ascii");
+                assert!(!same_id(id, &other) && !same_id(&other, id), "{id} {other}");
+            }
+            assert!(!same_id(id, &text[..n + 1]) && !same_id(&text[..n + 1], id), "{id}");
+        }
     }
 }

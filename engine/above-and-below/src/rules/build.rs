@@ -8,7 +8,7 @@ use std::sync::Arc;
 use crate::catalogue::FullCard;
 use crate::error::{ensure, fail, ErrorCode, RuleResult};
 use crate::game::{Game, OwnedCard};
-use crate::ids::{Skill, VState};
+use crate::ids::{same_id, Skill, VState};
 use crate::notation::{CardKind, CatDie, Discount, Effect, Payment};
 
 use super::{payment, reputation, villagers};
@@ -41,7 +41,9 @@ pub fn find_in_rows(game: &Game, card: &str) -> Option<(Row, usize)> {
         (Row::Keys, &game.key_row),
         (Row::Stars, &game.star_row),
     ];
-    rows.into_iter().find_map(|(row, slots)| slots.iter().position(|s| s.as_deref() == Some(card)).map(|i| (row, i)))
+    rows.into_iter().find_map(|(row, slots)| {
+        slots.iter().position(|s| s.as_deref().is_some_and(|s| same_id(s, card))).map(|i| (row, i))
+    })
 }
 
 /// Takes a card from its row, leaving a gap.
@@ -90,7 +92,7 @@ pub fn new_card(cat: &crate::catalogue::Catalogue, id: &str, kind: CardKind) -> 
 
 /// The index of an own cave without an outpost among the first `limit` caves (H.28).
 pub fn free_cave(game: &Game, p: usize, cave: &str, limit: usize) -> Option<usize> {
-    game.players[p].caves.iter().take(limit).position(|c| c.id == cave && c.outpost.is_none())
+    game.players[p].caves.iter().take(limit).position(|c| same_id(&c.id, cave) && c.outpost.is_none())
 }
 
 /// Places a gained card: an outpost on the cave at `cave_index`, a house in the row of houses.
@@ -130,7 +132,7 @@ fn gained_effects(game: &mut Game, p: usize, id: &str, effects: &[Effect]) {
 }
 
 fn push_tokens(game: &mut Game, p: usize, id: &str, good: crate::ids::Good, n: u32) {
-    if let Some(card) = game.players[p].cards_mut().find(|c| c.id == id) {
+    if let Some(card) = game.players[p].cards_mut().find(|c| same_id(&c.id, id)) {
         card.tokens.extend(std::iter::repeat_n(good, n.min(1000) as usize));
     }
 }
@@ -192,7 +194,7 @@ pub fn build(game: &mut Game, p: usize, o: &BuildOrder<'_>) -> RuleResult {
     // D.5.6, H.6: coin_on_build of the player's other cards.
     let bonus: u64 = game.players[p]
         .cards()
-        .filter(|c| c.id != o.card)
+        .filter(|c| !same_id(&c.id, o.card))
         .flat_map(|c| c.effects.iter())
         .filter_map(|e| if let Effect::CoinOnBuild { n } = e { Some(u64::from(*n)) } else { None })
         .sum();

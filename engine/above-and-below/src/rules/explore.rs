@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 
 use crate::error::{ensure, fail, ErrorCode, RuleError, RuleResult};
 use crate::game::{Game, OwnedCave};
-use crate::ids::{Item, Skill, VState};
+use crate::ids::{same_id, Item, Skill, VState};
 use crate::notation::{Bonus, CardKind, CatDie, Effect, Outcome, Roll, Step, VillagerKind, VillagerSource, Which};
 
 use super::build::{find_in_rows, free_cave, place, refill, take_from_row};
@@ -187,12 +187,12 @@ fn resolve(game: &mut Game, p: usize, c: &mut Cave<'_>, step: &Step) -> RuleResu
     let bonus = bonuses(game, p, c, &step.bonus)?;
     let mut seen = BTreeSet::new();
     for id in &step.efforts {
-        ensure(seen.insert(id) && c.in_cave.contains(&id.as_str()), ErrorCode::Effort, || {
+        ensure(seen.insert(id) && c.in_cave.iter().any(|v| same_id(v, id)), ErrorCode::Effort, || {
             format!("{id} is not a party villager still in the cave (E.6)")
         })?;
     }
     for id in &step.efforts {
-        c.in_cave.retain(|v| v != id);
+        c.in_cave.retain(|v| !same_id(v, id));
         villagers::set_state(game, p, std::slice::from_ref(id), VState::Injured);
         c.efforts += 1;
     }
@@ -372,10 +372,10 @@ fn apply_item(game: &mut Game, p: usize, c: &mut Cave<'_>, item: &Outcome) -> Ru
         }
         Outcome::Injure { villagers: ids } => {
             for id in ids {
-                ensure(c.in_cave.contains(&id.as_str()), e, || {
+                ensure(c.in_cave.iter().any(|v| same_id(v, id)), e, || {
                     format!("{id} is not a party villager still in the cave (E.10)")
                 })?;
-                c.in_cave.retain(|v| v != id);
+                c.in_cave.retain(|v| !same_id(v, id));
                 villagers::set_state(game, p, std::slice::from_ref(id), VState::Injured);
             }
         }
@@ -393,7 +393,7 @@ fn apply_item(game: &mut Game, p: usize, c: &mut Cave<'_>, item: &Outcome) -> Ru
         Outcome::LoseVillager { villager } => {
             let there = c.party.contains(villager) && game.players[p].villager(villager).is_some();
             ensure(there, e, || format!("{villager} is not a villager of this exploration's party (E.10)"))?;
-            game.players[p].villagers.retain(|v| &v.id != villager);
+            game.players[p].villagers.retain(|v| !same_id(&v.id, villager));
             c.in_cave.retain(|v| v != villager);
         }
         Outcome::Nothing => {}

@@ -3,7 +3,7 @@
 
 use crate::error::{ensure, ErrorCode, RuleResult};
 use crate::game::Game;
-use crate::ids::{Item, VState};
+use crate::ids::{same_id, Item, VState};
 use crate::notation::CatDie;
 
 use super::villagers;
@@ -18,7 +18,7 @@ pub fn harvest(game: &mut Game, p: usize, ids: &[String], take: &[String], cat_r
     villagers::set_state(game, p, ids, VState::Exhausted);
     for card in take {
         let pl = &mut game.players[p];
-        let token = pl.cards_mut().find(|c| &c.id == card && !c.tokens.is_empty()).map(|c| c.tokens.remove(0));
+        let token = pl.cards_mut().find(|c| same_id(&c.id, card) && !c.tokens.is_empty()).map(|c| c.tokens.remove(0));
         let Some(good) = token else {
             return crate::error::fail(
                 ErrorCode::HarvestEmpty,

@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 
 use crate::error::{ensure, ErrorCode, RuleResult};
 use crate::game::{Game, Villager};
-use crate::ids::VState;
+use crate::ids::{same_id, VState};
 use crate::notation::{Effect, Rest};
 
 fn is_mechanical(game: &Game, id: &str) -> bool {
@@ -18,7 +18,7 @@ fn is_mechanical(game: &Game, id: &str) -> bool {
 /// so", which is the first of that name, as a lookup by id found it.
 fn first_named(villagers: &[Villager], i: usize) -> usize {
     let id = &villagers[i].id;
-    villagers[..i].iter().position(|v| v.id == *id).unwrap_or(i)
+    villagers[..i].iter().position(|v| same_id(&v.id, id)).unwrap_or(i)
 }
 
 /// One step toward ready.

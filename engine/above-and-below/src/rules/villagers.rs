@@ -3,7 +3,7 @@
 
 use crate::error::{ensure, fail, ErrorCode, RuleResult};
 use crate::game::{Game, Villager};
-use crate::ids::{Trait, VState};
+use crate::ids::{same_id, Trait, VState};
 use crate::notation::CatDie;
 
 use super::reputation;
@@ -17,7 +17,7 @@ pub fn check_ready<S: AsRef<str>>(game: &Game, p: usize, ids: &[S]) -> RuleResul
 /// lists are a few names long, so a scan of them beats building a set.
 fn check_ready_each<'a>(game: &Game, p: usize, ids: impl Iterator<Item = &'a str> + Clone) -> RuleResult {
     for (i, id) in ids.clone().enumerate() {
-        ensure(!ids.clone().take(i).any(|e| e == id), ErrorCode::VillagerDuplicate, || {
+        ensure(!ids.clone().take(i).any(|e| same_id(e, id)), ErrorCode::VillagerDuplicate, || {
             format!("villager {id} is named twice in one action (D.2.5)")
         })?;
         let ready = game.players[p].villager(id).is_some_and(|v| v.state == VState::Ready);
@@ -84,7 +84,7 @@ pub fn cat_rolls<S: AsRef<str>>(game: &mut Game, acting: &[S], rolls: &[CatDie])
         if !is_cat(game, id) {
             continue;
         }
-        let written = rolls.iter().find(|r| r.villager == id);
+        let written = rolls.iter().find(|r| same_id(&r.villager, id));
         if written.is_none() && !game.seeded() {
             return fail(ErrorCode::CatRoll, format!("Cave Cat {id} acts without an obedience die (D.10)"));
         }
