@@ -43,7 +43,10 @@ fn open<'a, K: Deserialize<'a>>(c: &mut Cursor<'a>, tag: Key) -> Read<K> {
 /// Reads an object's members ([`Cursor::members`]) or a tagged object's after its tag
 /// ([`Cursor::members_after_first`]) into one local `Option` per named member, refusing any
 /// other member or a repeated one. The names are compared with the text as the cursor's keys
-/// ([`Key`]), the next expected in the order listed (the notation's).
+/// ([`Key`]), the next expected in the order listed: the notation's, except that a member
+/// writers usually leave out (a turn's free actions, an exploration's rolls, a step's
+/// rerolls) comes after those they always write, so that the expected name is the one that
+/// comes (an object is read in any order; a wrong guess only costs a search of the others).
 macro_rules! members {
     ($how:ident, $c:expr; $($name:ident: $read:expr),* $(,)?) => {
         $(let mut $name = None;)*
@@ -294,8 +297,8 @@ pub(crate) fn entry(c: &mut Cursor) -> Read<Entry> {
     let kind: K = open(c, const { Key::new("type") })?;
     Some(match kind {
         K::Turn => {
-            members!(members_after_first, c; player: Cursor::u64, free: list(free_action), cat_fails: list(cat_die),
-                action: maybe(turn_action), custom: list(turn_credit));
+            members!(members_after_first, c; player: Cursor::u64, action: maybe(turn_action), free: list(free_action),
+                cat_fails: list(cat_die), custom: list(turn_credit));
             Entry::Turn {
                 player: player?,
                 free: free.unwrap_or_default(),
@@ -373,8 +376,8 @@ fn turn_action(c: &mut Cursor) -> Read<Action> {
     let kind: K = open(c, const { Key::new("do") })?;
     Some(match kind {
         K::Explore => {
-            members!(members_after_first, c; party: strings, cat_rolls: list(cat_die), cave: maybe(string), die: maybe(Cursor::i64),
-                rolls: maybe(list(roll)), rerolls: list(roll), step: explore_step);
+            members!(members_after_first, c; party: strings, cave: maybe(string), die: maybe(Cursor::i64), step: explore_step,
+                cat_rolls: list(cat_die), rolls: maybe(list(roll)), rerolls: list(roll));
             Action::Explore {
                 party: party?,
                 cat_rolls: cat_rolls.unwrap_or_default(),
@@ -456,8 +459,8 @@ fn free_action(c: &mut Cursor) -> Read<Free> {
 }
 
 fn explore_step(c: &mut Cursor) -> Read<Step> {
-    members!(members, c; paragraph: Cursor::u32, option: Cursor::u32, thresholds: u32s, rerolls: list(roll),
-        bonus: list(bonus_lanterns), efforts: strings, reached: maybe(Cursor::u32), outcome: list(outcome_item),
+    members!(members, c; paragraph: Cursor::u32, option: Cursor::u32, thresholds: u32s, reached: maybe(Cursor::u32),
+        outcome: list(outcome_item), rerolls: list(roll), bonus: list(bonus_lanterns), efforts: strings,
         then: maybe(explore_step));
     Some(Step {
         paragraph: paragraph?,
