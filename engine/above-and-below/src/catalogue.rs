@@ -7,6 +7,8 @@
 
 use std::sync::Arc;
 
+use chronicle_game::id_table::prefix_slot;
+
 use crate::error::{ensure, fail, ErrorCode, RuleError, RuleResult};
 use crate::ids::{Skill, Trait};
 use crate::notation::{CardKind, CatalogueNotation, Effect, VillagerKind};
@@ -147,16 +149,11 @@ pub struct Defs<T> {
 /// The index of a free slot of [`Defs::slots`].
 const EMPTY: u32 = u32::MAX;
 
-/// The slot where a prefix's search starts in a table of `mask + 1` slots (a power of two, at
-/// least 2): the prefix's two halves mixed and multiplied (Fibonacci hashing), and the product's
-/// top bits kept, the only ones that every bit of the prefix reaches. (Middle bits miss the
-/// high bits of the input: ids alike in their first 8 bytes, `villager_01` … `villager_27`,
-/// all started at one slot.)
+/// The slot where a prefix's search starts in a table of `mask + 1` slots: the engines' shared
+/// hashing of id prefixes ([`prefix_slot`]).
 #[inline]
 fn slot_of(prefix: u128, mask: usize) -> usize {
-    let mixed = (prefix as u64) ^ ((prefix >> 64) as u64).rotate_left(23);
-    let hash = mixed.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    (hash >> (64 - (mask + 1).trailing_zeros())) as usize
+    prefix_slot(prefix, mask + 1)
 }
 
 /// The look-up table of [`Defs::slots`] for the prefixes of the definitions, in declaration
@@ -243,7 +240,7 @@ fn prefix(id: &str) -> u128 {
 /// Whether two ids with equal [`prefix`]es are the same: an id of at most 16 bytes is all in
 /// its prefix, so then equal lengths suffice (a shorter id's padding could be an id's NULs),
 /// and only longer ids are compared as texts.
-fn same_id(a: &str, b: &str) -> bool {
+fn same_given_prefix(a: &str, b: &str) -> bool {
     a.len() == b.len() && (a.len() <= 16 || a == b)
 }
 
@@ -292,7 +289,7 @@ impl<T: Declared> Defs<T> {
             // A free slot (EMPTY) is beyond every definition, and ends the search.
             if self.prefixes.get(i)? == &key {
                 let def = &self.defs[i];
-                if same_id(def.id(), id) {
+                if same_given_prefix(def.id(), id) {
                     return Some(def);
                 }
             }

@@ -50,9 +50,20 @@ const MASKS: [u128; 17] = {
 /// The slot where the search for `prefix` starts, among `S` (a power of two).
 #[inline(always)]
 const fn start<const S: usize>(prefix: u128) -> usize {
+    prefix_slot(prefix, S)
+}
+
+/// The slot where the search for a 16-byte prefix starts in an open-addressed table of `slots`
+/// slots (a power of two, at least 2): the prefix's two halves mixed and multiplied (Fibonacci
+/// hashing), and the product's top bits kept, the only ones that every bit of the prefix
+/// reaches (middle bits miss its high bytes, so that ids alike in their first 8 bytes would
+/// share a slot). Shared by the tables made at compile time here and those engines build at
+/// run time (Above and Below's catalogue).
+#[inline(always)]
+pub const fn prefix_slot(prefix: u128, slots: usize) -> usize {
     let mixed = (prefix as u64) ^ ((prefix >> 64) as u64).rotate_left(23);
     let hash = mixed.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    (hash >> (64 - S.trailing_zeros())) as usize
+    (hash >> (64 - slots.trailing_zeros())) as usize
 }
 
 const fn same_text(a: &str, b: &str) -> bool {
