@@ -13,7 +13,8 @@ pub fn replay_json(file: &str, r: &Replay) -> Value {
     o.insert("round".into(), json!(r.round()));
     o.insert("engine".into(), json!(ENGINE_VERSION));
     if let Some(e) = &r.error {
-        o.insert("error".into(), json!(e));
+        let message = chronicle_game::bounded_message(&e.message);
+        o.insert("error".into(), json!({ "entry": e.entry, "player": e.player, "code": e.code, "message": message }));
     }
     if let Some(scores) = &r.scores {
         o.insert("players".into(), json!(scores));
@@ -34,7 +35,7 @@ pub fn replay_text(file: &str, r: &Replay) -> String {
             };
             let player = e.and_then(|e| e.player).map(|p| format!(" (player {p})")).unwrap_or_default();
             let (code, msg) = e.map(|e| (e.code.as_str(), e.message.as_str())).unwrap_or(("", ""));
-            format!("{file}: invalid at {at}{player}: {code}: {msg}")
+            format!("{file}: invalid at {at}{player}: {code}: {}", chronicle_game::bounded_message(msg))
         }
         Status::Incomplete => {
             let waiting = r

@@ -231,7 +231,7 @@ async fn view(state: &AppState, request: NextRequest) -> Result<Value, ServiceEr
 fn steps_json(found: Option<(GameKind, Result<chronicle_game::Steps, String>)>) -> Value {
     match found {
         None => Value::Null,
-        Some((_, Err(why))) => json!({ "refused": why }),
+        Some((_, Err(why))) => json!({ "refused": chronicle_game::bounded_message(&why) }),
         Some((_, Ok(st))) => {
             let groups: Vec<Value> = st
                 .groups

@@ -322,6 +322,42 @@ fn replays_are_bounded_per_request_by_complexity_and_by_bytes() {
     assert_eq!(data["v1"]["status"], "COMPLETE");
 }
 
+/// An unknown id of a million characters in each game's log (Caverna's action space, Village's
+/// space, Above and Below's card): the verdict's message keeps its first
+/// `MAX_MESSAGE_CHARS` (2,000) characters and says how many more there were, in the answer
+/// and in the stored game. Before, the whole id came back (and Caverna compared it with every
+/// known id for a suggestion: 1.8 s of CPU for an id of 5 MB).
+#[test]
+fn an_id_of_a_million_characters_gets_a_message_of_bounded_length() {
+    let db = Database::sqlite();
+    let server = Server::start(&db, &[]);
+    let token = create_token(&db, "long ids");
+    let long = "x".repeat(1_000_000);
+    let mut caverna = log("complete_4p.json");
+    caverna["entries"][0]["space"] = json!(long);
+    let mut village = engine_log(VILLAGE);
+    village["entries"][1]["take"]["space"] = json!(long);
+    let mut above_and_below = engine_log(ABOVE_AND_BELOW);
+    above_and_below["entries"][0]["action"]["card"] = json!(long);
+    let bounded = |message: &str| {
+        let (kept, cut) = message.split_once("… (").unwrap_or_else(|| panic!("not cut: {} chars", message.len()));
+        assert!(kept.chars().count() == 2_000 && kept.ends_with("xxxx"), "{}", &kept[..100]);
+        let more: usize = cut.strip_suffix(" more characters)").and_then(|n| n.parse().ok()).expect("count");
+        assert!(more > 990_000 && more < 1_000_000, "{more}");
+    };
+    for log in [&caverna, &village, &above_and_below] {
+        let q = "query($log: JSON!) { verifyLog(log: $log) { status error { entry code message } } }";
+        let v = server.data(None, q, json!({ "log": log }))["verifyLog"].clone();
+        assert_eq!(v["status"], "INVALID", "{}", v["error"]["code"]);
+        bounded(v["error"]["message"].as_str().expect("message"));
+    }
+    let q = "mutation($log: JSON!) { submitGame(log: $log) { game { id error { message } } } }";
+    let stored = server.data(Some(&token), q, json!({ "log": caverna }))["submitGame"]["game"].clone();
+    let q = "query($id: ID!) { game(id: $id) { error { message } } }";
+    let read = server.data(None, q, json!({ "id": stored["id"] }))["game"]["error"]["message"].clone();
+    bounded(read.as_str().expect("stored message"));
+}
+
 #[test]
 fn heavy_work_beyond_the_queue_is_refused_busy_and_cheap_queries_go_on() {
     let db = Database::sqlite();

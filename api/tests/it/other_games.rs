@@ -5,26 +5,12 @@
 //! the engines' fixtures, whose component data is labelled synthetic test data, not the printed
 //! games'.
 
-use std::path::PathBuf;
-
 use serde_json::{json, Value};
 
 use crate::common::server::*;
 use crate::common::*;
 
 both_stores!(village_and_above_and_below_are_verified_stored_and_replayed);
-
-const VILLAGE: (&str, &str) = ("village", "synthetic-3p-complete.json");
-const ABOVE_AND_BELOW: (&str, &str) = ("above-and-below", "golden-2p.json");
-
-fn engine_fixture((game, name): (&str, &str)) -> PathBuf {
-    [env!("CARGO_MANIFEST_DIR"), "..", "engine", game, "tests", "fixtures", name].iter().collect()
-}
-
-fn engine_log(which: (&str, &str)) -> Value {
-    let path = engine_fixture(which);
-    serde_json::from_slice(&std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))).expect("JSON")
-}
 
 /// The log cut after its first `n` entries: a game still in play.
 fn prefix(log: &Value, n: usize) -> Value {

@@ -18,10 +18,19 @@ fn distance(a: &str, b: &str) -> usize {
     row[b.len()]
 }
 
-/// The known id closest to `unknown`, when it is close enough to be a typo.
+/// The known id closest to `unknown`, when it is close enough to be a typo. Ids whose length
+/// differs from `unknown`'s by more than a typo's distance are not compared (the distance is at
+/// least that difference), so an id of megabytes in a hostile log costs one count of its
+/// characters, not a distance to every known id.
 pub fn closest<'a>(unknown: &str, known: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let (best, d) = known.into_iter().map(|k| (k, distance(unknown, k))).min_by_key(|(_, d)| *d)?;
-    (d > 0 && d <= (unknown.chars().count() / 3).max(2)).then_some(best)
+    let length = unknown.chars().count();
+    let typo = (length / 3).max(2);
+    let (best, d) = known
+        .into_iter()
+        .filter(|k| k.chars().count().abs_diff(length) <= typo)
+        .map(|k| (k, distance(unknown, k)))
+        .min_by_key(|(_, d)| *d)?;
+    (d > 0 && d <= typo).then_some(best)
 }
 
 /// The backquoted words of a text, in order.
@@ -90,6 +99,17 @@ mod tests {
         assert_eq!(notation(text), "entry: unknown id `ore_minin`; did you mean `ore_mining`?");
         let far = "unknown variant `zzz`, expected one of `logging`, `ore_mining`";
         assert_eq!(notation(far), "unknown id `zzz`; known ids: logging, ore_mining");
+    }
+
+    #[test]
+    fn an_id_far_longer_than_every_known_one_gets_no_suggestion() {
+        let long = "o".repeat(1_000_000);
+        assert_eq!(closest(&long, ["logging", "ore_mining"]), None);
+        let text = format!("entry: unknown variant `{long}`, expected one of `logging`, `ore_mining`");
+        assert_eq!(notation(&text), format!("entry: unknown id `{long}`; known ids: logging, ore_mining"));
+        // Lengths within a typo's distance are still compared.
+        assert_eq!(closest("ore_miningxx", ["logging", "ore_mining"]), Some("ore_mining"));
+        assert_eq!(closest("ore", ["logging", "ore_mining"]), None);
     }
 
     #[test]

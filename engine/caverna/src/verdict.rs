@@ -122,12 +122,7 @@ pub fn verdict(r: &Replay) -> Verdict {
         game: Some(GameKind::Caverna),
         engine_version: ENGINE_VERSION.to_owned(),
         status: r.status,
-        error: r.error.as_ref().map(|e| LogError {
-            entry: e.entry,
-            player: e.player,
-            code: e.code.as_str().to_owned(),
-            message: e.message.clone(),
-        }),
+        error: r.error.as_ref().map(|e| LogError::new(e.entry, e.player, e.code.as_str(), &e.message)),
         meta: r.meta.clone(),
         variant: game.map(|g| g.setup().furnishings.id().to_owned()),
         player_count: game.map(|g| u8::try_from(g.setup().players()).unwrap_or(u8::MAX)),

@@ -26,7 +26,7 @@ fn invalid(game: Option<GameKind>, code: &str, message: String) -> Verdict {
         game,
         engine_version: String::new(),
         status: Status::Invalid,
-        error: Some(LogError { entry: None, player: None, code: code.to_owned(), message }),
+        error: Some(LogError::new(None, None, code, &message)),
         meta: Meta::default(),
         variant: None,
         player_count: None,

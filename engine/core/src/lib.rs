@@ -24,5 +24,6 @@ pub mod verdict;
 pub use engine::{GameEngine, LedgerChange, LedgerLine, Legal, StateAt, StepChoice, StepGroup, Steps};
 pub use kind::{CounterSpec, GameKind, GameSpec, ScoreRowSpec};
 pub use verdict::{
-    player_verdicts, rank, simulated_source, Counter, LogError, Meta, PlayerVerdict, Score, ScoreRow, Status, Verdict,
+    bounded_message, player_verdicts, rank, simulated_source, Counter, LogError, Meta, PlayerVerdict, Score, ScoreRow,
+    Status, Verdict, MAX_MESSAGE_CHARS,
 };

@@ -43,7 +43,34 @@ pub struct LogError {
     pub player: Option<usize>,
     /// The game's stable error code (snake case).
     pub code: String,
+    /// At most [`MAX_MESSAGE_CHARS`] characters when made by [`LogError::new`].
     pub message: String,
+}
+
+/// The longest message a verdict carries, in characters. Messages quote the log (an unknown
+/// id, a field's name), and a log may hold a string of megabytes: a verdict made by
+/// [`LogError::new`] keeps the message's start and says how much was left out, so that a
+/// hostile log gets a short answer and a short stored row. The engines' longest messages of
+/// their own (an unknown id with the list of the known ones) are a few hundred characters.
+pub const MAX_MESSAGE_CHARS: usize = 2_000;
+
+impl LogError {
+    /// A verdict's error, its message cut to [`MAX_MESSAGE_CHARS`] characters.
+    pub fn new(entry: Option<usize>, player: Option<usize>, code: &str, message: &str) -> LogError {
+        LogError { entry, player, code: code.to_owned(), message: bounded_message(message) }
+    }
+}
+
+/// `message`, or its first [`MAX_MESSAGE_CHARS`] characters followed by how many more there
+/// were.
+pub fn bounded_message(message: &str) -> String {
+    match message.char_indices().nth(MAX_MESSAGE_CHARS) {
+        None => message.to_owned(),
+        Some((cut, _)) => {
+            let more = message[cut..].chars().count();
+            format!("{}… ({more} more characters)", &message[..cut])
+        }
+    }
 }
 
 /// The optional `meta` of a log, common to every format: every field optional, no other field
@@ -196,6 +223,20 @@ mod tests {
     fn ties_share_a_rank() {
         assert_eq!(rank(&[50, 61, 50, 40]), vec![2, 1, 2, 4]);
         assert_eq!(rank(&[]), Vec::<u16>::new());
+    }
+
+    #[test]
+    fn a_long_message_keeps_its_start_and_says_how_much_was_cut() {
+        let short = "unknown id `x`";
+        assert_eq!(LogError::new(Some(3), Some(1), "unknown_id", short).message, short);
+        let exact = "é".repeat(MAX_MESSAGE_CHARS);
+        assert_eq!(bounded_message(&exact), exact);
+        let long = format!("unknown id `{}`", "é".repeat(5_000_000));
+        let e = LogError::new(Some(0), None, "unknown_id", &long);
+        let kept: String = long.chars().take(MAX_MESSAGE_CHARS).collect();
+        let cut = long.chars().count() - MAX_MESSAGE_CHARS;
+        assert_eq!(e.message, format!("{kept}… ({cut} more characters)"));
+        assert_eq!((e.entry, e.player, e.code.as_str()), (Some(0), None, "unknown_id"));
     }
 
     #[test]

@@ -36,7 +36,8 @@ pub struct ToyReplay {
 }
 
 fn fail(entry: Option<usize>, player: Option<usize>, code: &str, message: impl Into<String>) -> LogError {
-    LogError { entry, player, code: code.to_owned(), message: message.into() }
+    let message: String = message.into();
+    LogError::new(entry, player, code, &message)
 }
 
 fn base(meta: Meta) -> Verdict {

@@ -154,6 +154,22 @@ pub fn log(name: &str) -> Value {
     serde_json::from_slice(&fixture(name).bytes).expect("fixture is JSON")
 }
 
+/// A Village fixture of the engine's (synthetic component data), as `(engine folder, file)`.
+pub const VILLAGE: (&str, &str) = ("village", "synthetic-3p-complete.json");
+/// An Above and Below fixture of the engine's (synthetic component data).
+pub const ABOVE_AND_BELOW: (&str, &str) = ("above-and-below", "golden-2p.json");
+
+/// The path of one of an engine's own fixtures: `(engine folder, file)`.
+pub fn engine_fixture((game, name): (&str, &str)) -> std::path::PathBuf {
+    [env!("CARGO_MANIFEST_DIR"), "..", "engine", game, "tests", "fixtures", name].iter().collect()
+}
+
+/// One of an engine's own fixtures as JSON.
+pub fn engine_log(which: (&str, &str)) -> Value {
+    let path = engine_fixture(which);
+    serde_json::from_slice(&std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))).expect("JSON")
+}
+
 /// Runs a check against a server on SQLite and on PostgreSQL: `name::sqlite`, `name::postgres`.
 #[allow(unused_macros)]
 macro_rules! both_stores {
