@@ -86,13 +86,23 @@ fn filter_form(family: &str, q: &BTreeMap<String, String>) -> Markup {
 }
 
 /// A rate as text with its interval drawn as a bar on a 0–100% scale; small samples marked.
+/// Without a sample there is no rate and no interval: the scale is drawn empty (a bar over the
+/// whole of it would look like a measured spread).
 pub(super) fn rate_cell(r: &Rate) -> Markup {
     let (lo, hi) = (r.ci_low.clamp(0.0, 1.0) * 100.0, r.ci_high.clamp(0.0, 1.0) * 100.0);
+    let title = if r.n == 0 {
+        "no player-games".to_owned()
+    } else {
+        format!("{} of {}; 95% interval {}–{}", r.successes, r.n, percent(Some(r.ci_low)), percent(Some(r.ci_high)))
+    };
     html! {
-        td.rate class=[r.below_min_sample.then_some("small")] data-sort=(format!("{:.6}", r.rate))
-            title={ (r.successes) " of " (r.n) "; 95% interval " (percent(Some(r.ci_low))) "–" (percent(Some(r.ci_high))) } {
+        td.rate class=[r.below_min_sample.then_some("small")] data-sort=(format!("{:.6}", r.rate)) title=(title) {
             span.value { (percent((r.n > 0).then_some(r.rate))) }
-            span.ci { span.bar style={ "left:" (format!("{lo:.1}")) "%;width:" (format!("{:.1}", (hi - lo).max(0.5))) "%" } {} }
+            span.ci {
+                @if r.n > 0 {
+                    span.bar style={ "left:" (format!("{lo:.1}")) "%;width:" (format!("{:.1}", (hi - lo).max(0.5))) "%" } {}
+                }
+            }
             span.n { "n=" (r.n) @if r.below_min_sample { " (small)" } }
         }
     }
@@ -274,5 +284,22 @@ fn spaces(s: &analytics::SpaceUseStats) -> Markup {
                 } }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A rate without a sample shows a dash and an empty scale; one player-game shows its rate
+    /// and its Wilson interval (0 of 1: 0–79.3%).
+    #[test]
+    fn a_rate_without_player_games_draws_no_interval() {
+        let none = rate_cell(&Rate::new(0, 0, 30)).into_string();
+        assert!(none.contains("<span class=\"ci\"></span>") && !none.contains("bar"), "{none}");
+        assert!(none.contains("no player-games") && none.contains("—"), "{none}");
+        let one = rate_cell(&Rate::new(0, 1, 30)).into_string();
+        assert!(one.contains("class=\"ci\"") && one.contains("left:0.0%;width:79.3%"), "{one}");
+        assert!(one.contains("0 of 1; 95% interval 0.0%–79.3%") && one.contains("n=1 (small)"), "{one}");
     }
 }
