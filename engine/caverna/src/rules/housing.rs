@@ -686,7 +686,7 @@ mod tests {
     }
 
     /// The board of `f1_big_numbers_are_rejected_quickly`: twelve meadows, one with a stable,
-    /// the entry dwelling and a Cuddle room. `examples/bench.rs` times the same board.
+    /// the entry dwelling and a Cuddle room. `examples/rules_bench.rs` times the same board.
     fn big_numbers_board() -> HomeBoard {
         let mut b = HomeBoard::new();
         for row in 0..=3 {
@@ -701,7 +701,7 @@ mod tests {
 
     /// RULES.md F.1: absurd counts are rejected by the capacity bound, without overflow, and an
     /// entry that leaves them on the board is rejected with `animals_unhoused`. (How quickly:
-    /// `examples/bench.rs`, `housing` section; a unit test does not time anything.)
+    /// `examples/rules_bench.rs`, `housing` section; a unit test does not time anything.)
     #[test]
     fn f1_big_numbers_are_rejected_quickly() {
         let b = big_numbers_board();

@@ -1,7 +1,7 @@
 //! Benchmarks of the engine's rules that a unit test must not time.
 //!
 //! ```sh
-//! cargo run --release -p chronicle-caverna --example bench -- [--rounds R] [--calls N]
+//! cargo run --release -p chronicle-caverna --example rules_bench -- [--rounds R] [--calls N]
 //! ```
 //!
 //! `housing`: the animal housing check (`rules::housing::fits`, `RULES.md` F.1) with absurd
