@@ -8,11 +8,16 @@
 //!
 //! Input that is not JSON (or is larger than the engine accepts) has no canonical form: its key
 //! is the SHA-256 of the raw bytes, so an unreadable upload is still stored once.
+//!
+//! Two readings give the same text: [`plain`] for the plain logs nearly all logs are (no tree,
+//! no allocation per value), and a tree of the values for everything it declines.
 
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use chronicle_game::envelope::MAX_LOG_BYTES;
+
+mod plain;
 
 /// What ingestion needs from the raw bytes before the replay.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -25,26 +30,34 @@ pub struct Identity {
 
 /// The dedupe key and format of a log.
 pub fn identify(bytes: &[u8]) -> Identity {
-    let parsed = if bytes.len() <= MAX_LOG_BYTES { serde_json::from_slice::<Canon<'_>>(bytes).ok() } else { None };
-    match parsed {
-        Some(mut value) => {
-            value.normalize();
-            let format = match &value {
-                Canon::Object(entries) => {
-                    entries.iter().find(|(k, _)| k.as_str() == "format").and_then(|(_, v)| match v {
-                        Canon::String(s) => Some(s.as_str().to_owned()),
-                        _ => None,
-                    })
-                }
-                _ => None,
-            };
-            // The canonical text is about as long as the log (less its whitespace).
-            let mut text = Vec::with_capacity(bytes.len());
-            value.write(&mut text);
-            Identity { sha256: hex(&Sha256::digest(&text)), format }
-        }
+    if bytes.len() > MAX_LOG_BYTES {
+        return Identity { sha256: hex(&Sha256::digest(bytes)), format: None };
+    }
+    if let Some((text, format)) = plain::canonical(bytes) {
+        return Identity { sha256: hex(&Sha256::digest(&text)), format: format.map(str::to_owned) };
+    }
+    match tree_canonical(bytes) {
+        Some((text, format)) => Identity { sha256: hex(&Sha256::digest(&text)), format },
         None => Identity { sha256: hex(&Sha256::digest(bytes)), format: None },
     }
+}
+
+/// The canonical text and top-level `format` of any JSON document, through a tree of its
+/// values (the general reading, for what [`plain`] declines); `None` when it is not JSON.
+fn tree_canonical(bytes: &[u8]) -> Option<(Vec<u8>, Option<String>)> {
+    let mut value = serde_json::from_slice::<Canon<'_>>(bytes).ok()?;
+    value.normalize();
+    let format = match &value {
+        Canon::Object(entries) => entries.iter().find(|(k, _)| k.as_str() == "format").and_then(|(_, v)| match v {
+            Canon::String(s) => Some(s.as_str().to_owned()),
+            _ => None,
+        }),
+        _ => None,
+    };
+    // The canonical text is about as long as the log (less its whitespace).
+    let mut text = Vec::with_capacity(bytes.len());
+    value.write(&mut text);
+    Some((text, format))
 }
 
 /// The top-level `format` string of a log, without building the document (for replays that
@@ -408,6 +421,123 @@ mod tests {
             }
         }
         assert!(checked >= 24, "{checked} logs");
+    }
+
+    /// Every log the engines' fixtures and simulations hold, compact and pretty, and plain
+    /// corners: the plain reading reads each one and gives the tree's text and format.
+    #[test]
+    fn plain_reading_gives_the_trees_text() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let mut texts: Vec<Vec<u8>> = Vec::new();
+        for dir in ["tests/fixtures/games", "engine/village/tests/fixtures", "engine/above-and-below/tests/fixtures"] {
+            for e in std::fs::read_dir(root.join(dir)).unwrap() {
+                let path = e.unwrap().path();
+                let text = std::fs::read(&path).unwrap();
+                // Plain: no escapes, no fractions (any `.`, even in a string, leaves a file out).
+                let plain = path.extension().is_some_and(|x| x == "json") && !text.contains(&b'\\');
+                if plain && !text.contains(&b'.') && serde_json::from_slice::<Value>(&text).is_ok() {
+                    texts.push(text);
+                }
+            }
+        }
+        for &kind in chronicle_game::GameKind::ALL {
+            for seed in 0..4u64 {
+                let Ok(log) = crate::games::simulate(kind, seed, 3) else { continue };
+                texts.push(serde_json::to_vec(&log).unwrap());
+                texts.push(serde_json::to_vec_pretty(&log).unwrap());
+            }
+        }
+        assert!(texts.len() > 100, "{} logs", texts.len());
+        let corners: [&str; 9] = [
+            r#"{"b": 1, "a": 2, "b": [3, {"z": null, "y": true, "z": false}], "format": 7, "format": "x"}"#,
+            r#"{"format": "x", "format": 7}"#,
+            "{\"é\": \"ü\", \"e\": \"\u{7f}\u{2028}\", \"𝄞\": [\"日本\"], \"\": \"\"}",
+            "  {\n\t\"spaced\" :\r\n [ 1 , -2 , 0 ] }  ",
+            r#"[123456789012345678, -123456789012345678, 0, -1]"#,
+            r#"{"z": {}, "y": [], "x": [[]], "w": [{}], "v": ""}"#,
+            "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]",
+            "null",
+            r#""just a string""#,
+        ];
+        texts.extend(corners.iter().map(|c| c.as_bytes().to_vec()));
+        for t in &texts {
+            let (plain, format) =
+                plain::canonical(t).unwrap_or_else(|| panic!("declined: {}", String::from_utf8_lossy(t)));
+            let (tree, tree_format) = tree_canonical(t).expect("JSON");
+            assert_eq!(plain, tree, "{}", String::from_utf8_lossy(t));
+            assert_eq!(format.map(str::to_owned), tree_format);
+        }
+    }
+
+    /// What the plain reading would not read exactly as the tree does, it declines; the key is
+    /// then the tree's (or the raw bytes', for what is not JSON).
+    #[test]
+    fn plain_reading_declines_what_it_does_not_read_exactly() {
+        let nested = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
+        let declined: Vec<Vec<u8>> = [
+            r#"{"a": "tab\t"}"#,
+            r#"{"\u0061": 1}"#,
+            "[1.0]",
+            "[1e5]",
+            "[2E-3]",
+            "[1234567890123456789]",
+            "[-0]",
+            "[01]",
+            "[-]",
+            "[1,]",
+            "{\"a\": 1,}",
+            "{\"a\" 1}",
+            "[1] x",
+            "",
+            "   ",
+            "[tru]",
+            "[nulls]",
+            "{\"a\": \"line\nbreak\"}",
+            "{'a': 1}",
+        ]
+        .iter()
+        .map(|t| t.as_bytes().to_vec())
+        .chain([nested(65).into_bytes(), nested(200).into_bytes(), b"[\"\xff\"]".to_vec()])
+        .collect();
+        assert!(plain::canonical(nested(64).as_bytes()).is_some());
+        for t in &declined {
+            assert!(plain::canonical(t).is_none(), "read: {}", String::from_utf8_lossy(t));
+            let expected = match serde_json::from_slice::<Value>(t) {
+                Ok(_) => reference(t),
+                Err(_) => hex(&Sha256::digest(t)),
+            };
+            assert_eq!(identify(t).sha256, expected, "{}", String::from_utf8_lossy(t));
+        }
+    }
+
+    /// Logs edited byte by byte (2,000 edits of one byte into a JSON-significant or invalid
+    /// one, from a fixed seed): whatever the plain reading reads, the tree reads to the same
+    /// text and format.
+    #[test]
+    fn plain_reading_reads_nothing_the_tree_reads_otherwise() {
+        const BYTES: &[u8] = b"\"\\.eE0-+,:[]{} \n\x01\xffa1tn";
+        let log =
+            serde_json::to_vec(&crate::games::simulate(chronicle_game::GameKind::Caverna, 1, 2).unwrap()).unwrap();
+        let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = |n: usize| {
+            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            usize::try_from(state >> 33).unwrap() % n
+        };
+        let (mut read, mut declined) = (0, 0);
+        for _ in 0..2_000 {
+            let mut t = log.clone();
+            let at = next(t.len());
+            t[at] = BYTES[next(BYTES.len())];
+            match plain::canonical(&t) {
+                Some((text, format)) => {
+                    read += 1;
+                    let (tree, tree_format) = tree_canonical(&t).expect("the tree reads it too");
+                    assert!(text == tree && format.map(str::to_owned) == tree_format, "edit at {at}");
+                }
+                None => declined += 1,
+            }
+        }
+        assert!(read > 100 && declined > 100, "{read} read, {declined} declined");
     }
 
     #[test]
