@@ -149,11 +149,13 @@ pub fn trust_text(t: &Value) -> String {
             })
             .unwrap_or_default();
         let trusted = if trusted.is_empty() { "nothing".to_owned() } else { trusted.join(", ") };
+        let (explorations, paragraphs) =
+            (verified["explorations"].as_u64().unwrap_or(0), verified["paragraphs_checked"].as_u64().unwrap_or(0));
         text.push_str(&format!(
-            "\n  {}: checked {} explorations ({} first paragraphs against cave tables); trusted: {trusted}",
+            "\n  {}: checked {explorations} exploration{} ({paragraphs} first paragraph{} against cave tables); trusted: {trusted}",
             p["name"].as_str().unwrap_or("?"),
-            verified["explorations"],
-            verified["paragraphs_checked"]
+            if explorations == 1 { "" } else { "s" },
+            if paragraphs == 1 { "" } else { "s" },
         ));
     }
     for w in t["warnings"].as_array().map(Vec::as_slice).unwrap_or(&[]) {

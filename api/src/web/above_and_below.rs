@@ -141,7 +141,8 @@ pub fn trust(report: &Value) -> Markup {
                 tbody { @for p in players {
                     tr data-seat=(p["seat"]) {
                         td { (p["name"].as_str().unwrap_or("?")) }
-                        td { (p["verified"]["explorations"]) " explorations, " (p["verified"]["paragraphs_checked"]) " first paragraphs against cave tables" }
+                        td { (counted(&p["verified"]["explorations"], "exploration", "explorations")) ", "
+                            (counted(&p["verified"]["paragraphs_checked"], "first paragraph", "first paragraphs")) " against cave tables" }
                         td { (chips(&p["trusted"])) }
                     }
                 } }
@@ -155,6 +156,37 @@ pub fn trust(report: &Value) -> Markup {
     }
 }
 
+/// "1 exploration", "4 explorations".
+fn counted(n: &Value, one: &str, many: &str) -> String {
+    let n = n.as_u64().unwrap_or(0);
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 fn source(s: &Value) -> String {
     s.as_str().map_or_else(|| "declared without a source".to_owned(), str::to_owned)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    /// The trust table counts in words, singular for one ("1 exploration"), and shows what was
+    /// taken as declared as chips.
+    #[test]
+    fn the_trust_table_counts_one_in_the_singular() {
+        let report = json!({
+            "entries_checked": 12,
+            "declared": null,
+            "players": [
+                { "seat": 0, "name": "Ana", "verified": { "explorations": 1, "paragraphs_checked": 1 },
+                  "trusted": { "encounter_coins": 6 } },
+                { "seat": 1, "name": "Bo", "verified": { "explorations": 4, "paragraphs_checked": 0 }, "trusted": {} },
+            ],
+            "warnings": [],
+        });
+        let html = super::trust(&report).into_string();
+        assert!(html.contains("1 exploration, 1 first paragraph against cave tables"), "{html}");
+        assert!(html.contains("4 explorations, 0 first paragraphs against cave tables"), "{html}");
+        assert!(html.contains("data-good=\"encounter_coins\""), "{html}");
+    }
 }

@@ -203,7 +203,28 @@ fn percent(rate: Option<f64>) -> String {
 }
 
 fn number(x: Option<f64>, decimals: usize) -> String {
-    x.map_or_else(|| "—".to_owned(), |x| format!("{x:.decimals$}"))
+    x.map_or_else(|| "—".to_owned(), |x| format!("{:.decimals$}", unsigned_zero(x, decimals)))
+}
+
+/// `x` with one decimal, with its sign (`+`/`-`) when `sign`.
+fn tenths(x: f64, sign: bool) -> String {
+    let x = unsigned_zero(x, 1);
+    if sign {
+        format!("{x:+.1}")
+    } else {
+        format!("{x:.1}")
+    }
+}
+
+/// `x`, or zero when `x` rounds to zero at `decimals` decimals: a small negative value (an
+/// interval's end just below zero) is written `0.0`, not `-0.0`.
+fn unsigned_zero(x: f64, decimals: usize) -> f64 {
+    let scale = 10f64.powi(i32::try_from(decimals).unwrap_or(0));
+    if (x * scale).round() == 0.0 {
+        0.0
+    } else {
+        x
+    }
 }
 
 /// The status of a verdict as shown.
@@ -212,5 +233,29 @@ fn status_label(s: chronicle_game::Status) -> &'static str {
         chronicle_game::Status::Complete => "complete",
         chronicle_game::Status::Incomplete => "incomplete",
         chronicle_game::Status::Invalid => "invalid",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// An interval's end just below zero reads `0.0` (`+0.0` signed), never `-0.0`; other
+    /// values keep their sign.
+    #[test]
+    fn values_that_round_to_zero_are_written_without_a_minus() {
+        let cases: [(f64, bool, &str); 7] = [
+            (-0.04, false, "0.0"),
+            (-0.04, true, "+0.0"),
+            (0.04, true, "+0.0"),
+            (-0.05, true, "-0.1"),
+            (-3.6, true, "-3.6"),
+            (2.25, false, "2.2"),
+            (-0.0, false, "0.0"),
+        ];
+        for (x, sign, shown) in cases {
+            assert_eq!(super::tenths(x, sign), shown, "{x}");
+        }
+        assert_eq!(super::number(Some(-0.004), 2), "0.00");
+        assert_eq!(super::number(Some(-0.4), 0), "0");
+        assert_eq!(super::number(None, 1), "—");
     }
 }

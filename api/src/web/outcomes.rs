@@ -15,7 +15,7 @@ use chronicle_analytics::DEFAULT_MIN_SAMPLE;
 use chronicle_game::{GameKind, GameSpec};
 
 use super::stats::{rate_cell, scores};
-use super::{number, page, param, percent, problem, query_map, refused, service_problem};
+use super::{number, page, param, percent, problem, query_map, refused, service_problem, tenths};
 use crate::http::AppState;
 
 /// The pages: URL segment and game.
@@ -49,19 +49,19 @@ fn filter_form(path: &str, q: &BTreeMap<String, String>) -> Markup {
 /// A mean margin with its interval; small samples marked.
 fn mean_cell(m: &Mean) -> Markup {
     let interval = match (m.ci_low, m.ci_high) {
-        (Some(lo), Some(hi)) => format!(" ({lo:+.1} to {hi:+.1})"),
+        (Some(lo), Some(hi)) => format!(" ({} to {})", tenths(lo, true), tenths(hi, true)),
         _ => String::new(),
     };
     html! {
         td.num class=[m.below_min_sample.then_some("small")] data-sort=(m.mean.unwrap_or(f64::NEG_INFINITY)) {
-            (m.mean.map_or("—".to_owned(), |x| format!("{x:+.1}"))) span.n { (interval) }
+            (m.mean.map_or("—".to_owned(), |x| tenths(x, true))) span.n { (interval) }
         }
     }
 }
 
 fn plain_mean_cell(m: &Mean) -> Markup {
     let interval = match (m.ci_low, m.ci_high) {
-        (Some(lo), Some(hi)) => format!(" ({lo:.1} to {hi:.1})"),
+        (Some(lo), Some(hi)) => format!(" ({} to {})", tenths(lo, false), tenths(hi, false)),
         _ => String::new(),
     };
     html! {

@@ -14,7 +14,7 @@ use super::{page, refused, service_problem};
 use crate::http::AppState;
 
 fn signed(x: f64, scale: f64, unit: &str) -> String {
-    format!("{:+.1}{unit}", x * scale)
+    format!("{}{unit}", super::tenths(x * scale, true))
 }
 
 /// An estimate or difference with its 95% interval; `scale` 100 shows fractions as points.

@@ -10,7 +10,7 @@ use maud::{html, Markup};
 
 use chronicle_analytics::{self as analytics, parse_played_at, FurnishingSet, Rate};
 
-use super::{number, page, param, percent, problem, query_map, refused, service_problem};
+use super::{number, page, param, percent, problem, query_map, refused, service_problem, tenths};
 use crate::http::AppState;
 
 const FAMILIES: [(&str, &str); 5] = [
@@ -181,14 +181,14 @@ fn furnishings(f: &analytics::FurnishingStats) -> Markup {
                     (rate_cell(&t.win_rate_not_built))
                     td.num data-sort=(t.win_rate_difference.unwrap_or(f64::NEG_INFINITY)) {
                         @match (t.win_rate_difference, t.win_rate_difference_ci) {
-                            (Some(d), Some((lo, hi))) => { (format!("{:+.1}", d * 100.0)) span.n { " (" (format!("{:+.1}", lo * 100.0)) " to " (format!("{:+.1}", hi * 100.0)) ")" } }
+                            (Some(d), Some((lo, hi))) => { (tenths(d * 100.0, true)) span.n { " (" (tenths(lo * 100.0, true)) " to " (tenths(hi * 100.0, true)) ")" } }
                             (Some(d), None) => { (format!("{:+.1}", d * 100.0)) }
                             _ => { "—" }
                         }
                     }
                     td.num.score-difference data-sort=(t.mean_score_difference.unwrap_or(f64::NEG_INFINITY)) {
                         @match (t.mean_score_difference, t.mean_score_difference_ci) {
-                            (Some(d), Some((lo, hi))) => { (format!("{d:+.1}")) span.n { " (" (format!("{lo:+.1}")) " to " (format!("{hi:+.1}")) ")" } }
+                            (Some(d), Some((lo, hi))) => { (tenths(d, true)) span.n { " (" (tenths(lo, true)) " to " (tenths(hi, true)) ")" } }
                             (Some(d), None) => { (format!("{d:+.1}")) }
                             _ => { "—" }
                         }
@@ -226,7 +226,7 @@ fn weapons(w: &analytics::WeaponStats) -> Markup {
             tbody { @for l in &w.loot {
                 tr { td { (l.item.id().replace('_', " ")) } (rate_cell(&l.winners)) (rate_cell(&l.others)) td.num data-sort=(l.difference) {
                     (format!("{:+.1} pts", l.difference * 100.0))
-                    @if let Some((lo, hi)) = l.difference_ci { span.n { " (" (format!("{:+.1}", lo * 100.0)) " to " (format!("{:+.1}", hi * 100.0)) ")" } }
+                    @if let Some((lo, hi)) = l.difference_ci { span.n { " (" (tenths(lo * 100.0, true)) " to " (tenths(hi * 100.0, true)) ")" } }
                 } }
             } }
         } }
