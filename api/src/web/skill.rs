@@ -151,7 +151,7 @@ pub async fn players(state: web::Data<AppState>, req: HttpRequest) -> HttpRespon
                         td { (i + 1) }
                         td { a href={ "/players/" (urlencode(key)) } { (shown(&skill, key)) }
                              @if key.starts_with("id:") { " " span.hint { (key) } } }
-                        td data-sort=(format!("{:.4}", r.rating.conservative())) { (format!("{:.1}", r.rating.conservative())) }
+                        td data-sort=(format!("{:.4}", r.rating.conservative())) { (super::number(Some(r.rating.conservative()), 1)) }
                         td { (format!("{:.2}", r.rating.mu)) } td { (format!("{:.2}", r.rating.sigma)) } td { (r.games) }
                     }
                 } }
@@ -205,7 +205,7 @@ pub async fn player(state: web::Data<AppState>, req: HttpRequest, name: web::Pat
             h1 { (shown(&skill, &key)) }
             p.hint { "Identity " code { (key) }
                 @if !merged.is_empty() { "; also recorded as " @for (i, a) in merged.iter().enumerate() { @if i > 0 { ", " } code { (a) } } } }
-            p #player-rating { "Rating " strong { (format!("{:.1}", rating.rating.conservative())) } " (mu " (format!("{:.2}", rating.rating.mu)) ", sigma " (format!("{:.2}", rating.rating.sigma)) ") after " (rating.games) " rated games." }
+            p #player-rating { "Rating " strong { (super::number(Some(rating.rating.conservative()), 1)) } " (mu " (format!("{:.2}", rating.rating.mu)) ", sigma " (format!("{:.2}", rating.rating.sigma)) ") after " (rating.games) " rated games." }
             h2 { "Rated games, latest first" }
             div.scroll { table #rating-history {
                 thead { tr { th { "Game" } th { "Played" } th { "Seat" } th { "Rank" } th { "Score" } th { "mu before" } th { "mu after" } th { "sigma after" } } }

@@ -182,14 +182,14 @@ fn furnishings(f: &analytics::FurnishingStats) -> Markup {
                     td.num data-sort=(t.win_rate_difference.unwrap_or(f64::NEG_INFINITY)) {
                         @match (t.win_rate_difference, t.win_rate_difference_ci) {
                             (Some(d), Some((lo, hi))) => { (tenths(d * 100.0, true)) span.n { " (" (tenths(lo * 100.0, true)) " to " (tenths(hi * 100.0, true)) ")" } }
-                            (Some(d), None) => { (format!("{:+.1}", d * 100.0)) }
+                            (Some(d), None) => { (tenths(d * 100.0, true)) }
                             _ => { "—" }
                         }
                     }
                     td.num.score-difference data-sort=(t.mean_score_difference.unwrap_or(f64::NEG_INFINITY)) {
                         @match (t.mean_score_difference, t.mean_score_difference_ci) {
                             (Some(d), Some((lo, hi))) => { (tenths(d, true)) span.n { " (" (tenths(lo, true)) " to " (tenths(hi, true)) ")" } }
-                            (Some(d), None) => { (format!("{d:+.1}")) }
+                            (Some(d), None) => { (tenths(d, true)) }
                             _ => { "—" }
                         }
                     }
@@ -225,7 +225,7 @@ fn weapons(w: &analytics::WeaponStats) -> Markup {
             thead { tr { th data-type="text" { "Loot" } th data-type="num" { "Winners who took it" } th data-type="num" { "Others who took it" } th data-type="num" { "Difference (95%)" } } }
             tbody { @for l in &w.loot {
                 tr { td { (l.item.id().replace('_', " ")) } (rate_cell(&l.winners)) (rate_cell(&l.others)) td.num data-sort=(l.difference) {
-                    (format!("{:+.1} pts", l.difference * 100.0))
+                    (tenths(l.difference * 100.0, true)) " pts"
                     @if let Some((lo, hi)) = l.difference_ci { span.n { " (" (tenths(lo * 100.0, true)) " to " (tenths(hi * 100.0, true)) ")" } }
                 } }
             } }
@@ -246,7 +246,7 @@ fn seats(s: &analytics::SeatStats) -> Markup {
         div.scroll { table {
             thead { tr { th { "Players" } th { "First player's win rate" } th { "Expected" } th { "Advantage" } } }
             tbody { @for r in s.first_player.iter().chain(s.first_player_overall.iter()) {
-                tr { td { (r.player_count.map_or("all".to_owned(), |n| n.to_string())) } (rate_cell(&r.win_rate)) td.num { (percent(Some(r.expected))) } td.num { (format!("{:+.1} pts", r.advantage * 100.0)) } }
+                tr { td { (r.player_count.map_or("all".to_owned(), |n| n.to_string())) } (rate_cell(&r.win_rate)) td.num { (percent(Some(r.expected))) } td.num { (tenths(r.advantage * 100.0, true)) " pts" } }
             } }
         } }
     }
