@@ -124,6 +124,12 @@ fn complete_text(file: &str, name: &str, v: &Verdict) -> String {
     line
 }
 
+/// A count read from a report in words: "1 exploration", "4 explorations" (0 when absent).
+pub fn counted(n: &Value, one: &str, many: &str) -> String {
+    let n = n.as_u64().unwrap_or(0);
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// The trust report as indented lines: the declared data, then per player what was checked and
 /// each count that was taken as declared, then the warnings.
 pub fn trust_text(t: &Value) -> String {
@@ -149,13 +155,11 @@ pub fn trust_text(t: &Value) -> String {
             })
             .unwrap_or_default();
         let trusted = if trusted.is_empty() { "nothing".to_owned() } else { trusted.join(", ") };
-        let (explorations, paragraphs) =
-            (verified["explorations"].as_u64().unwrap_or(0), verified["paragraphs_checked"].as_u64().unwrap_or(0));
         text.push_str(&format!(
-            "\n  {}: checked {explorations} exploration{} ({paragraphs} first paragraph{} against cave tables); trusted: {trusted}",
+            "\n  {}: checked {} ({} against cave tables); trusted: {trusted}",
             p["name"].as_str().unwrap_or("?"),
-            if explorations == 1 { "" } else { "s" },
-            if paragraphs == 1 { "" } else { "s" },
+            counted(&verified["explorations"], "exploration", "explorations"),
+            counted(&verified["paragraphs_checked"], "first paragraph", "first paragraphs"),
         ));
     }
     for w in t["warnings"].as_array().map(Vec::as_slice).unwrap_or(&[]) {

@@ -30,13 +30,12 @@ pub struct Identity {
 
 /// The dedupe key and format of a log.
 pub fn identify(bytes: &[u8]) -> Identity {
-    if bytes.len() > MAX_LOG_BYTES {
-        return Identity { sha256: hex(&Sha256::digest(bytes)), format: None };
-    }
-    if let Some((text, format)) = plain::canonical(bytes) {
-        return Identity { sha256: hex(&Sha256::digest(&text)), format: format.map(str::to_owned) };
-    }
-    match tree_canonical(bytes) {
+    let canonical = (bytes.len() <= MAX_LOG_BYTES).then(|| {
+        plain::canonical(bytes)
+            .map(|(text, format)| (text, format.map(str::to_owned)))
+            .or_else(|| tree_canonical(bytes))
+    });
+    match canonical.flatten() {
         Some((text, format)) => Identity { sha256: hex(&Sha256::digest(&text)), format },
         None => Identity { sha256: hex(&Sha256::digest(bytes)), format: None },
     }

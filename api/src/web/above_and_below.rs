@@ -9,6 +9,7 @@ use serde_json::Value;
 use chronicle_game::GameKind;
 
 use super::panels::{chips, ids, label, name_of, names, phase_line, provisional};
+use crate::game_report::counted;
 
 /// The face-up rows, in the order the view names them, with what the table calls them.
 const ROWS: [(&str, &str); 5] = [
@@ -154,12 +155,6 @@ pub fn trust(report: &Value) -> Markup {
             } } }
         }
     }
-}
-
-/// "1 exploration", "4 explorations".
-fn counted(n: &Value, one: &str, many: &str) -> String {
-    let n = n.as_u64().unwrap_or(0);
-    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 fn source(s: &Value) -> String {
