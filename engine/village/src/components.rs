@@ -85,34 +85,98 @@ pub struct Path {
     pub cubes: crate::ids::Cubes,
 }
 
-/// The travel map (M.6).
+/// The travel map (M.6), indexed when it is read so that every question the rules ask of it
+/// costs at most a logarithm of its size: a city by its id (the cities are kept sorted by id),
+/// a path by the two places it joins, and the paths leaving a place (adjacency lists).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TravelMap {
-    pub cities: Vec<City>,
-    pub paths: Vec<Path>,
+    /// Sorted by id (they come from a map keyed by id), so that [`TravelMap::city`] is a
+    /// binary search and a city's index is fixed by the ids alone.
+    cities: Vec<City>,
+    /// In the log's order.
+    paths: Vec<Path>,
+    /// The path joining two places, by their [`slot`]s, the lower first.
+    joins: BTreeMap<(usize, usize), usize>,
+    /// Where each place's run of `exits` starts, by [`slot`]; one more entry than places.
+    starts: Vec<usize>,
+    /// Per place, the places one path away and that path's index, in the log's order of paths.
+    exits: Vec<(Node, usize)>,
+}
+
+/// A place's index among the places of a map: the village first, then the cities.
+fn slot(n: Node) -> usize {
+    match n {
+        Node::Village => 0,
+        Node::City(c) => c + 1,
+    }
+}
+
+/// The two places' slots, the lower first: a path is undirected.
+fn pair(x: Node, y: Node) -> (usize, usize) {
+    let (a, b) = (slot(x), slot(y));
+    (a.min(b), a.max(b))
 }
 
 impl TravelMap {
+    /// The map of these cities (sorted by id) and paths (each joining two different places,
+    /// no two the same places), with its indexes: linear in their number, but for the
+    /// logarithm of `joins`.
+    fn new(cities: Vec<City>, paths: Vec<Path>, joins: BTreeMap<(usize, usize), usize>) -> TravelMap {
+        let places = cities.len() + 1;
+        let mut starts = vec![0; places + 1];
+        for p in &paths {
+            starts[slot(p.a) + 1] += 1;
+            starts[slot(p.b) + 1] += 1;
+        }
+        for i in 1..starts.len() {
+            starts[i] += starts[i - 1];
+        }
+        // Each place's run filled in the order of the paths: the order `neighbours` answers.
+        let mut next = starts.clone();
+        let mut exits = vec![(Node::Village, 0); 2 * paths.len()];
+        for (i, p) in paths.iter().enumerate() {
+            for (from, to) in [(p.a, p.b), (p.b, p.a)] {
+                exits[next[slot(from)]] = (to, i);
+                next[slot(from)] += 1;
+            }
+        }
+        TravelMap { cities, paths, joins, starts, exits }
+    }
+
+    /// The cities, sorted by id; a city's index is its place here.
+    pub fn cities(&self) -> &[City] {
+        &self.cities
+    }
+
+    /// The paths, in the log's order.
+    pub fn paths(&self) -> &[Path] {
+        &self.paths
+    }
+
+    /// The index of the city with this id.
     pub fn city(&self, id: &str) -> Option<usize> {
-        self.cities.iter().position(|c| c.id == id)
+        self.cities.binary_search_by(|c| c.id.as_str().cmp(id)).ok()
     }
 
     /// The path joining two nodes, if any.
     pub fn path(&self, x: Node, y: Node) -> Option<&Path> {
-        self.paths.iter().find(|p| (p.a == x && p.b == y) || (p.a == y && p.b == x))
+        self.joins.get(&pair(x, y)).map(|&i| &self.paths[i])
     }
 
-    /// The nodes one path away from a node.
+    /// The nodes one path away from a node, each with the path leading there, in the log's
+    /// order of paths.
+    pub fn exits(&self, x: Node) -> impl Iterator<Item = (Node, &Path)> + '_ {
+        let s = slot(x);
+        let run = match (self.starts.get(s), self.starts.get(s + 1)) {
+            (Some(&from), Some(&to)) => &self.exits[from..to],
+            _ => &[],
+        };
+        run.iter().map(|&(to, i)| (to, &self.paths[i]))
+    }
+
+    /// The nodes one path away from a node, in the log's order of paths.
     pub fn neighbours(&self, x: Node) -> impl Iterator<Item = Node> + '_ {
-        self.paths.iter().filter_map(move |p| {
-            if p.a == x {
-                Some(p.b)
-            } else if p.b == x {
-                Some(p.a)
-            } else {
-                None
-            }
-        })
+        self.exits(x).map(|(to, _)| to)
     }
 }
 
@@ -345,7 +409,12 @@ fn marks_of(list: &[String], key: &str) -> RuleResult<Vec<Mark>> {
         .collect()
 }
 
+/// Reads and checks the travel map in time linear in its cities and paths (but for the
+/// logarithms of the look-ups), stopping at the first fault in the order the checks have
+/// always had: the city ids, then each path in turn (its two places, that they
+/// differ, that no earlier path joins them, its cubes), then the village's two neighbours.
 fn travel(t: &crate::notation::TravelNotation) -> RuleResult<TravelMap> {
+    // Sorted by id: the notation keys them by id.
     let cities: Vec<City> = t.cities.iter().map(|(id, c)| City { id: id.clone(), reward: c.reward }).collect();
     if cities.iter().any(|c| c.id == "village" || c.id.is_empty()) {
         return bad("`travel.cities` may not contain \"village\" or an empty id");
@@ -355,18 +424,18 @@ fn travel(t: &crate::notation::TravelNotation) -> RuleResult<TravelMap> {
             return Ok(Node::Village);
         }
         cities
-            .iter()
-            .position(|c| c.id == id)
+            .binary_search_by(|c| c.id.as_str().cmp(id))
             .map(Node::City)
-            .map_or_else(|| bad(format!("travel path names \"{id}\", which is not a city of `travel.cities`")), Ok)
+            .or_else(|_| bad(format!("travel path names \"{id}\", which is not a city of `travel.cities`")))
     };
-    let mut map = TravelMap { cities: cities.clone(), paths: Vec::new() };
+    let mut paths = Vec::with_capacity(t.paths.len());
+    let mut joins = BTreeMap::new();
     for p in &t.paths {
         let (a, b) = (node(&p.between[0])?, node(&p.between[1])?);
         if a == b {
             return bad("a travel path joins two different places");
         }
-        if map.path(a, b).is_some() {
+        if joins.insert(pair(a, b), paths.len()).is_some() {
             return bad(format!("two travel paths join \"{}\" and \"{}\"", p.between[0], p.between[1]));
         }
         let mut cubes = crate::ids::Cubes::default();
@@ -376,8 +445,9 @@ fn travel(t: &crate::notation::TravelNotation) -> RuleResult<TravelMap> {
             }
             cubes.add(cube, k);
         }
-        map.paths.push(Path { a, b, time: p.time.unwrap_or(2), wagons: p.wagons.unwrap_or(1), cubes });
+        paths.push(Path { a, b, time: p.time.unwrap_or(2), wagons: p.wagons.unwrap_or(1), cubes });
     }
+    let map = TravelMap::new(cities, paths, joins);
     let from_village = map.neighbours(Node::Village).count();
     if from_village != 2 {
         return bad(format!("exactly two cities are joined to the village (S l.498), not {from_village}"));

@@ -63,7 +63,7 @@ impl Loc {
             Loc::Council(s) => format!("council:{s}"),
             Loc::City(c) => format!(
                 "city:{}",
-                components.travel.as_ref().and_then(|t| t.cities.get(c)).map_or("?", |c| c.id.as_str())
+                components.travel.as_ref().and_then(|t| t.cities().get(c)).map_or("?", |c| c.id.as_str())
             ),
             Loc::Church(s) => format!("church:{s}"),
             Loc::Chronicle(c) => format!("chronicle:{c}"),

@@ -99,13 +99,12 @@ pub fn actions(game: &Game, p: usize, space: Space) -> Vec<Action> {
             let Some(map) = game.components().travel.as_ref() else { return out };
             for (gen, loc) in distinct(game, p, |l| matches!(l, Loc::Farm | Loc::City(_))) {
                 let Some(from) = Game::node(loc) else { continue };
-                for to in map.neighbours(from) {
+                for (to, path) in map.exits(from) {
                     let Node::City(c) = to else { continue };
-                    let Some(path) = map.path(from, to) else { continue };
                     let cf = coins_for(game, p, &path.cubes);
                     let fresh =
                         !game.players[p].discs.contains(&c) && game.players[p].discs.len() < rules::travel::DISCS;
-                    let rewards: Vec<Option<RewardChoice>> = if fresh && map.cities[c].reward == Reward::Cubes {
+                    let rewards: Vec<Option<RewardChoice>> = if fresh && map.cities()[c].reward == Reward::Cubes {
                         cube_pairs().into_iter().map(|cubes| Some(RewardChoice { cubes })).collect()
                     } else {
                         vec![None]
@@ -113,7 +112,7 @@ pub fn actions(game: &Game, p: usize, space: Space) -> Vec<Action> {
                     for reward in rewards {
                         out.push(Action::Travel {
                             member: mref(gen, loc, game),
-                            to: map.cities[c].id.clone(),
+                            to: map.cities()[c].id.clone(),
                             reward,
                             coin_for: cf.clone(),
                         });

@@ -62,7 +62,7 @@ fn player(game: &Game, p: usize, pl: &Player) -> Value {
     let cities: Vec<String> = pl
         .discs
         .iter()
-        .filter_map(|&c| game.components().travel.as_ref().and_then(|t| t.cities.get(c)).map(|c| c.id.clone()))
+        .filter_map(|&c| game.components().travel.as_ref().and_then(|t| t.cities().get(c)).map(|c| c.id.clone()))
         .collect();
     json!({
         "name": pl.name,

@@ -25,22 +25,25 @@ pub fn travel(
     reward: Option<&RewardChoice>,
     coin_for: &[Cube],
 ) -> RuleResult {
-    let map = game.components().travel()?.clone();
-    let loc = game.member(p, member)?;
-    let Some(from) = Game::node(loc) else {
-        return fail(ErrorCode::MemberNotFound, "a traveller starts on the farm or on a city (RULES.md D.6)");
+    // What the move needs of the map, read before the game changes: no copy of the map.
+    let (loc, city, cost, kind) = {
+        let map = game.components().travel()?;
+        let loc = game.member(p, member)?;
+        let Some(from) = Game::node(loc) else {
+            return fail(ErrorCode::MemberNotFound, "a traveller starts on the farm or on a city (RULES.md D.6)");
+        };
+        let Some(city) = map.city(to) else {
+            return fail(ErrorCode::UnknownId, format!("city `{to}` is not on the travel map"));
+        };
+        let Some(path) = map.path(from, Node::City(city)) else {
+            let origin = if from == Node::Village { "the village" } else { "the member's city" };
+            return fail(ErrorCode::NotAdjacent, format!("`{to}` is not one path away from {origin} (RULES.md G.9.1)"));
+        };
+        (loc, city, path_cost(path), map.cities()[city].reward)
     };
-    let Some(city) = map.city(to) else {
-        return fail(ErrorCode::UnknownId, format!("city `{to}` is not on the travel map"));
-    };
-    let Some(path) = map.path(from, Node::City(city)) else {
-        let origin = if from == Node::Village { "the village" } else { "the member's city" };
-        return fail(ErrorCode::NotAdjacent, format!("`{to}` is not one path away from {origin} (RULES.md G.9.1)"));
-    };
-    pay(game, p, &path_cost(path), coin_for, Deaths::EndOfTurn)?;
+    pay(game, p, &cost, coin_for, Deaths::EndOfTurn)?;
     game.players[p].relocate(member.gen, loc, Loc::City(city));
     let gains = !game.players[p].discs.contains(&city) && game.players[p].discs.len() < DISCS;
-    let kind = map.cities[city].reward;
     match (gains, kind, reward) {
         (false, _, Some(_)) | (true, Reward::Prestige | Reward::Coin, Some(_)) => {
             return fail(ErrorCode::BadReward, "no `reward` choice is made here (RULES.md G.9.3)")

@@ -354,7 +354,7 @@ fn h40_customer_ids() {
 #[test]
 fn h15_no_reward_without_a_disc() {
     let mut g = game_at(&game2(vec![]));
-    let cities = &g.components().travel.as_ref().expect("travel map").cities;
+    let cities = g.components().travel.as_ref().expect("travel map").cities();
     let north = cities.iter().position(|c| c.id == "north").expect("north");
     g.players[0].discs = (0..cities.len()).filter(|&c| c != north).collect();
     assert_eq!(g.players[0].discs.len(), 6);

@@ -41,7 +41,7 @@ fn d1_harvest_combinations() {
 #[test]
 fn d6_journey_and_repeat_visit() {
     let mut g = game_at(&game2(vec![]));
-    let cities = &g.components().travel.as_ref().expect("travel map").cities;
+    let cities = g.components().travel.as_ref().expect("travel map").cities();
     let north = cities.iter().position(|c| c.id == "north").expect("north");
     assert!(g.players[0].relocate(1, Loc::Farm, Loc::City(north)));
     g.players[0].discs = vec![north];
