@@ -21,6 +21,30 @@ pub const SYNTHETIC: &str = "chronicle-synthetic/1";
 /// The synthetic table as inline JSON (its `source` says what it is).
 pub const SYNTHETIC_JSON: &str = include_str!("synthetic_components.json");
 
+/// Most cities a travel map may declare (`travel.cities`). The printed map has about a dozen
+/// (A.8; six discs visit at most six), the synthetic table 7. The map is read once per replay in
+/// time linear in its size and each look-up in it is logarithmic, but a log could otherwise make
+/// every replay, every legal-entry list and every bot build and search a map of hundreds of
+/// thousands of cities (16 MiB of log hold over 300,000); 2,000 is well over a hundred times any
+/// drawn map. A longer list is refused with `log_too_large` before any path is read.
+pub const MAX_TRAVEL_CITIES: usize = 2_000;
+
+/// Most paths a travel map may declare (`travel.paths`): four per city of the largest map
+/// allowed. A map drawn on a board (planar) has fewer than three paths per city; the printed and
+/// synthetic maps have under two. The legal entries of a travel space list one move per path
+/// leaving a traveller's place, so this also bounds that list. Refused with `log_too_large`.
+pub const MAX_TRAVEL_PATHS: usize = 4 * MAX_TRAVEL_CITIES;
+
+/// Most spaces one chronicle category may declare (`chronicle.<category>`). The printed
+/// categories have a handful each (the synthetic table 2–4); no game has more than 55 members
+/// (5 colours of 11) to place, so more spaces could never fill. Every death counts the open
+/// spaces, so the bound keeps that count small. Refused with `log_too_large`.
+pub const MAX_CHRONICLE_SPACES: usize = 100;
+
+/// Most graves the cemetery may declare (`graves`), for the same reasons as
+/// [`MAX_CHRONICLE_SPACES`] (the synthetic table has 6). Refused with `log_too_large`.
+pub const MAX_GRAVES: usize = 100;
+
 /// Which player counts open a chronicle space or grave (`RULES.md` A.10, B.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mark {
@@ -353,6 +377,9 @@ fn validate_inline(n: &InlineComponents) -> RuleResult<Components> {
             let Some(marks) = ch.get(cat.id()) else {
                 return bad(format!("`chronicle` lacks category `{cat}` (all five are needed)"));
             };
+            if marks.len() > MAX_CHRONICLE_SPACES {
+                return too_many(&format!("chronicle.{cat}"), marks.len(), MAX_CHRONICLE_SPACES);
+            }
             cats[cat.index()] = marks_of(marks, "chronicle")?;
         }
         let marriage = cats.iter().flatten().filter(|m| **m == Mark::Marriage).count();
@@ -362,6 +389,9 @@ fn validate_inline(n: &InlineComponents) -> RuleResult<Components> {
         c.chronicle = Some(cats);
     }
     if let Some(g) = &n.graves {
+        if g.len() > MAX_GRAVES {
+            return too_many("graves", g.len(), MAX_GRAVES);
+        }
         c.graves = Some(marks_of(g, "graves")?);
     }
     for (&id, data) in n.customers.iter().flatten() {
@@ -409,11 +439,22 @@ fn marks_of(list: &[String], key: &str) -> RuleResult<Vec<Mark>> {
         .collect()
 }
 
+/// The refusal of a declared list longer than the engine's bound for it.
+fn too_many<T>(key: &str, declared: usize, most: usize) -> RuleResult<T> {
+    fail(ErrorCode::LogTooLarge, format!("setup.components: `{key}` declares {declared}; at most {most}"))
+}
+
 /// Reads and checks the travel map in time linear in its cities and paths (but for the
 /// logarithms of the look-ups), stopping at the first fault in the order the checks have
-/// always had: the city ids, then each path in turn (its two places, that they
+/// always had: the bounds, the city ids, then each path in turn (its two places, that they
 /// differ, that no earlier path joins them, its cubes), then the village's two neighbours.
 fn travel(t: &crate::notation::TravelNotation) -> RuleResult<TravelMap> {
+    if t.cities.len() > MAX_TRAVEL_CITIES {
+        return too_many("travel.cities", t.cities.len(), MAX_TRAVEL_CITIES);
+    }
+    if t.paths.len() > MAX_TRAVEL_PATHS {
+        return too_many("travel.paths", t.paths.len(), MAX_TRAVEL_PATHS);
+    }
     // Sorted by id: the notation keys them by id.
     let cities: Vec<City> = t.cities.iter().map(|(id, c)| City { id: id.clone(), reward: c.reward }).collect();
     if cities.iter().any(|c| c.id == "village" || c.id.is_empty()) {
