@@ -3,7 +3,8 @@
 //! `market` (D.4, G.7), `deaths` (C.6, C.7, G.11), `mass` (E.1, G.12), `end_and_scoring`
 //! (E.2–E.4), `solo` (F, G.13), `decisions`, `decisions_play`, `decisions_solo` (H, a test
 //! per decision), `codes` (every G error code reached), `seeded` (G.14, simulated games),
-//! `fixtures` (golden and invalid logs, the worked example), `robustness` (mutated logs).
+//! `fixtures` (golden and invalid logs, the worked example), `robustness` (mutated logs),
+//! `travel_map` (A.8, D.6, M.6: the map's reading and the bounds on declared lists).
 
 mod actions;
 mod checks;
@@ -22,4 +23,5 @@ mod robustness;
 mod seeded;
 mod setup;
 mod solo;
+mod travel_map;
 mod turns;
