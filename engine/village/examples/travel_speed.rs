@@ -14,7 +14,8 @@
 //! * **game**: a simulated 2-player game whose inline components are the synthetic table with
 //!   the same chain hung from its city `abbey` (`n` more cities), replayed to its end.
 //!
-//! The baseline is the same simulated game with the synthetic table inline, unchanged. Each
+//! The baseline is the same simulated game with the synthetic table inline, unchanged; each
+//! log's own JSON floor (read and discarded, `serde::de::IgnoredAny`) is timed beside it. Each
 //! line gives the verdict (the status, and the error code when refused), so that a map refused
 //! by a size bound shows as such.
 
@@ -73,19 +74,31 @@ fn verdict(log: &[u8]) -> String {
     }
 }
 
-fn once(log: &[u8]) -> Duration {
-    let t = Instant::now();
+/// What a pass does with a log's bytes.
+type Pass = fn(&[u8]);
+
+fn replay(log: &[u8]) {
     std::hint::black_box(chronicle_village::replay(std::hint::black_box(log)));
+}
+
+/// The JSON floor: the log read and discarded, which no replay can beat.
+fn floor(log: &[u8]) {
+    std::hint::black_box(serde_json::from_slice::<serde::de::IgnoredAny>(std::hint::black_box(log)).is_ok());
+}
+
+fn once(log: &[u8], pass: Pass) -> Duration {
+    let t = Instant::now();
+    pass(log);
     t.elapsed()
 }
 
-/// The median of five replays; one replay when it takes over a second (the quadratic maps).
-fn median(log: &[u8]) -> Duration {
-    let first = once(log);
+/// The median of five passes; one pass when it takes over a second (the quadratic maps).
+fn median(log: &[u8], pass: Pass) -> Duration {
+    let first = once(log, pass);
     if first > Duration::from_secs(1) {
         return first;
     }
-    let mut d: Vec<Duration> = std::iter::once(first).chain((0..4).map(|_| once(log))).collect();
+    let mut d: Vec<Duration> = std::iter::once(first).chain((0..4).map(|_| once(log, pass))).collect();
     d.sort();
     d[2]
 }
@@ -94,7 +107,7 @@ fn main() {
     let counts: Vec<usize> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
     let counts = if counts.is_empty() { vec![10_000, 25_000, 50_000, 100_000] } else { counts };
     let base_log = game(0);
-    let base = median(&base_log);
+    let base = median(&base_log, replay);
     println!(
         "baseline: simulated 2-player game, synthetic table inline: {:.3} ms ({})",
         base.as_secs_f64() * 1e3,
@@ -102,12 +115,15 @@ fn main() {
     );
     for n in counts {
         for (kind, log) in [("bare", bare(n)), ("game", game(n))] {
-            let d = median(&log);
+            let d = median(&log, replay);
+            let f = median(&log, floor);
             println!(
-                "{n:>7} cities {kind}: {:>7} bytes {:>10.3} ms {:>9.1}x baseline  {}",
+                "{n:>7} cities {kind}: {:>7} bytes {:>10.3} ms {:>9.1}x baseline {:>7.1}x its JSON floor ({:.3} ms)  {}",
                 log.len(),
                 d.as_secs_f64() * 1e3,
                 d.as_secs_f64() / base.as_secs_f64(),
+                d.as_secs_f64() / f.as_secs_f64(),
+                f.as_secs_f64() * 1e3,
                 verdict(&log)
             );
         }
