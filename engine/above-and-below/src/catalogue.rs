@@ -156,17 +156,26 @@ fn slot_of(prefix: u128, mask: usize) -> usize {
     prefix_slot(prefix, mask + 1)
 }
 
+/// Most slots a search of [`Defs::slots`] visits. The table's hash is public and fixed (the
+/// engine is deterministic), so a log can declare ids that all start their searches at one slot
+/// (ids alike in their first 16 bytes do, and others can be found that do): with no limit,
+/// building the table took a number of steps quadratic in the ids and each look-up a number
+/// linear in them. A definition that finds no free slot within this many is left out of the
+/// table and found by a binary search of [`Defs::sorted`] instead, so building costs at most
+/// this many steps per id and a look-up this many plus a logarithm. The catalogues of real and
+/// simulated games find every id within four slots.
+const MAX_PROBES: usize = 16;
+
 /// The look-up table of [`Defs::slots`] for the prefixes of the definitions, in declaration
-/// order.
+/// order; a definition without a free slot within [`MAX_PROBES`] of its start is left out.
 fn slots(prefixes: &[u128]) -> Vec<u32> {
     let size = (prefixes.len() * 2).next_power_of_two().max(2);
     let mut slots = vec![EMPTY; size];
     for (i, &prefix) in (0..).zip(prefixes) {
-        let mut at = slot_of(prefix, size - 1);
-        while slots[at] != EMPTY {
-            at = (at + 1) & (size - 1);
+        let start = slot_of(prefix, size - 1);
+        if let Some(at) = (0..MAX_PROBES).map(|k| (start + k) & (size - 1)).find(|&at| slots[at] == EMPTY) {
+            slots[at] = i;
         }
-        slots[at] = i;
     }
     slots
 }
@@ -284,9 +293,10 @@ impl<T: Declared> Defs<T> {
         let key = prefix(id);
         let mask = self.slots.len() - 1;
         let mut at = slot_of(key, mask);
-        loop {
+        for _ in 0..MAX_PROBES {
             let i = self.slots[at] as usize;
-            // A free slot (EMPTY) is beyond every definition, and ends the search.
+            // A free slot (EMPTY) ends the search: every definition whose search passes it
+            // found a free slot before it, and none was left out of the table.
             if self.prefixes.get(i)? == &key {
                 let def = &self.defs[i];
                 if same_given_prefix(def.id(), id) {
@@ -295,6 +305,15 @@ impl<T: Declared> Defs<T> {
             }
             at = (at + 1) & mask;
         }
+        self.searched(key, id)
+    }
+
+    /// A definition left out of the look-up table ([`MAX_PROBES`]), by a binary search of the
+    /// sorted order.
+    #[cold]
+    fn searched(&self, key: u128, id: &str) -> Option<&T> {
+        let i = self.sorted.binary_search_by(|&(p, i)| by_id((p, self.defs[i].id()), (key, id))).ok()?;
+        Some(&self.defs[self.sorted[i].1])
     }
 
     /// The definitions, sorted by id.
@@ -663,6 +682,24 @@ mod tests {
         ] {
             assert!(n >= 20 && longest <= 4, "{what}: {n} ids, one found {longest} slots after its start");
         }
+    }
+
+    /// Ids that all start their searches at one slot (alike in their first 16 bytes) cost at
+    /// most [`MAX_PROBES`] slots each to place and to look up: the table is built in linear
+    /// time, where it was quadratic, and every id is still found, those left out of the table
+    /// by the binary search; ids not declared are not.
+    #[test]
+    fn ids_starting_their_search_at_one_slot_are_placed_and_found_in_bounded_steps() {
+        let ids: Vec<String> = (0..5_000).map(|i| format!("an_id_sixteen_by_{i:05}")).collect();
+        assert!(ids.iter().all(|id| prefix(id) == prefix(&ids[0])));
+        let defs = Defs::new(ids.iter().rev().map(|id| CaveDef { id: id.clone(), paragraphs: None }).collect())
+            .expect("distinct");
+        let placed = defs.slots.iter().filter(|&&s| s != EMPTY).count();
+        assert_eq!(placed, MAX_PROBES);
+        for id in &ids {
+            assert_eq!(defs.get(id).map(|d| d.id.as_str()), Some(id.as_str()));
+        }
+        assert!(defs.get("an_id_sixteen_by_05000").is_none() && defs.get("an_id_sixteen_by_").is_none());
     }
 
     /// Every declared definition is found under its id, and only those; ids come sorted.

@@ -195,6 +195,10 @@ fn action_candidates(game: &Game, p: usize, out: &mut Vec<Entry>) {
         (&game.key_row, CardKind::Key),
         (&game.star_row, CardKind::Star),
     ];
+    // The card that would refill a house or outpost row (explicit mode), the same for every
+    // builder and card: each is a scan of the catalogue, found once, not once per builder and
+    // card.
+    let (house_refill, outpost_refill) = (std::cell::OnceCell::new(), std::cell::OnceCell::new());
     for builder in ready.iter().filter(|v| has(v, Skill::Hammer)) {
         for (row, _) in rows {
             for card in row.iter().flatten() {
@@ -203,8 +207,12 @@ fn action_candidates(game: &Game, p: usize, out: &mut Vec<Entry>) {
                     continue;
                 }
                 let refill = match (game.seeded(), full.kind) {
-                    (false, CardKind::Basic) => next_draw(&game.decks.houses, &cat.card_ids(CardKind::Basic)),
-                    (false, CardKind::Outpost) => next_draw(&game.decks.outposts, &cat.card_ids(CardKind::Outpost)),
+                    (false, CardKind::Basic) => house_refill
+                        .get_or_init(|| next_draw(&game.decks.houses, &cat.card_ids(CardKind::Basic)))
+                        .clone(),
+                    (false, CardKind::Outpost) => outpost_refill
+                        .get_or_init(|| next_draw(&game.decks.outposts, &cat.card_ids(CardKind::Outpost)))
+                        .clone(),
                     _ => None,
                 };
                 let caves: Vec<Option<String>> = if full.kind == CardKind::Outpost {
