@@ -46,7 +46,8 @@ pub struct ServeArgs {
     /// fragment spreads, arguments and directives count).
     #[arg(long, env = "CHRONICLE_MAX_SELECTIONS", default_value_t = 1000)]
     pub max_selections: u64,
-    /// Most log bytes one request may replay, over all its fields and aliases.
+    /// Most log bytes one request may work on (replay, or read from the store), over all its
+    /// fields and aliases; a page counts as one request.
     #[arg(long, env = "CHRONICLE_REPLAY_BUDGET", default_value_t = 2 * DEFAULT_BODY_LIMIT)]
     pub replay_budget: usize,
     /// Requests per minute per bearer token.
@@ -79,6 +80,10 @@ pub struct ServeArgs {
     /// Seconds in-flight requests get to finish after SIGINT/SIGTERM.
     #[arg(long, env = "CHRONICLE_SHUTDOWN_TIMEOUT", default_value_t = 30)]
     pub shutdown_timeout: u64,
+    /// Seconds a download waits for its client to read before it gives its slot back and is
+    /// cut.
+    #[arg(long, env = "CHRONICLE_DOWNLOAD_IDLE", default_value_t = 20)]
+    pub download_idle: u64,
     /// Log line format (standard error; filter with RUST_LOG, default `info`).
     #[arg(long, env = "CHRONICLE_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     pub log_format: LogFormat,

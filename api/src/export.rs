@@ -22,7 +22,7 @@ use clap::{Args, ValueEnum};
 use polars::prelude::*;
 
 use chronicle_game::{GameKind, Status};
-use chronicle_store::{self as store, GameFilter, Store, StoredGame};
+use chronicle_store::{self as store, GameFilter, GameHead, Store};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Format {
@@ -217,7 +217,7 @@ fn t(x: impl Into<String>) -> V {
 }
 
 /// The rows one game adds to `table`.
-fn rows(table: Table, g: &StoredGame, out: &mut Columns) {
+fn rows(table: Table, g: &GameHead, out: &mut Columns) {
     let r = &g.record;
     let id = g.id;
     match table {
@@ -375,7 +375,7 @@ fn header(table: Table) -> &'static [(&'static str, bool)] {
 }
 
 /// The table of `games` (their rows in order) and its row count.
-pub fn frame<'a>(table: Table, games: impl IntoIterator<Item = &'a StoredGame>) -> Result<(DataFrame, usize), String> {
+pub fn frame<'a>(table: Table, games: impl IntoIterator<Item = &'a GameHead>) -> Result<(DataFrame, usize), String> {
     let mut columns = Columns::default();
     for g in games {
         rows(table, g, &mut columns);
@@ -421,11 +421,9 @@ pub fn export_command(
         loop {
             let ids = s.list_games(&filter, after, PAGE).await.map_err(|e| e.to_string())?;
             let Some(&last) = ids.last() else { break };
-            for id in ids {
-                if let Some(g) = s.game(id).await.map_err(|e| e.to_string())? {
-                    rows(args.table, &g, &mut columns);
-                    games += 1;
-                }
+            for g in s.games_with_facts(&ids).await.map_err(|e| e.to_string())? {
+                rows(args.table, &g, &mut columns);
+                games += 1;
             }
             after = last;
         }

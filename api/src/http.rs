@@ -29,6 +29,8 @@ pub struct AppState {
     pub limits: Limits,
     /// Where requests with large bodies run.
     pub offload: Arc<crate::offload::Offload>,
+    /// How long a download waits for its client to read.
+    pub download_idle: std::time::Duration,
 }
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
@@ -51,7 +53,7 @@ fn refuse(status: StatusCode, code: &str, message: impl Into<String>) -> HttpRes
 /// `application/json` (the GraphQL-over-HTTP request type) or
 /// `application/graphql-response+json`, with any parameters. Anything else, `text/plain` in
 /// particular (which a browser sends across origins without asking), is refused.
-fn json_content_type(req: &HttpRequest) -> bool {
+pub(crate) fn json_content_type(req: &HttpRequest) -> bool {
     let Some(value) = req.headers().get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()) else { return false };
     let essence = value.split(';').next().unwrap_or_default().trim();
     essence.eq_ignore_ascii_case("application/json")
@@ -150,8 +152,11 @@ async fn graphql(state: web::Data<AppState>, req: HttpRequest, payload: web::Pay
     }
 }
 
-/// Names of the fields that replay logs: a body that mentions one runs off the HTTP workers.
-const REPLAYING_FIELDS: [&[u8]; 2] = [b"verifyLog", b"submitGame"];
+/// Names of the fields that work on logs, sent or stored (`log` covers `verifyLog` and a game's
+/// `log`; `legal` covers `legalEntries`): a body that mentions one runs off the HTTP workers,
+/// where serialising a large answer cannot stall cheap requests.
+const REPLAYING_FIELDS: [&[u8]; 8] =
+    [b"log", b"submitGame", b"replay", b"ledger", b"trust", b"alternatives", b"legal", b"entrySteps"];
 
 /// What a request body comes to.
 enum Answer {
@@ -206,9 +211,31 @@ async fn graphiql() -> HttpResponse {
         .insert_header((
             header::CONTENT_SECURITY_POLICY,
             "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; \
-             font-src 'self' data:; img-src 'self' data:",
+             font-src 'self' data:; img-src 'self' data:; object-src 'none'; base-uri 'none'; \
+             frame-ancestors 'none'",
         ))
         .body(CONSOLE)
+}
+
+/// The content security policy of every HTML page but the query console (whose vendored
+/// GraphiQL needs inline scripts and styles, and has its own): scripts, styles and images from
+/// the server only, no inline script or style, no plugins, forms post here, never framed.
+pub const PAGE_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
+                               object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+/// Headers every response carries: no content sniffing, no framing, referrers only to this
+/// server; and an HTML response without a policy of its own gets [`PAGE_POLICY`].
+pub fn secure_headers(headers: &mut header::HeaderMap) {
+    let html = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.trim_start().to_ascii_lowercase().starts_with("text/html"));
+    if html && !headers.contains_key(header::CONTENT_SECURITY_POLICY) {
+        headers.insert(header::CONTENT_SECURITY_POLICY, header::HeaderValue::from_static(PAGE_POLICY));
+    }
+    headers.insert(header::X_CONTENT_TYPE_OPTIONS, header::HeaderValue::from_static("nosniff"));
+    headers.insert(header::X_FRAME_OPTIONS, header::HeaderValue::from_static("DENY"));
+    headers.insert(header::REFERRER_POLICY, header::HeaderValue::from_static("same-origin"));
 }
 
 /// The process is up.

@@ -4,9 +4,9 @@
 //!
 //! | metric | labels | what |
 //! |---|---|---|
-//! | `chronicle_http_requests_total` | `route`, `method`, `status` | requests answered, by route pattern (`/games/{id}`) |
+//! | `chronicle_http_requests_total` | `route`, `method`, `status` | requests answered, by route pattern (`/games/{id}`, `unmatched`) and method (the standard ones, else `other`) |
 //! | `chronicle_http_request_seconds` | `route` | latency histogram, 0.5 ms to ~30 s |
-//! | `chronicle_graphql_operations_total` | `operation`, `outcome` | GraphQL requests by `operationName` (`anonymous` without one), `ok` or `error` |
+//! | `chronicle_graphql_operations_total` | `operation`, `outcome` | GraphQL requests by `operationName`: the web app's own names, `other` for any other, `anonymous` without one; `ok` or `error` |
 //! | `chronicle_replays_total` | `kind` | logs replayed: `verify`, `submit`, `legal`, `steps`, `recorder` |
 //! | `chronicle_games_stored_total` | | games newly stored (duplicates excluded) |
 //! | `chronicle_service_errors_total` | `code` | the server's own failures by code (store full or unavailable, internal) |
@@ -22,6 +22,22 @@ use prometheus_client::metrics::histogram::{exponential_buckets, Histogram};
 use prometheus_client::registry::Registry;
 
 type Labels = Vec<(&'static str, String)>;
+
+/// HTTP methods counted by name; any other is `other`.
+const STANDARD_METHODS: [&str; 9] = ["GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH"];
+
+/// GraphQL operation names counted by name: the web app's own (`assets/*.js` name every
+/// operation they send; a test keeps this list complete).
+pub const OPERATIONS: [&str; 8] = [
+    "VerifyLog",
+    "SubmitGames",
+    "CreateTournament",
+    "AddGamesToTournament",
+    "RenameTournament",
+    "RemoveTournamentGame",
+    "ReplaceTournamentGame",
+    "RecorderSubmit",
+];
 
 fn latency_histogram() -> Histogram {
     // 0.5 ms × 2^k: 0.5 ms … 16 s, and +Inf.
@@ -59,8 +75,11 @@ impl Metrics {
         Metrics { registry, requests, latency, operations, replays, stored, service_errors, rate_limited }
     }
 
+    /// `route` is a route pattern or `unmatched` (a fixed set); methods outside the standard
+    /// ones count as `other`, so that no request can add a series of its own.
     pub fn request(&self, route: &str, method: &str, status: u16, took: Duration) {
         let route = route.to_owned();
+        let method = STANDARD_METHODS.iter().find(|m| **m == method).copied().unwrap_or("other");
         self.requests
             .get_or_create(&vec![
                 ("route", route.clone()),
@@ -71,17 +90,16 @@ impl Metrics {
         self.latency.get_or_create(&vec![("route", route)]).observe(took.as_secs_f64());
     }
 
+    /// Operation names are the caller's text: only those of [`OPERATIONS`] are series of their
+    /// own, every other name counts as `other` (and none as `anonymous`), so that callers
+    /// cannot grow the registry.
     pub fn operation(&self, name: Option<&str>, ok: bool) {
-        // Operation names are the caller's text: bounded, so that they cannot grow the registry
-        // without limit.
-        let name = name.filter(|n| n.len() <= 64 && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'));
+        let name = match name {
+            None => "anonymous",
+            Some(n) => OPERATIONS.iter().find(|known| **known == n).copied().unwrap_or("other"),
+        };
         let outcome = if ok { "ok" } else { "error" };
-        self.operations
-            .get_or_create(&vec![
-                ("operation", name.unwrap_or("anonymous").to_owned()),
-                ("outcome", outcome.to_owned()),
-            ])
-            .inc();
+        self.operations.get_or_create(&vec![("operation", name.to_owned()), ("outcome", outcome.to_owned())]).inc();
     }
 
     pub fn replays(&self, kind: &'static str, n: u64) {
@@ -141,10 +159,51 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("chronicle_http_request_seconds_bucket{le=\"0.004\",route=\"/games/{id}\"} 1"), "{text}");
-        assert!(text.contains("chronicle_graphql_operations_total{operation=\"anonymous\",outcome=\"error\"} 1"));
+        assert!(text.contains("chronicle_graphql_operations_total{operation=\"other\",outcome=\"error\"} 1"));
         assert!(text.contains("chronicle_replays_total{kind=\"verify\"} 2"));
         assert!(text.contains("chronicle_games_stored_total 1"));
         assert!(text.contains("chronicle_rate_limited_total{caller=\"anonymous\"} 1"));
         assert!(text.ends_with("# EOF\n"));
+    }
+
+    /// Callers' text never becomes a label value: 10,000 distinct operation names and methods
+    /// add two series, `other`, whatever they are.
+    #[test]
+    fn label_values_come_from_fixed_sets_whatever_callers_send() {
+        let m = Metrics::new();
+        for i in 0..10_000 {
+            m.operation(Some(&format!("Op{i}")), true);
+            m.request("unmatched", &format!("M{i}"), 404, Duration::from_millis(1));
+        }
+        m.operation(Some("VerifyLog"), true);
+        let text = m.render();
+        assert!(
+            text.contains("chronicle_graphql_operations_total{operation=\"other\",outcome=\"ok\"} 10000"),
+            "{text}"
+        );
+        assert!(text.contains("operation=\"VerifyLog\""));
+        assert!(text.contains("route=\"unmatched\",method=\"other\",status=\"404\"} 10000"), "{text}");
+        assert!(text.len() < 4_000, "{} bytes", text.len());
+    }
+
+    /// The web app names every operation it sends, and each name is one of [`OPERATIONS`].
+    #[test]
+    fn the_web_apps_operations_are_the_counted_ones() {
+        let scripts = [include_str!("web/assets/app.js"), include_str!("web/assets/recorder.js")];
+        let mut sent = std::collections::BTreeSet::new();
+        for script in scripts {
+            for kind in ["query", "mutation"] {
+                let unnamed = script.find(&format!("{kind}("));
+                assert!(unnamed.is_none(), "an unnamed {kind} at byte {unnamed:?}");
+                for part in
+                    script.split(&format!("\"{kind} ")).skip(1).chain(script.split(&format!("`{kind} ")).skip(1))
+                {
+                    let name: String = part.chars().take_while(char::is_ascii_alphanumeric).collect();
+                    sent.insert(name);
+                }
+            }
+        }
+        let counted: std::collections::BTreeSet<String> = OPERATIONS.iter().map(|s| (*s).to_owned()).collect();
+        assert_eq!(sent, counted);
     }
 }

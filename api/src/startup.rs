@@ -51,6 +51,7 @@ pub fn serve(args: ServeArgs, out: &mut dyn Write) -> Result<crate::cli::Done, S
             body_limit: args.body_limit,
             limits: args.limits(),
             offload: Arc::new(crate::offload::Offload::start()?),
+            download_idle: std::time::Duration::from_secs(args.download_idle.max(1)),
         });
         let mut server = HttpServer::new(move || {
             App::new()
@@ -61,7 +62,8 @@ pub fn serve(args: ServeArgs, out: &mut dyn Write) -> Result<crate::cli::Done, S
                     let path = req.path().to_owned();
                     let call = srv.call(req);
                     async move {
-                        let res = call.await?;
+                        let mut res = call.await?;
+                        http::secure_headers(res.headers_mut());
                         let route = res.request().match_pattern().unwrap_or_else(|| "unmatched".to_owned());
                         crate::metrics::get().request(&route, &method, res.status().as_u16(), start.elapsed());
                         tracing::info!(
@@ -76,6 +78,7 @@ pub fn serve(args: ServeArgs, out: &mut dyn Write) -> Result<crate::cli::Done, S
                 })
                 .configure(http::routes)
                 .configure(crate::web::routes)
+                .default_service(web::to(crate::web::unmatched))
         })
         .shutdown_timeout(args.shutdown_timeout);
         if args.workers > 0 {

@@ -14,6 +14,8 @@
 
 pub mod admission;
 pub mod auth;
+pub mod cost;
+pub mod derived;
 pub mod outcome_corpora;
 pub mod replicas;
 pub mod skill_cache;
@@ -32,6 +34,8 @@ use chronicle_store::{
     Backend, Bearer, Changed, GameFilter, GameHead, Inserted, NewGame, Store, StoreError, StoreErrorKind, TokenLookup,
     TournamentChange, TournamentRow,
 };
+use cost::Budget;
+use derived::{Kept, Key, Product};
 use quick_cache::sync::Cache;
 
 /// Why an operation did not happen. Each kind has a stable code (`extensions.code` in GraphQL).
@@ -142,6 +146,8 @@ pub const MAX_BATCH: usize = 1000;
 pub struct Service {
     store: Backend,
     games: Cache<i64, Arc<GameHead>>,
+    /// What replays derived from stored logs, bounded by bytes (see [`derived`]).
+    derived: derived::Derived,
     /// The statistics of every stored complete game (`load_stats`, then each new game).
     stats: Arc<RwLock<Stats>>,
     /// The outcome statistics' rows of Village and Above and Below (see [`outcome_corpora`]).
@@ -182,6 +188,7 @@ impl Service {
         Ok(Service {
             store,
             games: Cache::new(cached_games.max(1)),
+            derived: derived::new_cache(),
             stats: Arc::new(RwLock::new(Stats::new().map_err(stats_error)?)),
             outcomes: Arc::default(),
             skill: Arc::default(),
@@ -323,14 +330,10 @@ impl Service {
         Ok(self.store.player_aliases().await?)
     }
 
-    /// Stored games whole (log, verdict, players and facts), in the order asked; absent ids are
-    /// left out. For exports: one query per game, so callers bound `ids`.
-    pub async fn stored_games(&self, ids: &[i64]) -> Result<Vec<chronicle_store::StoredGame>, ServiceError> {
-        let mut out = Vec::with_capacity(ids.len());
-        for &id in ids {
-            out.extend(self.store.game(id).await?);
-        }
-        Ok(out)
+    /// Stored games with their verdicts, players and facts (no logs), in the order asked;
+    /// absent ids are left out. For exports: a few queries per call, nothing replayed.
+    pub async fn export_games(&self, ids: &[i64]) -> Result<Vec<GameHead>, ServiceError> {
+        Ok(self.store.games_with_facts(ids).await?)
     }
 
     /// The strategies' effects over the multiplayer games `filter` selects (the kept result
@@ -382,9 +385,11 @@ impl Service {
         .await?
     }
 
-    /// Drops every cached game (their verdicts were rewritten elsewhere).
+    /// Drops every cached game and what was derived from their logs (their verdicts were
+    /// rewritten elsewhere).
     fn forget_cached_games(&self) {
         self.games.clear();
+        self.derived.clear();
     }
 
     pub fn store(&self) -> &Backend {
@@ -505,55 +510,46 @@ impl Service {
             .collect()
     }
 
-    /// Replays a log without storing it.
-    pub async fn verify(&self, log: Vec<u8>) -> Result<GameRecord, ServiceError> {
-        let permit = self.admission.replay(1, log.len()).await.map_err(|b| ServiceError::Busy(b.0))?;
-        let record = blocking(move || {
+    /// Admits a replay of a log that is not stored: charged to `budget`, then a replay slot and
+    /// its memory.
+    async fn admit_sent(&self, log: &[u8], budget: &Budget) -> Result<admission::ReplayPermit, ServiceError> {
+        budget.charge(log.len())?;
+        self.admission.replay(1, log.len()).await.map_err(|b| ServiceError::Busy(b.0))
+    }
+
+    /// Runs `work` over a log that is not stored, admitted as [`Service::admit_sent`] says.
+    async fn on_sent<T: Send + 'static>(
+        &self,
+        log: Vec<u8>,
+        budget: &Budget,
+        work: impl FnOnce(&[u8], Option<&str>) -> T + Send + 'static,
+    ) -> Result<T, ServiceError> {
+        let permit = self.admit_sent(&log, budget).await?;
+        let done = blocking(move || {
             let format = canonical::format_of(&log);
-            games::record_of(&log, format.as_deref())
+            work(&log, format.as_deref())
         })
         .await;
         drop(permit);
-        record
+        done
+    }
+
+    /// Replays a log without storing it.
+    pub async fn verify(&self, log: Vec<u8>, budget: &Budget) -> Result<GameRecord, ServiceError> {
+        self.on_sent(log, budget, games::record_of).await
     }
 
     /// The state of a log that is not stored, after its last legal entry with the window it
     /// waits in still open (where the next entry is decided); `None` without a valid setup or
     /// an engine for its game.
-    pub async fn open_state(&self, log: Vec<u8>) -> Result<Option<StateAt>, ServiceError> {
-        let permit = self.admission.replay(1, log.len()).await.map_err(|b| ServiceError::Busy(b.0))?;
-        let state = blocking(move || {
-            let format = canonical::format_of(&log);
-            games::open_state(&log, format.as_deref())
-        })
-        .await;
-        drop(permit);
-        state
+    pub async fn open_state(&self, log: Vec<u8>, budget: &Budget) -> Result<Option<StateAt>, ServiceError> {
+        self.on_sent(log, budget, games::open_state).await
     }
 
     /// What a replay of a log took as declared rather than checked (Above and Below's trust
     /// report, docs/api.md); `None` for a game whose engine checks everything it applies.
-    pub async fn trust_report(&self, log: Vec<u8>) -> Result<Option<serde_json::Value>, ServiceError> {
-        let permit = self.admission.replay(1, log.len()).await.map_err(|b| ServiceError::Busy(b.0))?;
-        let report = blocking(move || {
-            let format = canonical::format_of(&log);
-            games::trust_report(&log, format.as_deref())
-        })
-        .await;
-        drop(permit);
-        report
-    }
-
-    /// The state of a stored game after entry `at` (after the last legal entry when `None`).
-    pub async fn state(&self, id: i64, at: Option<usize>) -> Result<StateAt, ServiceError> {
-        let head = self.game(id).await?.ok_or_else(|| ServiceError::NotFound(format!("no game {id}")))?;
-        let log = self.store.game_log(id).await?.ok_or_else(|| ServiceError::NotFound(format!("no game {id}")))?;
-        let kind = head.record.game;
-        blocking(move || {
-            let bytes = log.decompress().map_err(internal)?;
-            games::state_at(kind, &bytes, at).map_err(ServiceError::BadInput)
-        })
-        .await?
+    pub async fn trust_report(&self, log: Vec<u8>, budget: &Budget) -> Result<Option<serde_json::Value>, ServiceError> {
+        self.on_sent(log, budget, games::trust_report).await
     }
 
     /// The legal entries where a log stops being legal (after its last legal entry; for an
@@ -563,54 +559,142 @@ impl Service {
         &self,
         log: Vec<u8>,
         limit: usize,
+        budget: &Budget,
     ) -> Result<Option<(chronicle_game::GameKind, chronicle_game::Legal)>, ServiceError> {
-        let permit = self.admission.replay(1, log.len()).await.map_err(|b| ServiceError::Busy(b.0))?;
-        let legal = blocking(move || {
-            let format = canonical::format_of(&log);
-            games::legal_next(&log, format.as_deref(), limit)
-        })
-        .await;
-        drop(permit);
-        legal
+        self.on_sent(log, budget, move |log, format| games::legal_next(log, format, limit)).await
     }
 
     /// The next step of building one entry after a log (the engine's step-by-step form);
     /// `None` when this build has no engine for the log's game, `Some(Err)` when the engine
-    /// refuses the draft (a message for people).
+    /// refuses the draft (a message for people). The draft is charged with the log.
     pub async fn entry_steps(
         &self,
         log: Vec<u8>,
         draft: serde_json::Value,
+        budget: &Budget,
     ) -> Result<Option<(chronicle_game::GameKind, Result<chronicle_game::Steps, String>)>, ServiceError> {
-        let permit = self.admission.replay(1, log.len()).await.map_err(|b| ServiceError::Busy(b.0))?;
-        let steps = blocking(move || {
-            let format = canonical::format_of(&log);
-            games::entry_steps(&log, format.as_deref(), &draft)
-        })
-        .await;
+        budget.charge(serde_json::to_vec(&draft).map_or(0, |d| d.len()))?;
+        self.on_sent(log, budget, move |log, format| games::entry_steps(log, format, &draft)).await
+    }
+
+    /// A stored game, or `NOT_FOUND`.
+    async fn stored(&self, id: i64) -> Result<Arc<GameHead>, ServiceError> {
+        self.game(id).await?.ok_or_else(|| ServiceError::NotFound(format!("no game {id}")))
+    }
+
+    /// The bytes of a stored game's log (kept once read, see [`derived`]); the caller has
+    /// charged and admitted the work.
+    async fn stored_log(&self, head: &GameHead) -> Result<Arc<Vec<u8>>, ServiceError> {
+        let key = Key::Log(head.id);
+        let guard = match self.derived.get_value_or_guard_async(&key).await {
+            Ok(Kept { product: Product::Log(bytes), .. }) => return Ok(bytes),
+            Ok(_) => return Err(internal("a kept log is not a log")),
+            Err(guard) => guard,
+        };
+        let log = self
+            .store
+            .game_log(head.id)
+            .await?
+            .ok_or_else(|| ServiceError::NotFound(format!("no game {}", head.id)))?;
+        let bytes = Arc::new(blocking(move || log.decompress().map_err(internal)).await??);
+        let _ = guard.insert(Kept::new(bytes.len(), Product::Log(Arc::clone(&bytes))));
+        Ok(bytes)
+    }
+
+    /// What `work` derives from a stored game's log: charged to `budget` by the log's size
+    /// (stored with the game, so known before the log is read), then kept or computed once —
+    /// concurrent askers of the same product wait for the one that computes it — on a replay
+    /// slot with the log's memory reserved.
+    async fn derive(
+        &self,
+        id: i64,
+        key: Key,
+        budget: &Budget,
+        work: impl FnOnce(Option<chronicle_game::GameKind>, &[u8]) -> Result<Product, ServiceError> + Send + 'static,
+    ) -> Result<Product, ServiceError> {
+        let head = self.stored(id).await?;
+        let size = usize::try_from(head.log_bytes).unwrap_or(usize::MAX);
+        budget.charge(size)?;
+        let guard = match self.derived.get_value_or_guard_async(&key).await {
+            Ok(kept) => return Ok(kept.product),
+            Err(guard) => guard,
+        };
+        let permit = self.admission.replay(1, size).await.map_err(|b| ServiceError::Busy(b.0))?;
+        let bytes = self.stored_log(&head).await?;
+        let kind = head.record.game;
+        let product = blocking(move || work(kind, &bytes)).await?;
         drop(permit);
-        steps
+        let product = product?;
+        let _ = guard.insert(Kept::new(size, product.clone()));
+        Ok(product)
+    }
+
+    /// The state of a stored game after entry `at` (after the last legal entry when `None`).
+    pub async fn state(&self, id: i64, at: Option<usize>, budget: &Budget) -> Result<Arc<StateAt>, ServiceError> {
+        let work = move |kind, bytes: &[u8]| {
+            games::state_at(kind, bytes, at).map(|s| Product::State(Arc::new(s))).map_err(ServiceError::BadInput)
+        };
+        match self.derive(id, Key::State(id, at), budget, work).await? {
+            Product::State(state) => Ok(state),
+            _ => Err(internal("a kept state is not a state")),
+        }
     }
 
     /// What each legal entry of a stored game changed (its engine's ledger), replayed once.
-    pub async fn ledger(&self, id: i64) -> Result<Vec<chronicle_game::LedgerLine>, ServiceError> {
-        let head = self.game(id).await?.ok_or_else(|| ServiceError::NotFound(format!("no game {id}")))?;
-        let log = self.store.game_log(id).await?.ok_or_else(|| ServiceError::NotFound(format!("no game {id}")))?;
-        let kind = head.record.game;
-        let permit = self
-            .admission
-            .replay(1, usize::try_from(log.size).unwrap_or(usize::MAX))
-            .await
-            .map_err(|b| ServiceError::Busy(b.0))?;
-        let lines = blocking(move || log.decompress().map(|bytes| games::ledger(kind, &bytes)).map_err(internal)).await;
-        drop(permit);
-        lines?
+    pub async fn ledger(&self, id: i64, budget: &Budget) -> Result<Arc<Vec<chronicle_game::LedgerLine>>, ServiceError> {
+        let work = |kind, bytes: &[u8]| Ok(Product::Ledger(Arc::new(games::ledger(kind, bytes))));
+        match self.derive(id, Key::Ledger(id), budget, work).await? {
+            Product::Ledger(lines) => Ok(lines),
+            _ => Err(internal("a kept ledger is not a ledger")),
+        }
     }
 
-    /// The raw log of a stored game, as uploaded.
-    pub async fn log(&self, id: i64) -> Result<Vec<u8>, ServiceError> {
-        let log = self.store.game_log(id).await?.ok_or_else(|| ServiceError::NotFound(format!("no game {id}")))?;
-        blocking(move || log.decompress().map_err(internal)).await?
+    /// The trust report of a stored game (see [`Service::trust_report`]).
+    pub async fn stored_trust(&self, id: i64, budget: &Budget) -> Result<Arc<Option<serde_json::Value>>, ServiceError> {
+        let work = |kind: Option<chronicle_game::GameKind>, bytes: &[u8]| {
+            let format = kind.map(|k| k.spec().format);
+            Ok(Product::Trust(Arc::new(games::trust_report(bytes, format))))
+        };
+        match self.derive(id, Key::Trust(id), budget, work).await? {
+            Product::Trust(report) => Ok(report),
+            _ => Err(internal("a kept trust report is not one")),
+        }
+    }
+
+    /// The legal entries where a stored game stops being legal (see [`Service::legal_entries`]);
+    /// not kept (its answer depends on `limit`).
+    pub async fn stored_legal(
+        &self,
+        id: i64,
+        limit: usize,
+        budget: &Budget,
+    ) -> Result<Option<(chronicle_game::GameKind, chronicle_game::Legal)>, ServiceError> {
+        let head = self.stored(id).await?;
+        let size = usize::try_from(head.log_bytes).unwrap_or(usize::MAX);
+        budget.charge(size)?;
+        let permit = self.admission.replay(1, size).await.map_err(|b| ServiceError::Busy(b.0))?;
+        let bytes = self.stored_log(&head).await?;
+        let format = head.format.clone();
+        let legal = blocking(move || games::legal_next(&bytes, format.as_deref(), limit)).await;
+        drop(permit);
+        legal
+    }
+
+    /// The raw log of a stored game, as uploaded, charged to `budget` by its size.
+    pub async fn log(&self, id: i64, budget: &Budget) -> Result<Arc<Vec<u8>>, ServiceError> {
+        let head = self.stored(id).await?;
+        let size = usize::try_from(head.log_bytes).unwrap_or(usize::MAX);
+        budget.charge(size)?;
+        let permit = self.admission.replay(1, size).await.map_err(|b| ServiceError::Busy(b.0))?;
+        let bytes = self.stored_log(&head).await;
+        drop(permit);
+        bytes
+    }
+
+    /// Entry `n` of a stored game's log as written (see [`derived::entry_text`]).
+    pub async fn entry(&self, id: i64, n: usize, budget: &Budget) -> Result<Option<String>, ServiceError> {
+        let log = self.log(id, budget).await?;
+        blocking(move || derived::entry_text(&log, n)).await
     }
 
     /// Creates a tournament; returns it with its organizer token (shown only now).

@@ -118,6 +118,7 @@ mod tests {
             format: None,
             uploader: None,
             uploaded_at: String::new(),
+            log_bytes: 0,
             record: GameRecord {
                 game: Some(GameKind::Caverna),
                 engine_version: "test".into(),

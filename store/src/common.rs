@@ -897,6 +897,10 @@ impl Store for Backend {
         self.refine(game_heads(&self.pool, ids).await)
     }
 
+    async fn games_with_facts(&self, ids: &[i64]) -> Result<Vec<GameHead>, StoreError> {
+        self.refine(games_with_facts(&self.pool, ids).await)
+    }
+
     async fn game_log(&self, id: i64) -> Result<Option<CompressedLog>, StoreError> {
         self.refine(game_log(&self.pool, id).await)
     }

@@ -8,7 +8,8 @@ async fn game_heads(pool: &Pool<Db>, ids: &[i64]) -> Result<Vec<GameHead>, Store
     let mut heads: HashMap<i64, GameHead> = HashMap::with_capacity(ids.len());
     for chunk in ids.chunks(MAX_BINDS) {
         let mut qb: QueryBuilder<'_, Db> = QueryBuilder::new(format!(
-            "SELECT g.id, g.log_sha256, g.format, g.uploader, {} AS uploaded_at, {} FROM games g WHERE g.id IN ",
+            "SELECT g.id, g.log_sha256, g.format, g.uploader, {} AS uploaded_at, {}, \
+             (SELECT l.size FROM game_logs l WHERE l.game_id = g.id) AS log_bytes FROM games g WHERE g.id IN ",
             utc("g.uploaded_at"),
             VERDICT_COLUMNS.map(|c| format!("g.{c}")).join(", ")
         ));
@@ -22,6 +23,7 @@ async fn game_heads(pool: &Pool<Db>, ids: &[i64]) -> Result<Vec<GameHead>, Store
                 uploader: row.try_get("uploader").map_err(fail)?,
                 uploaded_at: row.try_get("uploaded_at").map_err(fail)?,
                 record: verdict_from(&row, id)?,
+                log_bytes: row.try_get::<Option<i64>, _>("log_bytes").map_err(fail)?.unwrap_or(0),
             };
             heads.insert(id, head);
         }
@@ -45,6 +47,20 @@ async fn game_heads(pool: &Pool<Db>, ids: &[i64]) -> Result<Vec<GameHead>, Store
         }
     }
     Ok(ids.iter().filter_map(|id| heads.remove(id)).collect())
+}
+
+/// Reads games' verdicts, players and facts for `ids`, in the order of `ids`, without logs.
+async fn games_with_facts(pool: &Pool<Db>, ids: &[i64]) -> Result<Vec<GameHead>, StoreError> {
+    let mut heads = game_heads(pool, ids).await?;
+    let with_facts: Vec<i64> = heads.iter().filter(|h| h.record.facts.caverna().is_some()).map(|h| h.id).collect();
+    if !with_facts.is_empty() {
+        let mut facts = facts_of(pool, &with_facts).await.map_err(|e| db_error("reading games' facts", e))?;
+        for head in &mut heads {
+            let id = head.id;
+            fill_facts(&mut head.record, facts.remove(&id));
+        }
+    }
+    Ok(heads)
 }
 
 async fn game_log(pool: &Pool<Db>, id: i64) -> Result<Option<CompressedLog>, StoreError> {

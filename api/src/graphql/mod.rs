@@ -14,6 +14,7 @@ use std::sync::Arc;
 
 use async_graphql::{Context, EmptySubscription, MergedObject, Schema};
 
+use chronicle_service::cost::Budget;
 use chronicle_service::Service;
 use chronicle_store::Bearer;
 
@@ -48,38 +49,24 @@ impl Limits {
     }
 }
 
-/// The complexity of a field that replays logs (`verifyLog`, `submitGame`, `submitGames`): with
-/// the default complexity limit of 5,000, one request holds at most 50 of them, aliases
-/// included.
+/// The complexity of a field that works on a log (`verifyLog`, `submitGame`, `submitGames`,
+/// `replay`, `legalEntries`, `entrySteps`, a game's `log`, `ledger`, `trust` and
+/// `alternatives`): with the default complexity limit of 5,000, one request holds at most 50 of
+/// them, aliases included.
 pub const REPLAY_COMPLEXITY: usize = 100;
 
-/// The log bytes a request may still replay (per request data): every field that replays
-/// charges its logs' sizes first, so aliases of one field share one budget.
-#[derive(Debug)]
-pub struct ReplayBudget(std::sync::atomic::AtomicUsize);
-
-impl ReplayBudget {
-    pub fn new(bytes: usize) -> ReplayBudget {
-        ReplayBudget(std::sync::atomic::AtomicUsize::new(bytes))
-    }
-
-    /// Takes `bytes` from the budget; false (and nothing taken) when it has less left.
-    pub fn take(&self, bytes: usize) -> bool {
-        use std::sync::atomic::Ordering;
-        self.0.fetch_update(Ordering::AcqRel, Ordering::Acquire, |left| left.checked_sub(bytes)).is_ok()
-    }
+/// The request's budget of log bytes (per request data, set by [`run`]): every field that
+/// works on a log — sent or stored — charges it before the work starts, so aliases of one
+/// field share one budget (chronicle_service::cost).
+fn budget<'a>(ctx: &Context<'a>) -> async_graphql::Result<&'a Budget> {
+    ctx.data::<Budget>()
 }
 
-/// Charges logs to the request's replay budget; `BUDGET_EXCEEDED` when they do not fit.
+/// Charges logs that are sent with the request but replayed by the service's batch path
+/// (`submitGame`, `submitGames`); `BUDGET_EXCEEDED` when they do not fit.
 fn charge(ctx: &Context<'_>, logs: &[&[u8]]) -> async_graphql::Result<()> {
     let bytes: usize = logs.iter().map(|l| l.len()).sum();
-    match ctx.data_opt::<ReplayBudget>() {
-        Some(budget) if !budget.take(bytes) => Err(errors::coded(
-            errors::BUDGET_EXCEEDED,
-            format!("this request has replayed as many log bytes as one request may; {bytes} more do not fit"),
-        )),
-        _ => Ok(()),
-    }
+    budget(ctx)?.charge(bytes).map_err(errors::service)
 }
 
 /// The bearer of the request's token, if it presented a valid one (per request data).
@@ -102,7 +89,7 @@ pub async fn run(
 ) -> Result<async_graphql::Response, guard::Refusal> {
     let doc = guard::check(&request.query, &limits.document())?;
     request.set_parsed_query(doc);
-    let request = request.data(caller).data(ReplayBudget::new(limits.replay_budget));
+    let request = request.data(caller).data(Budget::new(limits.replay_budget));
     let mut response = schema.execute(request).await;
     errors::add_codes(&mut response);
     errors::cap_errors(&mut response);

@@ -8,7 +8,7 @@ use chronicle_game::GameKind;
 use std::sync::Arc;
 
 use crate::graphql::types::{Game, GameFilter, GameKindInfo, LogSource, ReplayState, Tournament, Verification};
-use crate::graphql::{charge, errors, log_bytes, parse_id, service, REPLAY_COMPLEXITY};
+use crate::graphql::{budget, errors, log_bytes, parse_id, service, REPLAY_COMPLEXITY};
 use chronicle_store as store;
 
 /// Page size of `games` when `first` is not given.
@@ -109,7 +109,9 @@ impl GameQuery {
     }
 
     /// The state of a stored game after entry `atEntry` (0-based), or after its last legal
-    /// entry when not given. Null when there is no such game.
+    /// entry when not given. Null when there is no such game. Charged to the request's budget
+    /// of log bytes by the game's log size (docs/api.md, "Requests").
+    #[graphql(complexity = "REPLAY_COMPLEXITY")]
     async fn replay(&self, ctx: &Context<'_>, game_id: ID, at_entry: Option<i32>) -> Result<Option<ReplayState>> {
         let id = parse_id(&game_id, "game")?;
         let at =
@@ -118,13 +120,13 @@ impl GameQuery {
         if service.game(id).await.map_err(errors::service)?.is_none() {
             return Ok(None);
         }
-        let state = service.state(id, at).await.map_err(errors::service)?;
+        let state = service.state(id, at, budget(ctx)?).await.map_err(errors::service)?;
         Ok(Some(ReplayState {
             game_id,
             at_entry,
             round: i32::from(state.round),
-            phase: state.phase,
-            state: Json(state.state),
+            phase: state.phase.clone(),
+            state: Json(state.state.clone()),
         }))
     }
 
@@ -166,10 +168,10 @@ impl GameQuery {
             return Err(errors::bad_input("limit is 1 to 1000"));
         }
         let log = log_bytes(log);
-        charge(ctx, &[&log])?;
         crate::metrics::get().replays("legal", 1);
+        let limit = usize::try_from(limit).unwrap_or(200);
         let Some((kind, legal)) =
-            service(ctx)?.legal_entries(log, usize::try_from(limit).unwrap_or(200)).await.map_err(errors::service)?
+            service(ctx)?.legal_entries(log, limit, budget(ctx)?).await.map_err(errors::service)?
         else {
             return Err(errors::bad_input("this server cannot verify logs of this format (see gameKinds)"));
         };
@@ -192,10 +194,10 @@ impl GameQuery {
         draft: Json<serde_json::Value>,
     ) -> Result<Json<serde_json::Value>> {
         let log = log_bytes(log);
-        let draft_bytes = serde_json::to_vec(&draft.0).unwrap_or_default();
-        charge(ctx, &[&log, &draft_bytes])?;
         crate::metrics::get().replays("steps", 1);
-        let Some((kind, steps)) = service(ctx)?.entry_steps(log, draft.0).await.map_err(errors::service)? else {
+        let Some((kind, steps)) =
+            service(ctx)?.entry_steps(log, draft.0, budget(ctx)?).await.map_err(errors::service)?
+        else {
             return Err(errors::bad_input("this server cannot verify logs of this format (see gameKinds)"));
         };
         let steps = steps.map_err(|why| errors::coded(errors::ILLEGAL_DRAFT, why))?;
@@ -221,10 +223,9 @@ impl GameQuery {
     #[graphql(complexity = "REPLAY_COMPLEXITY")]
     async fn verify_log(&self, ctx: &Context<'_>, log: Json<serde_json::Value>) -> Result<Verification> {
         let log = log_bytes(log);
-        charge(ctx, &[&log])?;
         let log_copy = log.clone();
         crate::metrics::get().replays("verify", 1);
-        let record = service(ctx)?.verify(log).await.map_err(errors::service)?;
+        let record = service(ctx)?.verify(log, budget(ctx)?).await.map_err(errors::service)?;
         Ok(Verification::with_source(&record, LogSource::Sent(Arc::new(log_copy))))
     }
 }

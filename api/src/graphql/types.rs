@@ -280,13 +280,29 @@ impl Game {
             .collect())
     }
 
-    /// The log as uploaded.
-    async fn log(&self, ctx: &Context<'_>) -> Result<Json<serde_json::Value>> {
-        let bytes = service(ctx)?.log(self.db_id).await.map_err(errors::service)?;
-        Ok(Json(
-            serde_json::from_slice(&bytes)
-                .unwrap_or_else(|_| serde_json::Value::String(String::from_utf8_lossy(&bytes).into_owned())),
-        ))
+    /// The log's text exactly as uploaded (a string: parse it as JSON). Charged to the
+    /// request's budget of log bytes by its size (docs/api.md, "Requests").
+    #[graphql(complexity = "crate::graphql::REPLAY_COMPLEXITY")]
+    async fn log(&self, ctx: &Context<'_>) -> Result<String> {
+        let bytes = service(ctx)?.log(self.db_id, crate::graphql::budget(ctx)?).await.map_err(errors::service)?;
+        Ok(String::from_utf8_lossy(&bytes).into_owned())
+    }
+
+    /// What each legal entry changed, per player (the engine's ledger): `[{"entry", "round", "player",
+    /// "changes": [{"player", "item", "delta"}]}]`, players 0-based as in logs. Charged to the request's
+    /// budget of log bytes by the log's size.
+    #[graphql(complexity = "crate::graphql::REPLAY_COMPLEXITY")]
+    async fn ledger(&self, ctx: &Context<'_>) -> Result<Json<serde_json::Value>> {
+        let lines = service(ctx)?.ledger(self.db_id, crate::graphql::budget(ctx)?).await.map_err(errors::service)?;
+        let line = |l: &chronicle_game::LedgerLine| {
+            let changes: Vec<serde_json::Value> = l
+                .changes
+                .iter()
+                .map(|c| serde_json::json!({ "player": c.player, "item": c.item, "delta": c.delta }))
+                .collect();
+            serde_json::json!({ "entry": l.entry, "round": l.round, "player": l.player, "changes": changes })
+        };
+        Ok(Json(serde_json::Value::Array(lines.iter().map(line).collect())))
     }
 }
 
@@ -346,14 +362,14 @@ impl Verification {
         if self.status != GameStatus::Invalid || self.error.as_ref().and_then(|e| e.entry).is_none() {
             return Ok(None);
         }
-        let log = match &self.source {
-            LogSource::None => return Ok(None),
-            LogSource::Sent(bytes) => bytes.to_vec(),
-            LogSource::Stored(id) => service(ctx)?.log(*id).await.map_err(errors::service)?,
-        };
-        crate::graphql::charge(ctx, &[&log])?;
         let limit = usize::try_from(limit).unwrap_or(50);
-        let found = service(ctx)?.legal_entries(log, limit).await.map_err(errors::service)?;
+        let (service, budget) = (service(ctx)?, crate::graphql::budget(ctx)?);
+        let found = match &self.source {
+            LogSource::None => return Ok(None),
+            LogSource::Sent(bytes) => service.legal_entries(bytes.to_vec(), limit, budget).await,
+            LogSource::Stored(id) => service.stored_legal(*id, limit, budget).await,
+        }
+        .map_err(errors::service)?;
         Ok(found.map(|(kind, legal)| Json(crate::graphql::query::group_legal(kind, legal, None))))
     }
 
@@ -368,13 +384,13 @@ impl Verification {
         if self.game.as_deref() != Some(GameKind::AboveAndBelow.id()) {
             return Ok(None);
         }
-        let log = match &self.source {
+        let (service, budget) = (service(ctx)?, crate::graphql::budget(ctx)?);
+        let report = match &self.source {
             LogSource::None => return Ok(None),
-            LogSource::Sent(bytes) => bytes.to_vec(),
-            LogSource::Stored(id) => service(ctx)?.log(*id).await.map_err(errors::service)?,
-        };
-        crate::graphql::charge(ctx, &[&log])?;
-        let report = service(ctx)?.trust_report(log).await.map_err(errors::service)?;
+            LogSource::Sent(bytes) => service.trust_report(bytes.to_vec(), budget).await,
+            LogSource::Stored(id) => service.stored_trust(*id, budget).await.map(|r| r.as_ref().clone()),
+        }
+        .map_err(errors::service)?;
         Ok(report.map(Json))
     }
 }

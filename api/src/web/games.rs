@@ -10,6 +10,8 @@ use maud::{html, Markup};
 use serde_json::Value;
 
 use chronicle_game::{GameKind, Status};
+use chronicle_service::cost::Budget;
+use chronicle_service::ServiceError;
 use chronicle_store::{GameFilter, GameHead};
 
 use super::{board, not_found, page, param, query_map, refused, service_problem, status_label};
@@ -240,17 +242,17 @@ pub async fn show(state: web::Data<AppState>, req: HttpRequest, id: web::Path<St
     let id = head.id;
     let q = query_map(&req);
     let at = entry_to_show(&head, &q);
-    let viewer = viewer(&state, &head, at).await;
+    // One budget of log bytes for everything the page derives from the log, as for a GraphQL
+    // request: what does not fit says so in its place.
+    let budget = Budget::new(state.limits.replay_budget);
+    let viewer = viewer(&state, &head, at, &budget).await;
     // The illegal entry as it was logged, shown with its error.
-    let illegal = match head.record.error.as_ref().and_then(|e| e.entry) {
-        Some(n) => state.service.log(head.id).await.ok().and_then(|bytes| {
-            let log = serde_json::from_slice::<Value>(&bytes).ok()?;
-            log["entries"].get(usize::try_from(n).ok()?).cloned()
-        }),
+    let illegal = match head.record.error.as_ref().and_then(|e| e.entry).and_then(|n| usize::try_from(n).ok()) {
+        Some(n) => state.service.entry(head.id, n, &budget).await.ok().flatten(),
         None => None,
     };
-    let ledger = state.service.ledger(head.id).await.unwrap_or_default();
-    let trust = trust_report(&state, &head).await;
+    let ledger = state.service.ledger(head.id, &budget).await;
+    let trust = trust_report(&state, &head, &budget).await;
     let r = &head.record;
     let kind = r.game.map_or("Unknown game", |k| k.spec().name);
     super::page(
@@ -280,21 +282,31 @@ pub async fn show(state: web::Data<AppState>, req: HttpRequest, id: web::Path<St
                 }
             }
             (score_table(&head))
-            @if let Some(t) = &trust { (super::above_and_below::trust(t)) }
+            @match &trust {
+                Some(Ok(t)) => { @if let Some(t) = t.as_ref().as_ref() { (super::above_and_below::trust(t)) } },
+                Some(Err(e)) => p.note { "The trust report is not shown: " (e.public_message()) },
+                None => {}
+            }
             (viewer)
-            (ledger_table(&head, &ledger, at))
+            @match &ledger {
+                Ok(lines) => (ledger_table(&head, lines, at)),
+                Err(e) => p.note { "The ledger is not shown: " (e.public_message()) },
+            }
         },
     )
 }
 
-/// The trust report of a stored Above and Below game (None for the other games, and when the
-/// log cannot be read now: the page then shows the verdict without it).
-async fn trust_report(state: &AppState, head: &GameHead) -> Option<Value> {
+/// The trust report of a stored Above and Below game (None for the other games; an error when
+/// it cannot be made now: the page then shows the verdict without it, and why).
+async fn trust_report(
+    state: &AppState,
+    head: &GameHead,
+    budget: &Budget,
+) -> Option<Result<Arc<Option<Value>>, ServiceError>> {
     if head.record.game != Some(GameKind::AboveAndBelow) {
         return None;
     }
-    let log = state.service.log(head.id).await.ok()?;
-    state.service.trust_report(log).await.ok().flatten()
+    Some(state.service.stored_trust(head.id, budget).await)
 }
 
 /// Players by score-pad row: the game's rows with their labels, the total, rank, the claimed
@@ -386,9 +398,9 @@ fn ledger_table(head: &GameHead, lines: &[chronicle_game::LedgerLine], at: Optio
 }
 
 /// The replay viewer: the controls, the entry shown, what it changed, and the board.
-async fn viewer(state: &AppState, head: &GameHead, at: Option<usize>) -> Markup {
+async fn viewer(state: &AppState, head: &GameHead, at: Option<usize>, budget: &Budget) -> Markup {
     let applied = usize::try_from(head.record.entries_applied).unwrap_or(0);
-    let body = board_at(state, head, at).await;
+    let body = board_at(state, head, at, budget).await;
     let last = applied.checked_sub(1);
     // Always links (the script moves them as it steps); a step past either end is marked.
     let nav = |n: Option<usize>, text: &str, class: &str| -> Markup {
@@ -416,21 +428,20 @@ async fn viewer(state: &AppState, head: &GameHead, at: Option<usize>) -> Markup 
 }
 
 /// The board at entry `at` with the entry itself and its ledger: the HTML the viewer swaps in.
-async fn board_at(state: &AppState, head: &GameHead, at: Option<usize>) -> Markup {
-    let now = match state.service.state(head.id, at).await {
+async fn board_at(state: &AppState, head: &GameHead, at: Option<usize>, budget: &Budget) -> Markup {
+    let now = match state.service.state(head.id, at, budget).await {
         Ok(s) => s,
         Err(e) => return html! { p.error { (e.public_message()) } },
     };
     let before = match at {
-        Some(n) if n > 0 => state.service.state(head.id, Some(n - 1)).await.ok(),
+        Some(n) if n > 0 => state.service.state(head.id, Some(n - 1), budget).await.ok(),
         _ => None,
     };
     let entry = match at {
-        Some(n) => state.service.log(head.id).await.ok().and_then(|bytes| {
-            serde_json::from_slice::<Value>(&bytes).ok().and_then(|log| log["entries"].get(n).cloned())
-        }),
+        Some(n) => state.service.entry(head.id, n, budget).await.ok().flatten(),
         None => None,
     };
+    let entry = entry.and_then(|text| serde_json::from_str::<Value>(&text).ok());
     html! {
         div.entry #current-entry data-at=(at.map_or(-1, |a| a as i64)) {
             @match at {
@@ -454,6 +465,6 @@ pub async fn board_fragment(state: web::Data<AppState>, req: HttpRequest, id: we
         Err(refusal) => return *refusal,
     };
     let at = entry_to_show(&head, &query_map(&req));
-    let markup = board_at(&state, &head, at).await;
+    let markup = board_at(&state, &head, at, &Budget::new(state.limits.replay_budget)).await;
     HttpResponse::Ok().content_type(ContentType::html()).body(markup.into_string())
 }

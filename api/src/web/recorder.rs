@@ -15,6 +15,7 @@ use serde_json::{json, Value};
 
 use chronicle_caverna::action_space::RoundCard;
 use chronicle_game::GameKind;
+use chronicle_service::cost::Budget;
 use chronicle_service::ServiceError;
 
 use super::{board, page, refused};
@@ -173,17 +174,29 @@ pub async fn next(state: web::Data<AppState>, req: HttpRequest, payload: web::Pa
         // (counted as rate-limited by `refused`)
         return error(StatusCode::TOO_MANY_REQUESTS, "RATE_LIMITED", "too many requests; retry in a minute");
     }
+    // JSON only, as `/graphql`: a `text/plain` POST is what any web page can make its visitors'
+    // browsers send here without asking.
+    if !crate::http::json_content_type(&req) {
+        let message = "the recorder takes `Content-Type: application/json`";
+        return error(StatusCode::UNSUPPORTED_MEDIA_TYPE, "UNSUPPORTED_MEDIA_TYPE", message);
+    }
     let bytes = match body(payload).await {
         Ok(b) => b,
         Err(r) => return r,
     };
-    let request: NextRequest = match serde_json::from_slice(&bytes) {
-        Ok(r) => r,
-        Err(e) => return error(StatusCode::BAD_REQUEST, "BAD_REQUEST", &format!("not a recorder request: {e}")),
+    // Parsing the body, replaying and writing the answer run off the HTTP workers, as large
+    // GraphQL requests do.
+    let offload = std::sync::Arc::clone(&state.offload);
+    let work = async move {
+        let request: NextRequest =
+            serde_json::from_slice(&bytes).map_err(|e| Err(format!("not a recorder request: {e}")))?;
+        view(&state, request).await.map(|v| v.to_string()).map_err(Ok)
     };
-    match view(&state, request).await {
-        Ok(v) => HttpResponse::Ok().content_type(ContentType::json()).body(v.to_string()),
-        Err(e) => service_error(&e),
+    match offload.run(work).await {
+        Some(Ok(body)) => HttpResponse::Ok().content_type(ContentType::json()).body(body),
+        Some(Err(Ok(e))) => service_error(&e),
+        Some(Err(Err(why))) => error(StatusCode::BAD_REQUEST, "BAD_REQUEST", &why),
+        None => service_error(&ServiceError::Internal("a recorder request's thread failed".into())),
     }
 }
 
@@ -192,8 +205,10 @@ async fn view(state: &AppState, request: NextRequest) -> Result<Value, ServiceEr
     let log = serde_json::to_vec(&request.log).unwrap_or_default();
     crate::metrics::get().replays("recorder", 1);
     let service = &state.service;
-    let record = service.verify(log.clone()).await?;
-    let game_state = service.open_state(log.clone()).await?;
+    // One budget of log bytes for the request's replays, as for a GraphQL request.
+    let budget = &Budget::new(state.limits.replay_budget);
+    let record = service.verify(log.clone(), budget).await?;
+    let game_state = service.open_state(log.clone(), budget).await?;
     let players: Vec<&str> = record.players.iter().map(|p| p.name.as_str()).collect();
     let mut out = json!({
         "status": super::status_label(record.status),
@@ -213,16 +228,16 @@ async fn view(state: &AppState, request: NextRequest) -> Result<Value, ServiceEr
     let to_move = st.state["to_move"].as_u64();
     if let Some(p) = to_move {
         let draft = request.draft.unwrap_or_else(|| json!({ "player": p }));
-        out["steps"] = steps_json(service.entry_steps(log.clone(), draft).await?);
+        out["steps"] = steps_json(service.entry_steps(log.clone(), draft, budget).await?);
     } else {
-        if let Some((_, legal)) = service.legal_entries(log.clone(), WHOLE_LIMIT).await? {
+        if let Some((_, legal)) = service.legal_entries(log.clone(), WHOLE_LIMIT, budget).await? {
             let whole: Vec<Value> =
                 legal.entries.iter().map(|e| json!({ "label": describe(e, &players), "entry": e })).collect();
             out["whole"] = json!(whole);
         }
     }
     if let Some(free) = request.free {
-        out["free"] = steps_json(service.entry_steps(log, free).await?);
+        out["free"] = steps_json(service.entry_steps(log, free, budget).await?);
     }
     Ok(out)
 }

@@ -98,9 +98,11 @@ pub(super) fn rate_cell(r: &Rate) -> Markup {
     html! {
         td.rate class=[r.below_min_sample.then_some("small")] data-sort=(format!("{:.6}", r.rate)) title=(title) {
             span.value { (percent((r.n > 0).then_some(r.rate))) }
-            span.ci {
+            // Drawn with SVG attributes rather than a style attribute, which the pages' content
+            // security policy refuses.
+            svg.ci viewBox="0 0 100 1" preserveAspectRatio="none" aria-hidden="true" {
                 @if r.n > 0 {
-                    span.bar style={ "left:" (format!("{lo:.1}")) "%;width:" (format!("{:.1}", (hi - lo).max(0.5))) "%" } {}
+                    rect.bar x=(format!("{lo:.1}")) y="0" width=(format!("{:.1}", (hi - lo).max(0.5))) height="1" {}
                 }
             }
             span.n { "n=" (r.n) @if r.below_min_sample { " (small)" } }
@@ -259,7 +261,7 @@ pub(super) fn scores(s: &analytics::ScoreStats) -> Markup {
         p { (s.player_games) " player-games. Mean " (number(s.mean, 1)) ", lowest " (s.min.map_or("—".to_owned(), |x| x.to_string())) ", highest " (s.max.map_or("—".to_owned(), |x| x.to_string())) "."
             @if let Some(q) = &s.quantiles { " Quantiles: 10% " (q.p10) ", 25% " (q.p25) ", median " (q.p50) ", 75% " (q.p75) ", 90% " (q.p90) "." } }
         // At most twice its drawn size, so that the labels stay small.
-        svg.histogram viewBox={ "0 0 " (width) " 120" } style={ "max-width:" (width * 2) "px" } role="img" aria-label="histogram of final scores" {
+        svg.histogram viewBox={ "0 0 " (width) " 120" } width=(width * 2) role="img" aria-label="histogram of final scores" {
             @for (i, b) in s.histogram.iter().enumerate() {
                 @let h = 100.0 * b.count as f64 / most as f64;
                 rect x=(i * 24 + 2) y=(format!("{:.1}", 100.0 - h)) width="20" height=(format!("{h:.1}")) { title { (b.from) "–" (b.from + i64::from(s.bucket_width) - 1) ": " (b.count) } }
@@ -296,10 +298,10 @@ mod tests {
     #[test]
     fn a_rate_without_player_games_draws_no_interval() {
         let none = rate_cell(&Rate::new(0, 0, 30)).into_string();
-        assert!(none.contains("<span class=\"ci\"></span>") && !none.contains("bar"), "{none}");
+        assert!(none.contains("aria-hidden=\"true\"></svg>") && !none.contains("bar"), "{none}");
         assert!(none.contains("no player-games") && none.contains("—"), "{none}");
         let one = rate_cell(&Rate::new(0, 1, 30)).into_string();
-        assert!(one.contains("class=\"ci\"") && one.contains("left:0.0%;width:79.3%"), "{one}");
+        assert!(one.contains("class=\"ci\"") && one.contains("x=\"0.0\" y=\"0\" width=\"79.3\""), "{one}");
         assert!(one.contains("0 of 1; 95% interval 0.0%–79.3%") && one.contains("n=1 (small)"), "{one}");
     }
 }

@@ -1,7 +1,10 @@
 //! Fuzzing the GraphQL request path: mutated documents and variables go through exactly what
 //! the service runs after HTTP (`graphql::run`: the document guard, then the executor with the
-//! real schema over a real SQLite store holding games), in process. Every case must answer
-//! within a second, without a panic, and with a code on every error.
+//! real schema over a real SQLite store holding games — a 2 MB one among them, and one of each
+//! game), in process. Documents aim aliases, fragments and variables at every field that reads
+//! or replays a stored or sent log. Every case must answer within a second of wall time and of
+//! the process's CPU, without a panic, and with a code on every error; the process's peak
+//! memory may not rise by more than 256 MiB over the campaign.
 //!
 //! The test runs a fixed-seed slice (CI). A longer campaign, in release mode:
 //!
@@ -57,6 +60,13 @@ const SEEDS: &[&str] = &[
     "mutation($l: JSON!) { submitGame(log: $l) { duplicate game { id status } } }",
     "mutation { createTournament(name: \"Cup\") { tournament { id } organizerToken } }",
     "query { __schema { types { name fields { name } } } }",
+    // Work that starts from stored games (the largest stored log is about 2 MB): aliases,
+    // fragments and variables aimed at every field that reads or replays a log.
+    "query($id: ID!, $n: Int) { a: replay(gameId: $id) { state } b: replay(gameId: $id, atEntry: $n) { round phase } c: replay(gameId: $id) { round } }",
+    "query($id: ID!) { a: game(id: $id) { log ledger } b: game(id: $id) { log } c: game(id: $id) { ledger verdict { alternatives(limit: 1000) trust status } } }",
+    "query($id: ID!) { ...R ...S } fragment R on Query { a: replay(gameId: $id) { state } b: game(id: $id) { ...L } } fragment S on Query { c: game(id: $id) { ...L } } fragment L on Game { log ledger verdict { trust alternatives } }",
+    "query($l: JSON!, $d: JSON) { a: legalEntries(log: $l, limit: 1000) b: entrySteps(log: $l, draft: $d) c: legalEntries(log: $l) d: verifyLog(log: $l) { alternatives trust } }",
+    "{ games(first: 100) { edges { node { id log ledger verdict { alternatives trust } } } } }",
 ];
 
 /// Pieces spliced into documents.
@@ -101,6 +111,9 @@ const PIECES: &[&str] = &[
     "mutation",
     "subscription",
     "verifyLog(log: $l) { status }",
+    "replay(gameId: $id) { state }",
+    "game(id: $id) { log ledger }",
+    "a: game(id: $id) { verdict { alternatives trust } }",
     "#",
     "\n",
     ",",
@@ -118,7 +131,9 @@ const PIECES: &[&str] = &[
 fn variables(rng: &mut Rng, log: &Value) -> Value {
     match rng.below(8) {
         0 => json!({}),
-        1 => json!({ "id": "1", "t": "1", "n": rng.below(500), "l": log }),
+        1 => {
+            json!({ "id": (1 + rng.below(STORED)).to_string(), "t": "1", "n": rng.below(500), "l": log, "d": { "player": 0 } })
+        }
         2 => json!({ "id": "-1", "t": "abc", "n": -5, "l": "not a log" }),
         3 => json!({ "l": { "format": "caverna-log/1" }, "id": 1e300, "f": { "status": "NOPE" } }),
         4 => {
@@ -130,7 +145,7 @@ fn variables(rng: &mut Rng, log: &Value) -> Value {
         }
         5 => json!({ "l": log, "f": { "playerCount": rng.below(10), "playedFrom": "2025", "playedTo": "\u{0}" } }),
         6 => json!({ "id": "9223372036854775807", "n": 2147483647, "x": true }),
-        _ => json!({ "l": log, "id": "1" }),
+        _ => json!({ "l": log, "id": (1 + rng.below(STORED)).to_string(), "d": { "player": rng.below(3) } }),
     }
 }
 
@@ -155,11 +170,21 @@ fn mutate(rng: &mut Rng, doc: &str) -> String {
         15 => {
             // Many aliases of one selection.
             let n = 1 + rng.below(1500);
-            let body: Vec<String> = (0..n).map(|i| format!("a{i}: __typename")).collect();
-            format!("{{ {} }}", body.join(" "))
+            let leaves =
+                ["__typename", "replay(gameId: $id) { round }", "game(id: $id) { log }", "game(id: $id) { ledger }"];
+            let leaf = *rng.pick(&leaves);
+            let body: Vec<String> = (0..n).map(|i| format!("a{i}: {leaf}")).collect();
+            let head = if leaf == "__typename" { "" } else { "query($id: ID!) " };
+            format!("{head}{{ {} }}", body.join(" "))
         }
         16 => {
-            let leaves = ["__typename", "games { edges { cursor } }", "verifyLog(log: $l) { status }"];
+            let leaves = [
+                "__typename",
+                "games { edges { cursor } }",
+                "verifyLog(log: $l) { status }",
+                "replay(gameId: $id) { state }",
+                "game(id: $id) { log ledger }",
+            ];
             let leaf: &str = leaves[rng.below(leaves.len())];
             fragment_bomb(1 + rng.below(40), leaf)
         }
@@ -175,6 +200,9 @@ fn mutate(rng: &mut Rng, doc: &str) -> String {
         _ => doc.chars().rev().collect(),
     }
 }
+
+/// Games stored before the campaign (ids 1 to this).
+const STORED: usize = 6;
 
 struct Fixture {
     schema: graphql::ChronicleSchema,
@@ -195,8 +223,17 @@ async fn fixture() -> Fixture {
     };
     let service = Arc::new(Service::new(store, 1000, limits).expect("service"));
     let member = Bearer::Api { id: 1, name: "fuzz".into() };
-    let logs = ["complete_3p.json", "complete_solo.json", "invalid_keep.json"].map(fixture_bytes);
-    service.submit(logs.to_vec(), &member).await.expect("seed games");
+    let mut logs = ["complete_3p.json", "complete_solo.json", "invalid_keep.json"].map(fixture_bytes).to_vec();
+    // A large stored game: a complete game with a 2 MB `meta.id`.
+    let mut large: Value = serde_json::from_slice(&fixture_bytes("complete_4p.json")).expect("JSON");
+    large["meta"]["id"] = json!("x".repeat(2 << 20));
+    logs.push(serde_json::to_vec(&large).expect("JSON"));
+    logs.push(
+        std::fs::read(crate::common::server::engine_fixture(crate::common::server::ABOVE_AND_BELOW)).expect("read"),
+    );
+    logs.push(std::fs::read(crate::common::server::engine_fixture(crate::common::server::VILLAGE)).expect("read"));
+    assert_eq!(logs.len(), STORED);
+    service.submit(logs, &member).await.expect("seed games");
     let limits = Limits {
         max_depth: 12,
         max_complexity: 5000,
@@ -219,8 +256,36 @@ struct Findings {
     answered: u64,
     slowest: Duration,
     slowest_case: String,
+    /// The most CPU (all the process's threads) one case took.
+    most_cpu: Duration,
+    /// How far the process's peak resident memory rose over the campaign.
+    peak_growth: u64,
     problems: Vec<String>,
 }
+
+/// The CPU time of the whole process so far (`/proc/self/stat`: user and system, in ticks of
+/// 10 ms).
+fn process_cpu() -> Duration {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let after_name = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+    let fields: Vec<u64> = after_name.split_whitespace().filter_map(|f| f.parse().ok()).collect();
+    // Fields 14 and 15 of the line; 12 and 13 after the name and the state.
+    let ticks = fields.get(11).copied().unwrap_or(0) + fields.get(12).copied().unwrap_or(0);
+    Duration::from_millis(ticks * 10)
+}
+
+/// The process's peak resident memory in bytes (`VmHWM`).
+fn peak_rss() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        .map_or(0, |kb| kb * 1024)
+}
+
+/// The promise of docs/reliability.md: no request takes more memory than this.
+const MEMORY_BOUND: u64 = 256 << 20;
 
 /// The longest a case may take: a second (docs/reliability.md), five in a debug build (ten times
 /// slower, and shared with other tests in CI).
@@ -236,6 +301,7 @@ fn campaign(cases: u64, seed: u64) -> Findings {
         let log: Value = serde_json::from_slice(&fixture_bytes("complete_solo.json")).expect("JSON");
         let mut rng = Rng(seed);
         let mut found = Findings::default();
+        let peak_before = peak_rss();
         for case in 0..cases {
             let mut doc = rng.pick(SEEDS).to_string();
             for _ in 0..1 + rng.below(3) {
@@ -245,12 +311,15 @@ fn campaign(cases: u64, seed: u64) -> Findings {
             let caller = if rng.below(4) == 0 { Caller(Some(fx.member.clone())) } else { Caller(None) };
             let request = async_graphql::Request::new(doc.clone()).variables(async_graphql::Variables::from_json(vars));
             let start = Instant::now();
+            let cpu_before = process_cpu();
             let run = tokio::spawn({
                 let (schema, limits) = (fx.schema.clone(), fx.limits);
                 async move { graphql::run(&schema, &limits, caller, request).await }
             })
             .await;
             let took = start.elapsed();
+            let cpu = process_cpu().saturating_sub(cpu_before);
+            found.most_cpu = found.most_cpu.max(cpu);
             found.cases += 1;
             let short: String = doc.chars().take(300).collect();
             if took > found.slowest {
@@ -272,9 +341,13 @@ fn campaign(cases: u64, seed: u64) -> Findings {
                     }
                 }
             }
-            if took > limit {
-                found.problems.push(format!("case {case}: took {took:?}: {short}"));
+            if took > limit || cpu > limit {
+                found.problems.push(format!("case {case}: took {took:?} ({cpu:?} of CPU): {short}"));
             }
+        }
+        found.peak_growth = peak_rss().saturating_sub(peak_before);
+        if found.peak_growth > MEMORY_BOUND {
+            found.problems.push(format!("the peak memory rose by {} MiB", found.peak_growth >> 20));
         }
         found
     })
@@ -287,13 +360,16 @@ fn mutated_graphql_requests_never_panic_hang_or_answer_without_a_code() {
     let start = Instant::now();
     let found = campaign(cases, seed);
     eprintln!(
-        "graphql fuzz: {} cases (seed {seed}) in {:.1} s: refused by the guard {:?}, {} executed, slowest {:?} ({}), {} problems",
+        "graphql fuzz: {} cases (seed {seed}) in {:.1} s: refused by the guard {:?}, {} executed, slowest {:?} ({}), \
+         most CPU of one case {:?}, peak memory +{} MiB, {} problems",
         found.cases,
         start.elapsed().as_secs_f64(),
         found.refused_by_guard,
         found.answered,
         found.slowest,
         found.slowest_case,
+        found.most_cpu,
+        found.peak_growth >> 20,
         found.problems.len()
     );
     assert!(found.problems.is_empty(), "{:#?}", &found.problems[..found.problems.len().min(20)]);

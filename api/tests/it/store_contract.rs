@@ -91,6 +91,9 @@ macro_rules! delegate_store {
             async fn game_heads(&self, ids: &[i64]) -> Result<Vec<GameHead>, StoreError> {
                 self.store.game_heads(ids).await
             }
+            async fn games_with_facts(&self, ids: &[i64]) -> Result<Vec<GameHead>, StoreError> {
+                self.store.games_with_facts(ids).await
+            }
             async fn game_log(&self, id: i64) -> Result<Option<CompressedLog>, StoreError> {
                 self.store.game_log(id).await
             }

@@ -7,7 +7,10 @@ const $ = (sel, root = document) => root.querySelector(sel);
 async function graphql(query, variables, token) {
   const headers = { "content-type": "application/json" };
   if (token) headers.authorization = `Bearer ${token}`;
-  const response = await fetch("/graphql", { method: "POST", headers, body: JSON.stringify({ query, variables }) });
+  // Every operation here is named; the name goes with it (the server's metrics count it).
+  const operationName = query.match(/^(?:query|mutation) (\w+)/)?.[1];
+  const body0 = JSON.stringify({ query, variables, operationName });
+  const response = await fetch("/graphql", { method: "POST", headers, body: body0 });
   const body = await response.json().catch(() => ({ errors: [{ message: `HTTP ${response.status}` }] }));
   if (body.errors && body.errors.length) {
     const e = body.errors[0];
@@ -94,12 +97,12 @@ async function upload(store) {
     } else {
       try {
         if (store) {
-          const q = `mutation($logs: [JSON!]!) { submitGames(logs: $logs) { duplicate game { id ${VERDICT} } } }`;
+          const q = `mutation SubmitGames($logs: [JSON!]!) { submitGames(logs: $logs) { duplicate game { id ${VERDICT} } } }`;
           const data = await graphql(q, { logs: [item.log] }, token);
           const r = data.submitGames[0];
           showResult(list, item, r.game, r.game.id, r.duplicate);
         } else {
-          const data = await graphql(`query($log: JSON!) { verifyLog(log: $log) { ${VERDICT} } }`, { log: item.log });
+          const data = await graphql(`query VerifyLog($log: JSON!) { verifyLog(log: $log) { ${VERDICT} } }`, { log: item.log });
           showResult(list, item, data.verifyLog);
         }
       } catch (e) {
@@ -238,20 +241,20 @@ function setUpOrganizer() {
     }
   };
   $("#add").addEventListener("click", () => run(
-    "mutation($t: ID!, $g: [ID!]!) { addGamesToTournament(tournamentId: $t, gameIds: $g) { id } }",
+    "mutation AddGamesToTournament($t: ID!, $g: [ID!]!) { addGamesToTournament(tournamentId: $t, gameIds: $g) { id } }",
     { g: $("#add-games").value.split(/[\s,]+/).filter(Boolean) }));
   $("#rename").addEventListener("click", () => run(
-    "mutation($t: ID!, $n: String!) { renameTournament(tournamentId: $t, name: $n) { id } }",
+    "mutation RenameTournament($t: ID!, $n: String!) { renameTournament(tournamentId: $t, name: $n) { id } }",
     { n: $("#new-name").value }));
   form.addEventListener("click", (e) => {
     const row = e.target.closest("tr[data-game]");
     if (!row) return;
     if (e.target.matches(".remove-game")) {
-      run("mutation($t: ID!, $g: ID!) { removeGameFromTournament(tournamentId: $t, gameId: $g) { id } }",
+      run("mutation RemoveTournamentGame($t: ID!, $g: ID!) { removeGameFromTournament(tournamentId: $t, gameId: $g) { id } }",
         { g: row.dataset.game });
     }
     if (e.target.matches(".replace-game")) {
-      run("mutation($t: ID!, $g: ID!, $n: ID!) { replaceTournamentGame(tournamentId: $t, gameId: $g, newGameId: $n) { id } }",
+      run("mutation ReplaceTournamentGame($t: ID!, $g: ID!, $n: ID!) { replaceTournamentGame(tournamentId: $t, gameId: $g, newGameId: $n) { id } }",
         { g: row.dataset.game, n: row.querySelector(".replacement").value });
     }
   });
@@ -268,7 +271,7 @@ function setUpCreate() {
     localStorage.setItem("chronicle-token", token);
     const out = $("#create-result");
     try {
-      const data = await graphql("mutation($n: String!) { createTournament(name: $n) { organizerToken tournament { id name } } }",
+      const data = await graphql("mutation CreateTournament($n: String!) { createTournament(name: $n) { organizerToken tournament { id name } } }",
         { n: $("#tournament-name").value }, token);
       const { tournament, organizerToken } = data.createTournament;
       // Kept for the tournament's page; shown once, to be written down as well.

@@ -296,10 +296,10 @@ function setUpTools() {
   $("#submit-log").addEventListener("click", async () => {
     const out = $("#submit-result");
     localStorage.setItem("chronicle-token", token.value.trim());
-    const query = "mutation($log: JSON!) { submitGame(log: $log) { duplicate game { id status } } }";
+    const query = "mutation RecorderSubmit($log: JSON!) { submitGame(log: $log) { duplicate game { id status } } }";
     const headers = { "content-type": "application/json" };
     if (token.value.trim()) headers.authorization = `Bearer ${token.value.trim()}`;
-    const response = await fetch("/graphql", { method: "POST", headers, body: JSON.stringify({ query, variables: { log: rec.log } }) });
+    const response = await fetch("/graphql", { method: "POST", headers, body: JSON.stringify({ query, variables: { log: rec.log }, operationName: "RecorderSubmit" }) });
     const body = await response.json().catch(() => ({ errors: [{ message: `HTTP ${response.status}` }] }));
     out.replaceChildren();
     if (body.errors?.length) {

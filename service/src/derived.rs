@@ -1,0 +1,106 @@
+//! What the service derives from stored logs — the decompressed log, states at entries, the
+//! ledger, the trust report — kept for later requests, bounded by bytes.
+//!
+//! A stored game never changes on a running server (a reverify restarts it, see the crate
+//! documentation), so what a replay derived from it stays true. Keeping it makes repeated work
+//! cheap: aliases of one field in one request, a page and its board fragment, a viewer stepping
+//! from entry *n* to *n* + 1 (the state before is the step's last state). Each kept product
+//! weighs its log's size in bytes — what the answers built from a log are bounded by
+//! (docs/reliability.md) — and the whole cache at most [`CAPACITY`]; least recently used first
+//! out. Keeping a product does not make it free: every use is still charged to the request's
+//! [`crate::cost::Budget`], since each use goes out in an answer.
+
+use std::sync::Arc;
+
+use chronicle_game::{LedgerLine, StateAt};
+use quick_cache::sync::Cache;
+use quick_cache::Weighter;
+
+/// Bytes of products kept at most (each weighs its log's size).
+pub const CAPACITY: u64 = 64 << 20;
+
+/// What was derived, of which stored game.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Key {
+    /// The log's bytes as uploaded.
+    Log(i64),
+    /// The state after an entry (after the last legal entry when `None`).
+    State(i64, Option<usize>),
+    Ledger(i64),
+    /// Above and Below's trust report; `None` for games whose engine checks all it applies.
+    Trust(i64),
+}
+
+#[derive(Clone, Debug)]
+pub(crate) enum Product {
+    Log(Arc<Vec<u8>>),
+    State(Arc<StateAt>),
+    Ledger(Arc<Vec<LedgerLine>>),
+    Trust(Arc<Option<serde_json::Value>>),
+}
+
+/// A product with its weight (fixed when it is kept, as the cache requires).
+#[derive(Clone, Debug)]
+pub(crate) struct Kept {
+    weight: u64,
+    pub product: Product,
+}
+
+impl Kept {
+    pub fn new(log_bytes: usize, product: Product) -> Kept {
+        Kept { weight: u64::try_from(log_bytes).unwrap_or(u64::MAX).max(1), product }
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct ByBytes;
+
+impl Weighter<Key, Kept> for ByBytes {
+    fn weight(&self, _key: &Key, kept: &Kept) -> u64 {
+        kept.weight
+    }
+}
+
+pub(crate) type Derived = Cache<Key, Kept, ByBytes>;
+
+pub(crate) fn new_cache() -> Derived {
+    Cache::with_weighter(1024, CAPACITY, ByBytes)
+}
+
+/// The text of entry `n` of a log (its `entries` member), without building a tree of the
+/// rest: each entry is kept as its own slice of the log. `None` when the log is no JSON object
+/// with that many entries.
+pub fn entry_text(log: &[u8], n: usize) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    struct Entries<'a> {
+        #[serde(borrow)]
+        entries: Vec<&'a serde_json::value::RawValue>,
+    }
+    let read: Entries<'_> = serde_json::from_slice(log).ok()?;
+    read.entries.get(n).map(|e| e.get().to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_entry_is_read_as_written_without_the_others() {
+        let log = br#"{"format":"x","setup":{"a":[1,2]},"entries":[{"type":"a"}, {"type": "b", "n": [1, 2]}]}"#;
+        assert_eq!(entry_text(log, 1).as_deref(), Some(r#"{"type": "b", "n": [1, 2]}"#));
+        assert_eq!(entry_text(log, 2), None);
+        assert_eq!(entry_text(b"[1, 2]", 0), None);
+        assert_eq!(entry_text(b"{\"entries\": 3}", 0), None);
+    }
+
+    #[test]
+    fn kept_products_weigh_their_logs_bytes_and_the_cache_stays_within_its_capacity() {
+        let cache = new_cache();
+        let big = usize::try_from(CAPACITY / 4).unwrap_or(usize::MAX);
+        for id in 0..10 {
+            cache.insert(Key::Log(id), Kept::new(big, Product::Log(Arc::new(Vec::new()))));
+        }
+        assert!(cache.weight() <= CAPACITY, "{} > {CAPACITY}", cache.weight());
+        assert!(cache.len() <= 4);
+    }
+}
