@@ -37,7 +37,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/games/export", web::get().to(download::download))
         .route("/games/{id}", web::get().to(games::show))
         .route("/games/{id}/board", web::get().to(games::board_fragment))
-        .route("/metrics", web::get().to(metrics))
+        .route("/metrics", web::get().to(crate::metrics::endpoint))
         .route("/record", web::get().to(recorder::page_))
         .route("/record/next", web::post().to(recorder::next))
         .route("/stats/strategies", web::get().to(skill::strategies))
@@ -53,14 +53,6 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/assets/app.css", web::get().to(css))
         .route("/assets/app.js", web::get().to(js))
         .route("/assets/recorder.js", web::get().to(recorder_js));
-}
-
-/// `GET /metrics`, rate-limited per address like every page.
-async fn metrics(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse {
-    if let Some(r) = refused(&state, &req) {
-        return r;
-    }
-    crate::metrics::endpoint().await
 }
 
 /// Whatever no route matches (an unknown path, or a known one with another method): rate-limited

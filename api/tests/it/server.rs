@@ -275,8 +275,9 @@ fn metrics_count_requests_operations_replays_and_refusals() {
     let db = Database::sqlite();
     let server = Server::start(&db, &["--anonymous-rate-limit", "3"]);
     let token = create_token(&db, "metrics");
-    let q = "mutation Store($log: JSON!) { submitGame(log: $log) { duplicate } }";
-    let body = json!({ "query": q, "variables": { "log": log("complete_2p.json") }, "operationName": "Store" });
+    let q = "mutation SubmitGames($logs: [JSON!]!) { submitGames(logs: $logs) { duplicate } }";
+    let variables = json!({ "logs": [log("complete_2p.json")] });
+    let body = json!({ "query": q, "variables": variables, "operationName": "SubmitGames" });
     let (status, _) = server.post_raw(Some(&token), body.to_string().into_bytes());
     assert_eq!(status, 200);
     for _ in 0..5 {
@@ -294,7 +295,7 @@ fn metrics_count_requests_operations_replays_and_refusals() {
     assert!(value("chronicle_http_requests_total{route=\"/games\",method=\"GET\",status=\"200\"}") >= 3.0);
     assert!(value("chronicle_http_requests_total{route=\"/games\",method=\"GET\",status=\"429\"}") >= 1.0);
     assert!(value("chronicle_rate_limited_total{caller=\"anonymous\"}") >= 1.0);
-    assert!(value("chronicle_graphql_operations_total{operation=\"Store\",outcome=\"ok\"}") >= 1.0);
+    assert!(value("chronicle_graphql_operations_total{operation=\"SubmitGames\",outcome=\"ok\"}") >= 1.0);
     assert!(value("chronicle_replays_total{kind=\"submit\"}") >= 1.0);
     assert!(value("chronicle_games_stored_total") >= 1.0);
     assert!(text.contains("chronicle_http_request_seconds_bucket{le="), "latency histogram");
