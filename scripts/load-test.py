@@ -13,7 +13,8 @@ connections each) send the attacks in turn for DURATION seconds: a fragment-spre
 aliased `verifyLog` (refused by the complexity limit), 50 aliased `verifyLog` (the most one
 request may hold), a 10 MB log to `verifyLog`; and the attacks on stored games: 150 and 40
 aliases of `replay` on the large Above and Below game, 20 aliases of its `log` and `ledger`,
-its game page and a board fragment, a 1 MB log to `/record/next`, `/metrics` after requests
+its game page and a board fragment, its log sent to `legalEntries` and `entrySteps`, a 1 MB log
+to `/record/next`, `/metrics` after requests
 with made-up operation names and methods, and downloads whose client reads 193 bytes and
 stalls. Meanwhile a third client (127.0.0.1) asks a cheap query every 50 ms; the same cheap
 query is measured for BASELINE seconds before the flood, in the same run, as the baseline. The
@@ -69,8 +70,7 @@ def hostile_games(work):
     extra catalogue cards, and a Caverna game with a 9 MB `meta.id`."""
     with open(os.path.join(ROOT, "engine", "above-and-below", "tests", "fixtures", "golden-2p.json")) as f:
         aab = json.load(f)
-    extra = [{"id": "extra_%06d" % i, "kind": "basic", "cost": 2, "effects": [{"effect": "vp", "n": 1}]}
-             for i in range(250_000)]
+    extra = [{"id": "x%06d" % i, "kind": "basic", "cost": 2} for i in range(250_000)]
     aab["setup"]["catalogue"]["cards"].extend(extra)
     game = fixture("complete_4p.json")
     caverna = dict(game, meta=dict(game.get("meta", {}), id="y" * 9_000_000))
@@ -78,7 +78,7 @@ def hostile_games(work):
     for name, log in (("aab-250k-cards.json", aab), ("caverna-9MB.json", caverna)):
         path = os.path.join(work, name)
         with open(path, "w") as f:
-            json.dump(log, f)
+            json.dump(log, f, separators=(",", ":"))
         paths.append(path)
     return paths
 
@@ -87,9 +87,14 @@ def aliases(n, field):
     return "query($id: ID!) { %s }" % " ".join("a%d: %s" % (i, field) for i in range(n))
 
 
-def worst_requests(stored):
-    """The attacks: (method, path, body or None) by name. `stored` is the hostile stored game."""
+def worst_requests(stored, hostile_log):
+    """The attacks: (method, path, body or None) by name. `stored` is the hostile stored game,
+    `hostile_log` the path of its log (also sent as it is)."""
     game = fixture("complete_4p.json")
+    with open(hostile_log) as f:
+        aab = json.load(f)
+    # Sent in a request body, the log must fit the 10 MiB body limit: 50,000 cards fewer.
+    del aab["setup"]["catalogue"]["cards"][-50_000:]
     huge = dict(game, meta=dict(game.get("meta", {}), id="x" * 10_000_000))
     big = dict(game, meta=dict(game.get("meta", {}), id="z" * 1_000_000))
     bodies = {
@@ -100,9 +105,12 @@ def worst_requests(stored):
         "replay-150-aliases": {"query": aliases(150, "replay(gameId: $id) { round }"), "variables": {"id": stored}},
         "replay-40-aliases": {"query": aliases(40, "replay(gameId: $id) { round state }"), "variables": {"id": stored}},
         "log-20-aliases": {"query": aliases(20, "game(id: $id) { log }"), "variables": {"id": stored}},
-        "ledger-20-aliases": {"query": aliases(20, "game(id: $id) { ledger verdict { trust } }"),
+        "ledger-20-aliases": {"query": aliases(20, "game(id: $id) { ledger trust }"),
                               "variables": {"id": stored}},
         "metrics-names": {"query": "query Q%d { gameKinds { id } }", "operationName": "Q%d"},
+        "legal-aab-10MB": {"query": "query($l: JSON!) { legalEntries(log: $l, limit: 1000) }", "variables": {"l": aab}},
+        "steps-aab-10MB": {"query": "query($l: JSON!) { entrySteps(log: $l, draft: {player: 0}) }",
+                           "variables": {"l": aab}},
     }
     out = {k: ("POST", "/graphql", json.dumps(v).encode()) for k, v in bodies.items()}
     out["page"] = ("GET", "/games/%s" % stored, None)
@@ -147,9 +155,9 @@ def post(conn, body):
     return send(conn, "POST", "/graphql", body)
 
 
-def attacker(source, port, threads, stop_at, queue, stored):
+def attacker(source, port, threads, stop_at, queue, stored, hostile_log):
     """One attacking client: `threads` connections cycling through the worst requests."""
-    bodies = worst_requests(stored)
+    bodies = worst_requests(stored, hostile_log)
     kinds = list(bodies)
     counts = {}
     lock = threading.Lock()
@@ -287,14 +295,14 @@ def main():
         line = server.stdout.readline().decode()
         port = int(line.strip().rsplit(":", 1)[1])
         idle_rss = rss_mib(server.pid)
-        alone = costs_alone(port, server.pid, worst_requests(stored))
+        alone = costs_alone(port, server.pid, worst_requests(stored, hostile[0]))
         idle_rss = rss_mib(server.pid)
         baseline, base_failures = measure(port, args.baseline)
 
         stop_at = time.time() + args.duration
         queue = multiprocessing.Queue()
         attackers = [
-            multiprocessing.Process(target=attacker, args=(src, port, args.threads, stop_at, queue, stored))
+            multiprocessing.Process(target=attacker, args=(src, port, args.threads, stop_at, queue, stored, hostile[0]))
             for src in ("127.0.0.2", "127.0.0.3")
         ]
         for a in attackers:

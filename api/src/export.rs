@@ -60,6 +60,14 @@ pub enum Table {
     Counters,
 }
 
+impl Table {
+    /// Whether the table's rows come from a game's facts (Caverna's furnishings, weapons and
+    /// placements), which are read only for these tables.
+    pub fn needs_facts(self) -> bool {
+        matches!(self, Table::Furnishings | Table::Weapons | Table::Placements)
+    }
+}
+
 #[derive(Args, Debug)]
 pub struct ExportArgs {
     /// The table to write.
@@ -421,7 +429,8 @@ pub fn export_command(
         loop {
             let ids = s.list_games(&filter, after, PAGE).await.map_err(|e| e.to_string())?;
             let Some(&last) = ids.last() else { break };
-            for g in s.games_with_facts(&ids).await.map_err(|e| e.to_string())? {
+            let page = if args.table.needs_facts() { s.games_with_facts(&ids).await } else { s.game_heads(&ids).await };
+            for g in page.map_err(|e| e.to_string())? {
                 rows(args.table, &g, &mut columns);
                 games += 1;
             }

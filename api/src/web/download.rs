@@ -7,10 +7,12 @@
 //! Parquet keeps its row groups' statistics in a footer written last, so it is built whole in
 //! memory, up to [`MAX_IN_MEMORY`] games. What bounds a download's cost, known before it starts:
 //!
-//! - **Games**: at most [`ANONYMOUS_GAMES`] without a token, [`MAX_STREAMED`] with a valid
-//!   `Authorization: Bearer` token; more are refused (narrow the filters, or use
-//!   `chronicle export`). The CPU a download costs is about proportional to its games
-//!   (docs/reliability.md, "Downloads").
+//! - **Games**: the CPU a download costs is about proportional to its games, four times more
+//!   for the tables of facts (measured: docs/performance.md, "Downloads"). Without a token a
+//!   download may cost [`ANONYMOUS_COST`] game units (5,000 games of `games`, 1,250 of
+//!   `placements`: under a second of CPU); with a valid `Authorization: Bearer` token, up to
+//!   [`MAX_STREAMED`] games. More are refused (narrow the filters, send a token, or use
+//!   `chronicle export`).
 //! - **Work**: at most [`CONCURRENT`] pages are made at once (a page waits for its turn); a
 //!   download holds no turn while its client reads, so clients that stall hold none.
 //! - **Downloads**: at most [`PER_CLIENT`] per client (its token, else its address) and
@@ -41,8 +43,12 @@ use crate::http::AppState;
 
 /// Most games in a streamed (CSV, NDJSON) download with a valid token.
 pub const MAX_STREAMED: i64 = 100_000;
-/// Most games in a download without a token.
-pub const ANONYMOUS_GAMES: i64 = 20_000;
+/// What a download without a token may cost, in game units: a game of a table read from the
+/// games' rows costs one, a game of a table of facts [`FACTS_COST`].
+pub const ANONYMOUS_COST: i64 = 5_000;
+/// The cost of one game in a table of facts (furnishings, weapons, placements), against one in
+/// the others: 0.70 against 0.17–0.19 ms of the server's CPU per game (docs/performance.md).
+pub const FACTS_COST: i64 = 4;
 /// Most games in a Parquet download (built in memory).
 pub const MAX_IN_MEMORY: i64 = 5_000;
 /// Pages of downloads made at once.
@@ -239,11 +245,7 @@ pub async fn download(state: web::Data<AppState>, req: HttpRequest) -> HttpRespo
         Ok(slot) => slot,
         Err(why) => return busy(&why),
     };
-    let most = match (format, with_token) {
-        (Format::Parquet, _) => MAX_IN_MEMORY,
-        (_, true) => MAX_STREAMED,
-        (_, false) => ANONYMOUS_GAMES,
-    };
+    let most = most_games(table, format, with_token);
     let ids = match state.service.list(&filter, 0, most + 1).await {
         Ok(ids) => ids,
         Err(e) => return service_problem(&e),
@@ -272,6 +274,15 @@ pub async fn download(state: web::Data<AppState>, req: HttpRequest) -> HttpRespo
     response.streaming(Watched { inner: Box::pin(stream(Arc::clone(&state.service), table, format, ids)), lease })
 }
 
+/// The most games one download of `table` in `format` may hold, known before it starts.
+fn most_games(table: Table, format: Format, with_token: bool) -> i64 {
+    match (format, with_token) {
+        (Format::Parquet, _) => MAX_IN_MEMORY,
+        (_, true) => MAX_STREAMED,
+        (_, false) => ANONYMOUS_COST / if table.needs_facts() { FACTS_COST } else { 1 },
+    }
+}
+
 /// The table of these games in `format` (a CSV part has its header when `first`), made in its
 /// turn (at most [`CONCURRENT`] at once).
 async fn page_bytes(
@@ -283,7 +294,7 @@ async fn page_bytes(
 ) -> Result<Bytes, ServiceError> {
     let _turn: OwnedSemaphorePermit =
         slots().acquire_owned().await.map_err(|_| ServiceError::Busy("the server is stopping".into()))?;
-    let games = service.export_games(ids).await?;
+    let games = service.export_games(ids, table.needs_facts()).await?;
     // Writing the table is CPU work: off the HTTP worker, which serves other connections.
     let written = web::block(move || {
         let mut bytes = Vec::new();
@@ -319,4 +330,19 @@ fn stream(
             }
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A download without a token is held to a cost in game units, the tables of facts costing
+    /// four times as much; a token raises it to every streamed game; Parquet is built whole.
+    #[test]
+    fn a_download_without_a_token_holds_what_its_cost_allows() {
+        assert_eq!(most_games(Table::Games, Format::Csv, false), 5_000);
+        assert_eq!(most_games(Table::Placements, Format::Ndjson, false), 1_250);
+        assert_eq!(most_games(Table::Placements, Format::Csv, true), MAX_STREAMED);
+        assert_eq!(most_games(Table::ScoreRows, Format::Parquet, true), MAX_IN_MEMORY);
+    }
 }

@@ -63,10 +63,10 @@ const SEEDS: &[&str] = &[
     // Work that starts from stored games (the largest stored log is about 2 MB): aliases,
     // fragments and variables aimed at every field that reads or replays a log.
     "query($id: ID!, $n: Int) { a: replay(gameId: $id) { state } b: replay(gameId: $id, atEntry: $n) { round phase } c: replay(gameId: $id) { round } }",
-    "query($id: ID!) { a: game(id: $id) { log ledger } b: game(id: $id) { log } c: game(id: $id) { ledger verdict { alternatives(limit: 1000) trust status } } }",
-    "query($id: ID!) { ...R ...S } fragment R on Query { a: replay(gameId: $id) { state } b: game(id: $id) { ...L } } fragment S on Query { c: game(id: $id) { ...L } } fragment L on Game { log ledger verdict { trust alternatives } }",
+    "query($id: ID!) { a: game(id: $id) { log ledger } b: game(id: $id) { log } c: game(id: $id) { ledger alternatives(limit: 1000) trust status } }",
+    "query($id: ID!) { ...R ...S } fragment R on Query { a: replay(gameId: $id) { state } b: game(id: $id) { ...L } } fragment S on Query { c: game(id: $id) { ...L } } fragment L on Game { log ledger trust alternatives }",
     "query($l: JSON!, $d: JSON) { a: legalEntries(log: $l, limit: 1000) b: entrySteps(log: $l, draft: $d) c: legalEntries(log: $l) d: verifyLog(log: $l) { alternatives trust } }",
-    "{ games(first: 100) { edges { node { id log ledger verdict { alternatives trust } } } } }",
+    "{ games(first: 100) { edges { node { id log ledger alternatives trust } } } }",
 ];
 
 /// Pieces spliced into documents.
@@ -113,7 +113,7 @@ const PIECES: &[&str] = &[
     "verifyLog(log: $l) { status }",
     "replay(gameId: $id) { state }",
     "game(id: $id) { log ledger }",
-    "a: game(id: $id) { verdict { alternatives trust } }",
+    "a: game(id: $id) { alternatives trust }",
     "#",
     "\n",
     ",",
