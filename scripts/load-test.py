@@ -11,7 +11,7 @@ stay under --cpu-ms (1,000) and --request-mib (256).
 Then the flood: two attacking clients (processes, from 127.0.0.2 and 127.0.0.3, several
 connections each) send the attacks in turn for DURATION seconds: a fragment-spread bomb, 2,400
 aliased `verifyLog` (refused by the complexity limit), 50 aliased `verifyLog` (the most one
-request may hold), a 10 MB log to `verifyLog`; and the attacks on stored games: 150 and 40
+request may hold), an 8 MB log to `verifyLog`; and the attacks on stored games: 150 and 40
 aliases of `replay` on the large Above and Below game, 20 aliases of its `log` and `ledger`,
 its game page and a board fragment, its log sent to `legalEntries` and `entrySteps`, a 1 MB log
 to `/record/next`, `/metrics` after requests
@@ -93,23 +93,23 @@ def worst_requests(stored, hostile_log):
     game = fixture("complete_4p.json")
     with open(hostile_log) as f:
         aab = json.load(f)
-    # Sent in a request body, the log must fit the 10 MiB body limit: 50,000 cards fewer.
-    del aab["setup"]["catalogue"]["cards"][-50_000:]
-    huge = dict(game, meta=dict(game.get("meta", {}), id="x" * 10_000_000))
+    # Sent in a request body, the log must fit the 8 MiB body limit: 90,000 cards fewer.
+    del aab["setup"]["catalogue"]["cards"][-90_000:]
+    huge = dict(game, meta=dict(game.get("meta", {}), id="x" * 8_000_000))
     big = dict(game, meta=dict(game.get("meta", {}), id="z" * 1_000_000))
     bodies = {
         "bomb": {"query": bomb(28)},
         "aliased-2400": {"query": aliased(2400), "variables": {"l": game}},
         "aliased-50": {"query": aliased(50), "variables": {"l": game}},
-        "log-10MB": {"query": "query($l: JSON!) { verifyLog(log: $l) { status } }", "variables": {"l": huge}},
+        "log-8MB": {"query": "query($l: JSON!) { verifyLog(log: $l) { status } }", "variables": {"l": huge}},
         "replay-150-aliases": {"query": aliases(150, "replay(gameId: $id) { round }"), "variables": {"id": stored}},
         "replay-40-aliases": {"query": aliases(40, "replay(gameId: $id) { round state }"), "variables": {"id": stored}},
         "log-20-aliases": {"query": aliases(20, "game(id: $id) { log }"), "variables": {"id": stored}},
         "ledger-20-aliases": {"query": aliases(20, "game(id: $id) { ledger trust }"),
                               "variables": {"id": stored}},
         "metrics-names": {"query": "query Q%d { gameKinds { id } }", "operationName": "Q%d"},
-        "legal-aab-10MB": {"query": "query($l: JSON!) { legalEntries(log: $l, limit: 1000) }", "variables": {"l": aab}},
-        "steps-aab-10MB": {"query": "query($l: JSON!) { entrySteps(log: $l, draft: {player: 0}) }",
+        "legal-aab-7MB": {"query": "query($l: JSON!) { legalEntries(log: $l, limit: 1000) }", "variables": {"l": aab}},
+        "steps-aab-7MB": {"query": "query($l: JSON!) { entrySteps(log: $l, draft: {player: 0}) }",
                            "variables": {"l": aab}},
     }
     out = {k: ("POST", "/graphql", json.dumps(v).encode()) for k, v in bodies.items()}

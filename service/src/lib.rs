@@ -513,19 +513,27 @@ impl Service {
 
     /// Admits a replay of a log that is not stored: charged to `budget`, then a replay slot and
     /// its memory.
-    async fn admit_sent(&self, log: &[u8], budget: &Budget) -> Result<admission::ReplayPermit, ServiceError> {
-        budget.charge(log.len())?;
-        self.admission.replay(1, log.len()).await.map_err(|b| ServiceError::Busy(b.0))
+    /// Work that costs `weight` times its log's size is charged and reserved as such.
+    async fn admit_sent(
+        &self,
+        log: &[u8],
+        weight: usize,
+        budget: &Budget,
+    ) -> Result<admission::ReplayPermit, ServiceError> {
+        let cost = log.len().saturating_mul(weight);
+        budget.charge(cost)?;
+        self.admission.replay(1, cost).await.map_err(|b| ServiceError::Busy(b.0))
     }
 
     /// Runs `work` over a log that is not stored, admitted as [`Service::admit_sent`] says.
     async fn on_sent<T: Send + 'static>(
         &self,
         log: Vec<u8>,
+        weight: usize,
         budget: &Budget,
         work: impl FnOnce(&[u8], Option<&str>) -> T + Send + 'static,
     ) -> Result<T, ServiceError> {
-        let permit = self.admit_sent(&log, budget).await?;
+        let permit = self.admit_sent(&log, weight, budget).await?;
         let done = blocking(move || {
             let format = canonical::format_of(&log);
             work(&log, format.as_deref())
@@ -537,20 +545,20 @@ impl Service {
 
     /// Replays a log without storing it.
     pub async fn verify(&self, log: Vec<u8>, budget: &Budget) -> Result<GameRecord, ServiceError> {
-        self.on_sent(log, budget, games::record_of).await
+        self.on_sent(log, 1, budget, games::record_of).await
     }
 
     /// The state of a log that is not stored, after its last legal entry with the window it
     /// waits in still open (where the next entry is decided); `None` without a valid setup or
     /// an engine for its game.
     pub async fn open_state(&self, log: Vec<u8>, budget: &Budget) -> Result<Option<StateAt>, ServiceError> {
-        self.on_sent(log, budget, games::open_state).await
+        self.on_sent(log, 1, budget, games::open_state).await
     }
 
     /// What a replay of a log took as declared rather than checked (Above and Below's trust
     /// report, docs/api.md); `None` for a game whose engine checks everything it applies.
     pub async fn trust_report(&self, log: Vec<u8>, budget: &Budget) -> Result<Option<serde_json::Value>, ServiceError> {
-        self.on_sent(log, budget, games::trust_report).await
+        self.on_sent(log, 1, budget, games::trust_report).await
     }
 
     /// The legal entries where a log stops being legal (after its last legal entry; for an
@@ -562,7 +570,7 @@ impl Service {
         limit: usize,
         budget: &Budget,
     ) -> Result<Option<(chronicle_game::GameKind, chronicle_game::Legal)>, ServiceError> {
-        self.on_sent(log, budget, move |log, format| games::legal_next(log, format, limit)).await
+        self.on_sent(log, cost::LEGAL_WEIGHT, budget, move |log, format| games::legal_next(log, format, limit)).await
     }
 
     /// The next step of building one entry after a log (the engine's step-by-step form);
@@ -575,7 +583,7 @@ impl Service {
         budget: &Budget,
     ) -> Result<Option<(chronicle_game::GameKind, Result<chronicle_game::Steps, String>)>, ServiceError> {
         budget.charge(serde_json::to_vec(&draft).map_or(0, |d| d.len()))?;
-        self.on_sent(log, budget, move |log, format| games::entry_steps(log, format, &draft)).await
+        self.on_sent(log, cost::STEPS_WEIGHT, budget, move |log, format| games::entry_steps(log, format, &draft)).await
     }
 
     /// A stored game, or `NOT_FOUND`.
@@ -672,8 +680,9 @@ impl Service {
     ) -> Result<Option<(chronicle_game::GameKind, chronicle_game::Legal)>, ServiceError> {
         let head = self.stored(id).await?;
         let size = usize::try_from(head.log_bytes).unwrap_or(usize::MAX);
-        budget.charge(size)?;
-        let permit = self.admission.replay(1, size).await.map_err(|b| ServiceError::Busy(b.0))?;
+        let cost = size.saturating_mul(cost::LEGAL_WEIGHT);
+        budget.charge(cost)?;
+        let permit = self.admission.replay(1, cost).await.map_err(|b| ServiceError::Busy(b.0))?;
         let bytes = self.stored_log(&head).await?;
         let format = head.format.clone();
         let legal = blocking(move || games::legal_next(&bytes, format.as_deref(), limit)).await;
