@@ -198,7 +198,7 @@ async fn answer(schema: ChronicleSchema, limits: Limits, caller: Caller, body: w
     }
 }
 
-/// Variables larger than this that are JSON objects or arrays are passed on as their text.
+/// Objects larger than this among the variables (logs) are passed on as their text.
 const LARGE_VARIABLE: usize = 64 * 1024;
 
 /// A GraphQL request as sent. Variables are kept as their text until they are placed.
@@ -211,8 +211,9 @@ struct SentRequest<'a> {
     variables: Option<std::collections::BTreeMap<String, &'a serde_json::value::RawValue>>,
 }
 
-/// The request of a body. A large object or array among the variables — a log — is passed on
-/// as a string holding its text, which the `JSON` arguments that take logs read as the log (see
+/// The request of a body. A large object among the variables, or in a list that is a variable
+/// — a log, or the logs of `submitGames` — is passed on as a string holding its text, which the
+/// `JSON` arguments that take logs read as the log (see
 /// `graphql::log_bytes`): building a tree of values for it first would cost time and memory
 /// in proportion to its number of values before the request's budget could refuse it (a 7 MB
 /// log of 160,000 small objects: 0.76 s of CPU and 210 MiB; docs/reliability.md). Its bytes
@@ -222,10 +223,11 @@ fn read_request(body: &[u8]) -> Result<async_graphql::Request, serde_json::Error
     let mut variables = serde_json::Map::new();
     for (name, raw) in sent.variables.unwrap_or_default() {
         let text = raw.get();
-        let value = if text.len() > LARGE_VARIABLE && (text.starts_with('{') || text.starts_with('[')) {
-            serde_json::Value::String(text.to_owned())
+        let value = if text.len() > LARGE_VARIABLE && text.starts_with('[') {
+            let items: Vec<&serde_json::value::RawValue> = serde_json::from_str(text)?;
+            serde_json::Value::Array(items.into_iter().map(variable).collect::<Result<_, _>>()?)
         } else {
-            serde_json::from_str(text)?
+            variable(raw)?
         };
         variables.insert(name, value);
     }
@@ -235,6 +237,15 @@ fn read_request(body: &[u8]) -> Result<async_graphql::Request, serde_json::Error
         request = request.operation_name(name);
     }
     Ok(request)
+}
+
+/// A variable's value: a large object as its text, anything else as it is.
+fn variable(raw: &serde_json::value::RawValue) -> Result<serde_json::Value, serde_json::Error> {
+    let text = raw.get();
+    if text.len() > LARGE_VARIABLE && text.starts_with('{') {
+        return Ok(serde_json::Value::String(text.to_owned()));
+    }
+    serde_json::from_str(text)
 }
 
 fn too_large(limit: usize) -> HttpResponse {
