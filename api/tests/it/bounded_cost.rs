@@ -242,3 +242,29 @@ fn html_responses_carry_the_security_headers() {
         assert!(!page.contains(" style=") && !page.contains("<style") && !page.contains("<script>"), "{path}");
     }
 }
+
+/// Issue finding 3: a Village travel map longer than its documented bound (2,000 cities,
+/// docs/reliability.md "Bounds on declared data") is refused at setup, through `verifyLog`,
+/// before any path is read; a 120,000-city chain used to hold the only replay slot for 38 s
+/// (RULES.md D.6).
+#[test]
+fn a_village_travel_map_over_its_bound_is_refused_at_setup() {
+    let db = Database::sqlite();
+    let server = Server::start(&db, &[]);
+    let mut v = engine_log(VILLAGE);
+    let travel = &mut v["setup"]["components"]["travel"];
+    let mut previous = "north".to_owned();
+    for i in 0..3000 {
+        let id = format!("c{i}");
+        travel["cities"][id.as_str()] = json!({ "reward": "coin" });
+        let path = json!({ "between": [previous, id], "cubes": { "brown": 1 } });
+        travel["paths"].as_array_mut().expect("paths").push(path);
+        previous = id;
+    }
+    let q = "query($l: JSON!) { verifyLog(log: $l) { status error { code message } } }";
+    let verdict = server.data(None, q, json!({ "l": v }))["verifyLog"].clone();
+    assert_eq!(verdict["status"], "INVALID", "{verdict}");
+    assert_eq!(verdict["error"]["code"], "log_too_large", "{verdict}");
+    let message = verdict["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("`travel.cities` declares 3007; at most 2000"), "{message}");
+}
