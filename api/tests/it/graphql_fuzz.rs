@@ -268,9 +268,10 @@ struct Findings {
 fn process_cpu() -> Duration {
     let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
     let after_name = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
-    let fields: Vec<u64> = after_name.split_whitespace().filter_map(|f| f.parse().ok()).collect();
-    // Fields 14 and 15 of the line; 12 and 13 after the name and the state.
-    let ticks = fields.get(11).copied().unwrap_or(0) + fields.get(12).copied().unwrap_or(0);
+    let fields: Vec<&str> = after_name.split_whitespace().collect();
+    // Fields 14 and 15 of the line (utime, stime): the 12th and 13th after the name.
+    let field = |i: usize| fields.get(i).and_then(|f| f.parse::<u64>().ok()).unwrap_or(0);
+    let ticks = field(11) + field(12);
     Duration::from_millis(ticks * 10)
 }
 
