@@ -522,7 +522,26 @@ impl Service {
     ) -> Result<admission::ReplayPermit, ServiceError> {
         let cost = log.len().saturating_mul(weight);
         budget.charge(cost)?;
+        self.admit(cost).await
+    }
+
+    /// A replay slot with the memory of work costing `cost` log bytes.
+    async fn admit(&self, cost: usize) -> Result<admission::ReplayPermit, ServiceError> {
         self.admission.replay(1, cost).await.map_err(|b| ServiceError::Busy(b.0))
+    }
+
+    /// A stored game and what work costing `weight` times its log's size costs, charged to
+    /// `budget` before the log is read (the size is stored with the game).
+    async fn charge_stored(
+        &self,
+        id: i64,
+        weight: usize,
+        budget: &Budget,
+    ) -> Result<(Arc<GameHead>, usize), ServiceError> {
+        let head = self.stored(id).await?;
+        let cost = usize::try_from(head.log_bytes).unwrap_or(usize::MAX).saturating_mul(weight);
+        budget.charge(cost)?;
+        Ok((head, cost))
     }
 
     /// Runs `work` over a log that is not stored, admitted as [`Service::admit_sent`] says.
@@ -621,14 +640,12 @@ impl Service {
         budget: &Budget,
         work: impl FnOnce(Option<chronicle_game::GameKind>, &[u8]) -> Result<Product, ServiceError> + Send + 'static,
     ) -> Result<Product, ServiceError> {
-        let head = self.stored(id).await?;
-        let size = usize::try_from(head.log_bytes).unwrap_or(usize::MAX);
-        budget.charge(size)?;
+        let (head, size) = self.charge_stored(id, 1, budget).await?;
         let guard = match self.derived.get_value_or_guard_async(&key).await {
             Ok(kept) => return Ok(kept.product),
             Err(guard) => guard,
         };
-        let permit = self.admission.replay(1, size).await.map_err(|b| ServiceError::Busy(b.0))?;
+        let permit = self.admit(size).await?;
         let bytes = self.stored_log(&head).await?;
         let kind = head.record.game;
         let product = blocking(move || work(kind, &bytes)).await?;
@@ -678,11 +695,8 @@ impl Service {
         limit: usize,
         budget: &Budget,
     ) -> Result<Option<(chronicle_game::GameKind, chronicle_game::Legal)>, ServiceError> {
-        let head = self.stored(id).await?;
-        let size = usize::try_from(head.log_bytes).unwrap_or(usize::MAX);
-        let cost = size.saturating_mul(cost::LEGAL_WEIGHT);
-        budget.charge(cost)?;
-        let permit = self.admission.replay(1, cost).await.map_err(|b| ServiceError::Busy(b.0))?;
+        let (head, cost) = self.charge_stored(id, cost::LEGAL_WEIGHT, budget).await?;
+        let permit = self.admit(cost).await?;
         let bytes = self.stored_log(&head).await?;
         let format = head.format.clone();
         let legal = blocking(move || games::legal_next(&bytes, format.as_deref(), limit)).await;
@@ -692,10 +706,8 @@ impl Service {
 
     /// The raw log of a stored game, as uploaded, charged to `budget` by its size.
     pub async fn log(&self, id: i64, budget: &Budget) -> Result<Arc<Vec<u8>>, ServiceError> {
-        let head = self.stored(id).await?;
-        let size = usize::try_from(head.log_bytes).unwrap_or(usize::MAX);
-        budget.charge(size)?;
-        let permit = self.admission.replay(1, size).await.map_err(|b| ServiceError::Busy(b.0))?;
+        let (head, size) = self.charge_stored(id, 1, budget).await?;
+        let permit = self.admit(size).await?;
         let bytes = self.stored_log(&head).await;
         drop(permit);
         bytes

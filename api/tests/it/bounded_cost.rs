@@ -168,14 +168,8 @@ fn the_recorder_takes_json_bodies_only() {
     for (content_type, status) in
         [("text/plain", 415), ("application/x-www-form-urlencoded", 415), ("application/json", 200)]
     {
-        let mut resp = server
-            .agent
-            .post(format!("{}/record/next", server.base))
-            .header("Content-Type", content_type)
-            .send(&body[..])
-            .expect("HTTP");
-        assert_eq!(resp.status().as_u16(), status, "{content_type}");
-        let text = resp.body_mut().read_to_string().expect("body");
+        let (answered, text) = server.post_as("/record/next", content_type, &body);
+        assert_eq!(answered, status, "{content_type}");
         if status == 415 {
             assert!(text.contains("UNSUPPORTED_MEDIA_TYPE"), "{text}");
         }

@@ -278,15 +278,9 @@ fn only_json_bodies_are_accepted() {
         ("application/json; charset=utf-8", 200),
         ("application/graphql-response+json", 200),
     ] {
-        let mut resp = server
-            .agent
-            .post(format!("{}/graphql", server.base))
-            .header("Content-Type", content_type)
-            .send(&body[..])
-            .expect("HTTP");
-        assert_eq!(resp.status().as_u16(), status, "{content_type}");
+        let (answered, text) = server.post_as("/graphql", content_type, body);
+        assert_eq!(answered, status, "{content_type}");
         if status == 415 {
-            let text = resp.body_mut().read_to_string().unwrap();
             assert!(text.contains("UNSUPPORTED_MEDIA_TYPE"), "{text}");
         }
     }

@@ -113,6 +113,17 @@ impl Server {
         (resp.status().as_u16(), resp.body_mut().read_to_string().expect("read body"))
     }
 
+    /// A POST of `body` to `path` with this content type: the status and the body as text.
+    pub fn post_as(&self, path: &str, content_type: &str, body: &[u8]) -> (u16, String) {
+        let mut resp = self
+            .agent
+            .post(format!("{}{path}", self.base))
+            .header("Content-Type", content_type)
+            .send(body)
+            .expect("HTTP POST");
+        (resp.status().as_u16(), resp.body_mut().read_to_string().expect("read body"))
+    }
+
     pub fn get(&self, path: &str) -> (u16, String) {
         let mut resp = self.agent.get(format!("{}{path}", self.base)).call().expect("HTTP GET");
         (resp.status().as_u16(), resp.body_mut().read_to_string().expect("read body"))
