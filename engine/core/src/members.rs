@@ -66,8 +66,107 @@ pub fn read<T: DeserializeOwned>(raw: &RawValue) -> Result<T, serde_json::Error>
 /// Why the tree reader refuses the whole log (a number out of a double's range, say, which
 /// member-by-member reading does not notice), if it does: engines check it on the way out of
 /// every invalid log, so such a log is `malformed_json` wherever its first rule error is.
+///
+/// The tree is never built: [`TreeCheck`] visits the document as a tree reader does (every
+/// number parsed as the tree parses it, every string decoded) without keeping any of it, so the
+/// check costs about one read of the log whatever its shape (a map of 100,000 cities costs a
+/// tree of 100,000 objects otherwise).
 pub fn tree_rejects(input: &[u8]) -> Option<serde_json::Error> {
-    serde_json::from_slice::<Value>(input).err()
+    serde_json::from_slice::<TreeCheck>(input).err()
+}
+
+/// The private member name by which serde_json's tree reader takes an object for a raw value
+/// (its `raw_value` feature): such an object is read as its one string, parsed as JSON.
+const RAW_VALUE_TOKEN: &str = "$serde_json::private::RawValue";
+
+/// A member name, read as the tree reader reads one, and whether it is [`RAW_VALUE_TOKEN`].
+struct RawToken(bool);
+
+impl<'de> Deserialize<'de> for RawToken {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Key;
+        impl Visitor<'_> for Key {
+            type Value = RawToken;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a string key")
+            }
+            fn visit_str<E>(self, key: &str) -> Result<RawToken, E> {
+                Ok(RawToken(key == RAW_VALUE_TOKEN))
+            }
+        }
+        d.deserialize_str(Key)
+    }
+}
+
+/// The string of a [`RAW_VALUE_TOKEN`] member, checked as JSON as the tree reader checks it.
+struct RawText;
+
+impl<'de> Deserialize<'de> for RawText {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Text;
+        impl Visitor<'_> for Text {
+            type Value = RawText;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("raw value")
+            }
+            fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<RawText, E> {
+                serde_json::from_str::<TreeCheck>(text).map(|_| RawText).map_err(E::custom)
+            }
+        }
+        d.deserialize_string(Text)
+    }
+}
+
+/// A JSON value visited exactly as [`Value`]'s reader visits it, and dropped as it is read.
+pub struct TreeCheck;
+
+impl<'de> Deserialize<'de> for TreeCheck {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(TreeCheckVisitor)
+    }
+}
+
+struct TreeCheckVisitor;
+
+impl<'de> Visitor<'de> for TreeCheckVisitor {
+    type Value = TreeCheck;
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("any valid JSON value")
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<TreeCheck, E> {
+        Ok(TreeCheck)
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<TreeCheck, E> {
+        Ok(TreeCheck)
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<TreeCheck, E> {
+        Ok(TreeCheck)
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<TreeCheck, E> {
+        Ok(TreeCheck)
+    }
+    fn visit_str<E>(self, _: &str) -> Result<TreeCheck, E> {
+        Ok(TreeCheck)
+    }
+    fn visit_unit<E>(self) -> Result<TreeCheck, E> {
+        Ok(TreeCheck)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<TreeCheck, A::Error> {
+        while seq.next_element::<TreeCheck>()?.is_some() {}
+        Ok(TreeCheck)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<TreeCheck, A::Error> {
+        let Some(RawToken(first)) = map.next_key::<RawToken>()? else { return Ok(TreeCheck) };
+        if first {
+            // As the tree reader does: the member's string is itself read as JSON.
+            return map.next_value::<RawText>().map(|_| TreeCheck);
+        }
+        map.next_value::<TreeCheck>()?;
+        while map.next_key::<RawToken>()?.is_some() {
+            map.next_value::<TreeCheck>()?;
+        }
+        Ok(TreeCheck)
+    }
 }
 
 /// A serde error's text without " at line L column C": a part read from its own text is
@@ -111,5 +210,35 @@ mod tests {
         let e = read::<P>(raw).unwrap_err();
         assert_eq!(without_place(&e), e.to_string(), "the tree reading's error has no place");
         assert!(tree_rejects(br#"{"n": 1e999}"#).is_some() && tree_rejects(br#"{"n": 1}"#).is_none());
+    }
+
+    /// `tree_rejects` answers as building the tree does, error text and place included, on
+    /// documents the member-by-member reading lets through and on ordinary ones.
+    #[test]
+    fn the_tree_check_refuses_what_the_tree_reader_refuses() {
+        let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+        let cases: Vec<String> = vec![
+            r#"{"n": 1e999}"#.into(),
+            r#"{"n": -1e400, "m": 1}"#.into(),
+            r#"{"n": 1e-400}"#.into(),
+            r#"{"n": 123456789012345678901234567890}"#.into(),
+            r#"{"s": "\ud800"}"#.into(),
+            r#"{"s": "\ud800\udc00", "t": "\u0000"}"#.into(),
+            r#"{"a": [1, 2, {"b": null, "b": true}]}"#.into(),
+            r#"{"$serde_json::private::RawValue": "{\"x\": 1}"}"#.into(),
+            r#"{"$serde_json::private::RawValue": "{\"x\": 1e999}"}"#.into(),
+            r#"{"$serde_json::private::RawValue": 3}"#.into(),
+            r#"{"k": {"$serde_json::private::RawValue": "[1"}}"#.into(),
+            r#"{} x"#.into(),
+            r#"{"a": 1,}"#.into(),
+            r#"[]"#.into(),
+            r#"{}"#.into(),
+            deep,
+        ];
+        for case in cases {
+            let tree = serde_json::from_str::<Value>(&case).err().map(|e| e.to_string());
+            let check = tree_rejects(case.as_bytes()).map(|e| e.to_string());
+            assert_eq!(check, tree, "{case}");
+        }
     }
 }

@@ -377,10 +377,10 @@ fn validate_inline(n: &InlineComponents) -> RuleResult<Components> {
             let Some(marks) = ch.get(cat.id()) else {
                 return bad(format!("`chronicle` lacks category `{cat}` (all five are needed)"));
             };
-            if marks.len() > MAX_CHRONICLE_SPACES {
-                return too_many(&format!("chronicle.{cat}"), marks.len(), MAX_CHRONICLE_SPACES);
+            if marks.declared() > MAX_CHRONICLE_SPACES {
+                return too_many(&format!("chronicle.{cat}"), marks.declared(), MAX_CHRONICLE_SPACES);
             }
-            cats[cat.index()] = marks_of(marks, "chronicle")?;
+            cats[cat.index()] = marks_of(marks.items(), "chronicle")?;
         }
         let marriage = cats.iter().flatten().filter(|m| **m == Mark::Marriage).count();
         if marriage != 2 {
@@ -389,10 +389,10 @@ fn validate_inline(n: &InlineComponents) -> RuleResult<Components> {
         c.chronicle = Some(cats);
     }
     if let Some(g) = &n.graves {
-        if g.len() > MAX_GRAVES {
-            return too_many("graves", g.len(), MAX_GRAVES);
+        if g.declared() > MAX_GRAVES {
+            return too_many("graves", g.declared(), MAX_GRAVES);
         }
-        c.graves = Some(marks_of(g, "graves")?);
+        c.graves = Some(marks_of(g.items(), "graves")?);
     }
     for (&id, data) in n.customers.iter().flatten() {
         c.customers.insert(
@@ -449,14 +449,14 @@ fn too_many<T>(key: &str, declared: usize, most: usize) -> RuleResult<T> {
 /// always had: the bounds, the city ids, then each path in turn (its two places, that they
 /// differ, that no earlier path joins them, its cubes), then the village's two neighbours.
 fn travel(t: &crate::notation::TravelNotation) -> RuleResult<TravelMap> {
-    if t.cities.len() > MAX_TRAVEL_CITIES {
-        return too_many("travel.cities", t.cities.len(), MAX_TRAVEL_CITIES);
+    if t.cities.declared() > MAX_TRAVEL_CITIES {
+        return too_many("travel.cities", t.cities.declared(), MAX_TRAVEL_CITIES);
     }
-    if t.paths.len() > MAX_TRAVEL_PATHS {
-        return too_many("travel.paths", t.paths.len(), MAX_TRAVEL_PATHS);
+    if t.paths.declared() > MAX_TRAVEL_PATHS {
+        return too_many("travel.paths", t.paths.declared(), MAX_TRAVEL_PATHS);
     }
     // Sorted by id: the notation keys them by id.
-    let cities: Vec<City> = t.cities.iter().map(|(id, c)| City { id: id.clone(), reward: c.reward }).collect();
+    let cities: Vec<City> = t.cities.items().iter().map(|(id, c)| City { id: id.clone(), reward: c.reward }).collect();
     if cities.iter().any(|c| c.id == "village" || c.id.is_empty()) {
         return bad("`travel.cities` may not contain \"village\" or an empty id");
     }
@@ -469,9 +469,9 @@ fn travel(t: &crate::notation::TravelNotation) -> RuleResult<TravelMap> {
             .map(Node::City)
             .or_else(|_| bad(format!("travel path names \"{id}\", which is not a city of `travel.cities`")))
     };
-    let mut paths = Vec::with_capacity(t.paths.len());
+    let mut paths = Vec::with_capacity(t.paths.declared());
     let mut joins = BTreeMap::new();
-    for p in &t.paths {
+    for p in t.paths.items() {
         let (a, b) = (node(&p.between[0])?, node(&p.between[1])?);
         if a == b {
             return bad("a travel path joins two different places");

@@ -17,6 +17,7 @@
 
 pub mod bots;
 pub mod components;
+pub mod declared;
 pub mod error;
 pub mod game;
 pub mod ids;

@@ -7,6 +7,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::components::{MAX_CHRONICLE_SPACES, MAX_GRAVES, MAX_TRAVEL_CITIES, MAX_TRAVEL_PATHS};
+use crate::declared::Declared;
 use crate::ids::{Building, Color, Cube, Customer, Good, Item, Space};
 
 /// `meta`: optional, every field optional (the same for every game, see [`chronicle_game::Meta`]).
@@ -56,11 +58,60 @@ pub enum CarlaRule {
 }
 
 /// `setup.components`: a shipped table's name or inline data.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+///
+/// Read by hand rather than as serde's untagged enum, which would first copy the whole value
+/// into a buffer of its own and read it again: a map of thousands of cities would be read
+/// twice. Any value that is neither a name nor readable inline data is refused with the message
+/// the untagged reading gave, so verdicts do not depend on how this is read.
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum ComponentsNotation {
     Named(String),
     Inline(Box<InlineComponents>),
+}
+
+impl<'de> Deserialize<'de> for ComponentsNotation {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(ComponentsVisitor)
+    }
+}
+
+/// What an untagged reading of [`ComponentsNotation`] says of a value it cannot read.
+const NO_VARIANT: &str = "data did not match any variant of untagged enum ComponentsNotation";
+
+struct ComponentsVisitor;
+
+impl<'de> serde::de::Visitor<'de> for ComponentsVisitor {
+    type Value = ComponentsNotation;
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(NO_VARIANT)
+    }
+    fn visit_str<E: serde::de::Error>(self, name: &str) -> Result<ComponentsNotation, E> {
+        Ok(ComponentsNotation::Named(name.to_owned()))
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<ComponentsNotation, A::Error> {
+        InlineComponents::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+            .map(|inline| ComponentsNotation::Inline(Box::new(inline)))
+            .map_err(|_: A::Error| serde::de::Error::custom(NO_VARIANT))
+    }
+    fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<ComponentsNotation, E> {
+        Err(E::custom(NO_VARIANT))
+    }
+    fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<ComponentsNotation, E> {
+        Err(E::custom(NO_VARIANT))
+    }
+    fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<ComponentsNotation, E> {
+        Err(E::custom(NO_VARIANT))
+    }
+    fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<ComponentsNotation, E> {
+        Err(E::custom(NO_VARIANT))
+    }
+    fn visit_unit<E: serde::de::Error>(self) -> Result<ComponentsNotation, E> {
+        Err(E::custom(NO_VARIANT))
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, _: A) -> Result<ComponentsNotation, A::Error> {
+        Err(serde::de::Error::custom(NO_VARIANT))
+    }
 }
 
 /// Inline component data (`LOG-FORMAT.md` "Components"); every key optional.
@@ -82,9 +133,9 @@ pub struct InlineComponents {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub travel: Option<TravelNotation>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub chronicle: Option<BTreeMap<String, Vec<String>>>,
+    pub chronicle: Option<BTreeMap<String, Declared<Vec<String>, MAX_CHRONICLE_SPACES>>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub graves: Option<Vec<String>>,
+    pub graves: Option<Declared<Vec<String>, MAX_GRAVES>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub customers: Option<BTreeMap<Customer, CustomerNotation>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -103,8 +154,8 @@ pub struct SetupCardNotation {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TravelNotation {
-    pub cities: BTreeMap<String, CityNotation>,
-    pub paths: Vec<PathNotation>,
+    pub cities: Declared<BTreeMap<String, CityNotation>, MAX_TRAVEL_CITIES>,
+    pub paths: Declared<Vec<PathNotation>, MAX_TRAVEL_PATHS>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
