@@ -87,6 +87,17 @@ def aliases(n, field):
     return "query($id: ID!) { %s }" % " ".join("a%d: %s" % (i, field) for i in range(n))
 
 
+def village_travel(n):
+    """A Village log whose travel map is a chain of `n` cities, far over the engine's bound
+    (`MAX_TRAVEL_CITIES`): refused with `log_too_large` at setup."""
+    cities = {"c%d" % i: {"reward": "coin"} for i in range(n)}
+    paths = [{"between": ["village", "c0"]}, {"between": ["village", "c1"]}]
+    paths += [{"between": ["c%d" % (i - 1), "c%d" % i]} for i in range(2, n)]
+    setup = {"players": [{"name": "A", "color": "blue"}, {"name": "B", "color": "red"}],
+             "components": {"travel": {"cities": cities, "paths": paths}}, "seed": 1}
+    return {"format": "village-log/1", "setup": setup, "entries": []}
+
+
 def worst_requests(stored, hostile_log):
     """The attacks: (method, path, body or None) by name. `stored` is the hostile stored game,
     `hostile_log` the path of its log (also sent as it is)."""
@@ -98,6 +109,8 @@ def worst_requests(stored, hostile_log):
     huge = dict(game, meta=dict(game.get("meta", {}), id="x" * 8_000_000))
     big = dict(game, meta=dict(game.get("meta", {}), id="z" * 1_000_000))
     bodies = {
+        "village-travel-7MB": {"query": "query($l: JSON!) { verifyLog(log: $l) { status } }",
+                               "variables": {"l": village_travel(120_000)}},
         "bomb": {"query": bomb(28)},
         "aliased-2400": {"query": aliased(2400), "variables": {"l": game}},
         "aliased-50": {"query": aliased(50), "variables": {"l": game}},

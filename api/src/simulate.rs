@@ -1,8 +1,8 @@
 //! `chronicle simulate`: complete logs of games played by bots, one `.json` file per game in a
-//! directory or NDJSON on standard output. Caverna games (`caverna-log/1`, the default) are
-//! played by `chronicle_caverna::bots` with the seat bots and furnishing set chosen here; Village
-//! and Above and Below games by their engine's own simulator (`GameEngine::simulate`, through
-//! the registry), whose bots and labelled synthetic component data the engine chooses. Games are
+//! directory or NDJSON on standard output. Every game is played by its engine's simulator
+//! through the registry (`GameEngine::simulate_with`), with the bots and variant its spec
+//! offers (`GameSpec::bots`, `GameSpec::variants`; an engine that seats its own bots takes no
+//! choice) and labelled synthetic component data where the engine needs it. Games are
 //! simulated on all cores and written in order; the same arguments always give byte-identical
 //! logs.
 
@@ -11,122 +11,79 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use chronicle_caverna::bots::{self, BotChoice, BotKind};
-use chronicle_caverna::notation::FurnishingSet;
-use chronicle_game::GameKind;
+use chronicle_game::{GameKind, Simulation};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 #[derive(clap::Args, Debug)]
 pub struct SimulateArgs {
-    /// The game to play.
-    #[arg(long, value_enum, default_value_t = GameArg::Caverna)]
-    pub game: GameArg,
+    /// The game to play, by id (`caverna`, `village`, `above-and-below`).
+    #[arg(long, value_parser = game_kind, default_value = "caverna")]
+    pub game: GameKind,
     /// Number of games.
     #[arg(long)]
     pub games: u64,
-    /// Players per game: Caverna 1 (solo) to 7, Village 1 to 5, Above and Below 2 to 4.
-    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=7))]
+    /// Players per game, within the game's range (Caverna 1 to 7, Village 1 to 5, Above and
+    /// Below 2 to 4).
+    #[arg(long)]
     pub players: u8,
     /// Seed of the run: game i is played with a seed derived from it and i.
     #[arg(long)]
     pub seed: u64,
-    /// Caverna only: the bot of every seat (default `random`); `mixed` draws one of the three
-    /// for each seat from the game's seed.
-    #[arg(long, value_enum)]
-    pub bot: Option<BotArg>,
-    /// Caverna only: the furnishing tiles in play (default `full`).
-    #[arg(long, value_enum)]
-    pub furnishings: Option<FurnishingsArg>,
+    /// The bot of every seat, for a game that offers a choice (Caverna: `random`, the default,
+    /// `weapons`, `peaceful`, or `mixed`, which draws one of the three per seat from the game's
+    /// seed).
+    #[arg(long)]
+    pub bot: Option<String>,
+    /// The variant in play, for a game that has variants (Caverna's furnishing set: `full`, the
+    /// default, or `introductory`).
+    #[arg(long, alias = "furnishings")]
+    pub variant: Option<String>,
     /// A directory (created if missing) for one `game-NNNNNN.json` per game, or `-` for one log
     /// per line (NDJSON) on standard output.
     #[arg(long)]
     pub out: PathBuf,
 }
 
-/// The games whose engines have bots.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GameArg {
-    Caverna,
-    Village,
-    AboveAndBelow,
-}
-
-impl GameArg {
-    fn kind(self) -> GameKind {
-        match self {
-            GameArg::Caverna => GameKind::Caverna,
-            GameArg::Village => GameKind::Village,
-            GameArg::AboveAndBelow => GameKind::AboveAndBelow,
-        }
-    }
-}
-
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BotArg {
-    Random,
-    Weapons,
-    Peaceful,
-    Mixed,
-}
-
-impl BotArg {
-    fn choice(self) -> BotChoice {
-        match self {
-            BotArg::Random => BotChoice::All(BotKind::Random),
-            BotArg::Weapons => BotChoice::All(BotKind::Weapons),
-            BotArg::Peaceful => BotChoice::All(BotKind::Peaceful),
-            BotArg::Mixed => BotChoice::Mixed,
-        }
-    }
-}
-
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FurnishingsArg {
-    Full,
-    Introductory,
-}
-
-impl From<FurnishingsArg> for FurnishingSet {
-    fn from(f: FurnishingsArg) -> FurnishingSet {
-        match f {
-            FurnishingsArg::Full => FurnishingSet::Full,
-            FurnishingsArg::Introductory => FurnishingSet::Introductory,
-        }
-    }
+/// `--game`: a game of this build, by id.
+fn game_kind(id: &str) -> Result<GameKind, String> {
+    GameKind::from_id(id).ok_or_else(|| {
+        let ids: Vec<&str> = GameKind::ALL.iter().map(|k| k.id()).collect();
+        format!("no game `{id}`; the games are {}", ids.join(", "))
+    })
 }
 
 /// Game `index` (0-based) of the run: its log as one line of JSON, or why the bots could not
-/// finish it (a bug of the engine or the generator, reported with the game's seed). Every game
-/// derives its seed from the run's seed the same way (`chronicle_caverna::bots::game_seed`).
+/// finish it (a bug of the engine or the generator, reported with the game's seed).
 pub fn simulate_one(args: &SimulateArgs, index: u64) -> Result<String, String> {
-    let seed = bots::game_seed(args.seed, index);
-    let log = match args.game {
-        GameArg::Caverna => {
-            let bot = args.bot.unwrap_or(BotArg::Random);
-            let kinds = bots::seat_kinds(bot.choice(), usize::from(args.players), seed);
-            let setup = bots::simulated_setup(&kinds, args.furnishings.unwrap_or(FurnishingsArg::Full).into(), seed);
-            bots::simulate(&setup, &kinds, seed).map(|s| s.log_json()).map_err(|e| e.to_string())
-        }
-        other => chronicle_ingest::games::simulate(other.kind(), seed, args.players).map(|log| log.to_string()),
-    };
-    log.map_err(|e| format!("game {} (seed {seed}): {e}", index + 1))
+    let seed = chronicle_game::rng::game_seed(args.seed, index);
+    let choice = Simulation { bot: args.bot.as_deref(), variant: args.variant.as_deref() };
+    chronicle_ingest::games::engine(args.game)
+        .simulate_with(seed, args.players, &choice)
+        .map(|log| log.to_string())
+        .map_err(|e| format!("game {} (seed {seed}): {e}", index + 1))
 }
 
-/// Refuses arguments that do not fit the game: a player count outside its range, or the
-/// Caverna-only choices for another game (whose engine picks its own bots and components).
+/// Refuses arguments that do not fit the game: a player count outside its range, a bot or a
+/// variant it does not offer.
 fn check(args: &SimulateArgs) -> Result<(), String> {
-    let spec = args.game.kind().spec();
+    let spec = args.game.spec();
     if !spec.players().contains(&args.players) {
         return Err(format!(
             "--players {}: {} is for {} to {} players",
             args.players, spec.name, spec.min_players, spec.max_players
         ));
     }
-    if args.game != GameArg::Caverna && (args.bot.is_some() || args.furnishings.is_some()) {
-        return Err(format!(
-            "--bot and --furnishings are Caverna's; {} games are played by its engine's bots",
-            spec.name
-        ));
+    if let Some(bot) = args.bot.as_deref().filter(|b| !spec.bots.contains(b)) {
+        return Err(match spec.bots {
+            [] => format!("--bot {bot}: {} games are played by its engine's own bots", spec.name),
+            bots => format!("--bot {bot}: {}'s bots are {}", spec.name, bots.join(", ")),
+        });
+    }
+    if let Some(variant) = args.variant.as_deref().filter(|v| !spec.variants.contains(v)) {
+        return Err(match spec.variants {
+            [] => format!("--variant {variant}: {} has no variants", spec.name),
+            variants => format!("--variant {variant}: {}'s variants are {}", spec.name, variants.join(", ")),
+        });
     }
     Ok(())
 }

@@ -1,14 +1,61 @@
-//! The registry of games: which engine verifies a log, chosen by its format. This is the one
-//! place that matches every [`GameKind`] to its engine; adding a game adds a line here.
+//! The registry of games: which engine verifies a log, chosen by its format. [`engine`] is the
+//! one place that maps every [`GameKind`] to its engine; adding a game adds a line there (and,
+//! for a game whose statistics read facts of their own, its facts function). Every function
+//! below works through that handle, for every game alike.
 
 use chronicle_above_and_below::AboveAndBelow;
 use chronicle_caverna::Caverna;
 use chronicle_game::envelope;
-use chronicle_game::{GameEngine, GameKind, LedgerLine, Legal, StateAt, Steps, Verdict};
+use chronicle_game::{Engine, GameEngine, GameKind, Handle, LedgerLine, Legal, StateAt, Steps, Verdict};
 use chronicle_store::record::{Facts, GameRecord};
 use chronicle_village::Village;
 
 use crate::facts::{caverna_facts, record};
+
+/// A game as this build knows it: its engine, and how its stored record is made.
+pub struct Registered {
+    /// The engine, for every job on a log.
+    pub engine: &'static dyn Engine,
+    /// The record of a log: the engine's verdict and the game's own facts, in one replay.
+    record: fn(&[u8]) -> GameRecord,
+}
+
+/// The record of a game whose statistics read only its verdict (no facts of its own).
+fn verdict_record<E: GameEngine>(bytes: &[u8]) -> GameRecord {
+    record(&E::verdict(&E::replay(bytes)), Facts::None)
+}
+
+/// The record of a Caverna log: its verdict and its facts (`facts::caverna_facts`).
+fn caverna_record(bytes: &[u8]) -> GameRecord {
+    let replay = Caverna::replay(bytes);
+    record(&Caverna::verdict(&replay), Facts::Caverna(caverna_facts(&replay)))
+}
+
+const fn game<E: GameEngine + 'static>(record: fn(&[u8]) -> GameRecord) -> Registered {
+    Registered { engine: &Handle::<E>::NEW, record }
+}
+
+static CAVERNA: Registered = game::<Caverna>(caverna_record);
+static VILLAGE: Registered = game::<Village>(verdict_record::<Village>);
+static ABOVE_AND_BELOW: Registered = game::<AboveAndBelow>(verdict_record::<AboveAndBelow>);
+#[cfg(feature = "toy")]
+static TOY: Registered = game::<chronicle_toy::Toy>(verdict_record::<chronicle_toy::Toy>);
+
+/// The game `kind` as this build knows it: the registry, one line per game.
+pub fn registered(kind: GameKind) -> &'static Registered {
+    match kind {
+        GameKind::Caverna => &CAVERNA,
+        GameKind::Village => &VILLAGE,
+        GameKind::AboveAndBelow => &ABOVE_AND_BELOW,
+        #[cfg(feature = "toy")]
+        GameKind::Toy => &TOY,
+    }
+}
+
+/// The engine of game `kind`.
+pub fn engine(kind: GameKind) -> &'static dyn Engine {
+    registered(kind).engine
+}
 
 /// The game of a log: by its `format` as ingestion read it (`canonical::Identity`), else by
 /// reading the envelope, whose verdict says why no game could be named.
@@ -16,28 +63,13 @@ fn kind_of(bytes: &[u8], format: Option<&str>) -> Result<GameKind, Box<Verdict>>
     format.and_then(GameKind::from_format).ok_or(()).or_else(|()| envelope::classify(bytes))
 }
 
-/// The verdict of a whole log by engine `E`.
-fn verdict<E: GameEngine>(bytes: &[u8]) -> Verdict {
-    E::verdict(&E::replay(bytes))
-}
-
 /// The record of a log: replayed by its game's engine, else the verdict of [`envelope`]
 /// (stored as invalid with `bad_format`). Only Caverna has facts for the statistics; the
-/// other games' records carry [`Facts::None`] (their statistics are not written yet).
+/// other games' records carry [`Facts::None`] (their statistics read their verdicts' counters).
 pub fn record_of(bytes: &[u8], format: Option<&str>) -> GameRecord {
-    let kind = match kind_of(bytes, format) {
-        Ok(kind) => kind,
-        Err(verdict) => return record(&verdict, Facts::None),
-    };
-    match kind {
-        GameKind::Caverna => {
-            let replay = Caverna::replay(bytes);
-            record(&Caverna::verdict(&replay), Facts::Caverna(caverna_facts(&replay)))
-        }
-        GameKind::Village => record(&verdict::<Village>(bytes), Facts::None),
-        GameKind::AboveAndBelow => record(&verdict::<AboveAndBelow>(bytes), Facts::None),
-        #[cfg(feature = "toy")]
-        GameKind::Toy => record(&verdict::<chronicle_toy::Toy>(bytes), Facts::None),
+    match kind_of(bytes, format) {
+        Ok(kind) => (registered(kind).record)(bytes),
+        Err(verdict) => record(&verdict, Facts::None),
     }
 }
 
@@ -45,69 +77,35 @@ pub fn record_of(bytes: &[u8], format: Option<&str>) -> GameRecord {
 /// and the other envelope faults). For reports that need no stored record (`chronicle replay`).
 pub fn verdict_of(bytes: &[u8], format: Option<&str>) -> Verdict {
     match kind_of(bytes, format) {
-        Ok(GameKind::Caverna) => verdict::<Caverna>(bytes),
-        Ok(GameKind::Village) => verdict::<Village>(bytes),
-        Ok(GameKind::AboveAndBelow) => verdict::<AboveAndBelow>(bytes),
-        #[cfg(feature = "toy")]
-        Ok(GameKind::Toy) => verdict::<chronicle_toy::Toy>(bytes),
+        Ok(kind) => engine(kind).verdict(bytes),
         Err(verdict) => *verdict,
     }
 }
 
 /// What a replay of the log had to take as declared rather than check, for the games whose
-/// logs declare their own component data (Above and Below: `trust::report` of its engine);
-/// `None` for the other games, whose engines hold every rule and number they check.
+/// logs declare their own component data (`capabilities.trust_report`); `None` for the other
+/// games, whose engines hold every rule and number they check, and for a log of no known game.
 pub fn trust_report(bytes: &[u8], format: Option<&str>) -> Option<serde_json::Value> {
-    match kind_of(bytes, format).ok()? {
-        GameKind::AboveAndBelow => Some(chronicle_above_and_below::trust::report(&AboveAndBelow::replay(bytes))),
-        GameKind::Caverna | GameKind::Village => None,
-        #[cfg(feature = "toy")]
-        GameKind::Toy => None,
-    }
+    engine(kind_of(bytes, format).ok()?).trust_report(bytes)
 }
 
 /// A whole game of `kind` played by its engine's bots from `seed` for `players` seats, as a
 /// log (see [`GameEngine::simulate`]; refused with a message for a player count the game does
 /// not have).
 pub fn simulate(kind: GameKind, seed: u64, players: u8) -> Result<serde_json::Value, String> {
-    match kind {
-        GameKind::Caverna => Caverna::simulate(seed, players),
-        GameKind::Village => Village::simulate(seed, players),
-        GameKind::AboveAndBelow => AboveAndBelow::simulate(seed, players),
-        #[cfg(feature = "toy")]
-        GameKind::Toy => chronicle_toy::Toy::simulate(seed, players),
-    }
+    engine(kind).simulate(seed, players)
 }
 
 /// What each legal entry of a log of game `kind` changed (empty for a log of no known game).
 pub fn ledger(kind: Option<GameKind>, bytes: &[u8]) -> Vec<LedgerLine> {
-    match kind {
-        Some(GameKind::Caverna) => Caverna::ledger(bytes),
-        Some(GameKind::Village) => Village::ledger(bytes),
-        Some(GameKind::AboveAndBelow) => AboveAndBelow::ledger(bytes),
-        None => Vec::new(),
-        #[cfg(feature = "toy")]
-        Some(GameKind::Toy) => chronicle_toy::Toy::ledger(bytes),
-    }
+    kind.map(|k| engine(k).ledger(bytes)).unwrap_or_default()
 }
 
 /// The legal entries where a log stops being legal (see [`GameEngine::legal_next`]); `None`
 /// for a log whose format names no game Chronicle knows.
 pub fn legal_next(bytes: &[u8], format: Option<&str>, limit: usize) -> Option<(GameKind, Legal)> {
     let kind = kind_of(bytes, format).ok()?;
-    let legal = match kind {
-        GameKind::Caverna => Caverna::legal_next(bytes, limit),
-        GameKind::Village => Village::legal_next(bytes, limit),
-        GameKind::AboveAndBelow => AboveAndBelow::legal_next(bytes, limit),
-        #[cfg(feature = "toy")]
-        GameKind::Toy => chronicle_toy::Toy::legal_next(bytes, limit),
-    };
-    Some((kind, legal))
-}
-
-/// The next step of building one entry after a log with engine `E`.
-fn steps<E: GameEngine>(bytes: &[u8], draft: &serde_json::Value) -> Result<Steps, String> {
-    E::entry_steps(&E::replay_until(bytes, usize::MAX), draft)
+    Some((kind, engine(kind).legal_next(bytes, limit)))
 }
 
 /// The next step of building one entry after a log (see [`GameEngine::entry_steps`]); `None`
@@ -118,35 +116,13 @@ pub fn entry_steps(
     draft: &serde_json::Value,
 ) -> Option<(GameKind, Result<Steps, String>)> {
     let kind = kind_of(bytes, format).ok()?;
-    let steps = match kind {
-        GameKind::Caverna => steps::<Caverna>(bytes, draft),
-        GameKind::Village => steps::<Village>(bytes, draft),
-        GameKind::AboveAndBelow => steps::<AboveAndBelow>(bytes, draft),
-        #[cfg(feature = "toy")]
-        GameKind::Toy => steps::<chronicle_toy::Toy>(bytes, draft),
-    };
-    Some((kind, steps))
-}
-
-/// Whether this build verifies logs of `kind`. Every game Chronicle knows has its engine
-/// today; the answer stays per game so that a game named before its engine is written is
-/// stored as `unsupported_game` (docs/errors.md) rather than guessed at.
-pub fn has_engine(kind: GameKind) -> bool {
-    match kind {
-        GameKind::Caverna | GameKind::Village | GameKind::AboveAndBelow => true,
-        #[cfg(feature = "toy")]
-        GameKind::Toy => true,
-    }
+    Some((kind, engine(kind).entry_steps(bytes, draft)))
 }
 
 /// The state of a log of game `kind` after entry `at` (after its last legal entry when `None`).
 pub fn state_at(kind: Option<GameKind>, bytes: &[u8], at: Option<usize>) -> Result<StateAt, String> {
     match kind {
-        Some(GameKind::Caverna) => Caverna::state_at(bytes, at),
-        Some(GameKind::Village) => Village::state_at(bytes, at),
-        Some(GameKind::AboveAndBelow) => AboveAndBelow::state_at(bytes, at),
-        #[cfg(feature = "toy")]
-        Some(GameKind::Toy) => chronicle_toy::Toy::state_at(bytes, at),
+        Some(kind) => engine(kind).state_at(bytes, at),
         None => Err("the log records no game Chronicle knows: it has no state".to_owned()),
     }
 }
@@ -154,13 +130,7 @@ pub fn state_at(kind: Option<GameKind>, bytes: &[u8], at: Option<usize>) -> Resu
 /// The state after a log's last legal entry, its window still open (see
 /// [`GameEngine::open_state`]); `None` without a valid setup or a known game.
 pub fn open_state(bytes: &[u8], format: Option<&str>) -> Option<StateAt> {
-    match kind_of(bytes, format).ok()? {
-        GameKind::Caverna => Caverna::open_state(bytes),
-        GameKind::Village => Village::open_state(bytes),
-        GameKind::AboveAndBelow => AboveAndBelow::open_state(bytes),
-        #[cfg(feature = "toy")]
-        GameKind::Toy => chronicle_toy::Toy::open_state(bytes),
-    }
+    engine(kind_of(bytes, format).ok()?).open_state(bytes)
 }
 
 #[cfg(test)]
@@ -207,7 +177,7 @@ mod tests {
         assert_eq!((r.game, r.status), (Some(GameKind::Village), Status::Invalid));
         let code = r.error.map(|e| e.code).unwrap_or_default();
         assert!(!code.is_empty() && code != envelope::codes::UNSUPPORTED_GAME, "{code}");
-        assert!(GameKind::ALL.iter().all(|&k| has_engine(k)));
+        assert!(GameKind::ALL.iter().all(|&k| engine(k).kind() == k), "each game has its own engine");
     }
 
     #[test]

@@ -423,9 +423,27 @@ impl StatsQuery {
         CavernaStats
     }
 
+    /// A game's statistics by what players did (its counters, main source of points), seat
+    /// and score, over its stored complete multiplayer games, for the games that have them
+    /// (`GameKind.outcomeStats`: Village, Above and Below). Descriptive: they control for
+    /// nothing (docs/statistics.md, "Village and Above and Below").
+    async fn outcomes(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "The game's id (`GameKind.id`).")] game: String,
+        filter: Option<OutcomeStatsFilter>,
+        #[graphql(default = 10, desc = "Score histogram bucket width, 1 to 100.")] bucket_width: i32,
+    ) -> Result<GameOutcomeStats> {
+        let kind = GameKind::from_id(&game)
+            .filter(|k| k.spec().capabilities.outcome_stats)
+            .ok_or_else(|| crate::graphql::errors::bad_input(format!("no game `{game}` has outcome statistics")))?;
+        outcome_stats(ctx, kind, filter, bucket_width).await
+    }
+
     /// Village's statistics by what players did (counters, main source of points), seat and
     /// score, over its stored complete multiplayer games. Descriptive: they control for
     /// nothing (docs/statistics.md, "Village and Above and Below").
+    #[graphql(deprecation = "use `outcomes(game: \"village\")`")]
     async fn village(
         &self,
         ctx: &Context<'_>,
@@ -438,6 +456,7 @@ impl StatsQuery {
     /// Above and Below's statistics by what players did (counters, main source of points), seat
     /// and score, over its stored complete games. Descriptive: they control for nothing
     /// (docs/statistics.md, "Village and Above and Below").
+    #[graphql(deprecation = "use `outcomes(game: \"above-and-below\")`")]
     async fn above_and_below(
         &self,
         ctx: &Context<'_>,

@@ -95,7 +95,8 @@ pub struct Score {
 impl Score {
     fn of(game: Option<GameKind>, s: &chronicle_game::Score) -> Score {
         let spec = game.map(GameKind::spec);
-        let caverna = |id: &str| if game == Some(GameKind::Caverna) { s.row(id) } else { None };
+        // The deprecated fields name Caverna's rows; no other game has rows of those ids.
+        let caverna = |id: &str| s.row(id);
         Score {
             rows: s
                 .rows
@@ -381,7 +382,8 @@ impl Verification {
     /// them. Null for the other games, whose engines check everything they apply.
     #[graphql(complexity = "crate::graphql::REPLAY_COMPLEXITY")]
     async fn trust(&self, ctx: &Context<'_>) -> Result<Option<Json<serde_json::Value>>> {
-        if self.game.as_deref() != Some(GameKind::AboveAndBelow.id()) {
+        let kind = self.game.as_deref().and_then(GameKind::from_id);
+        if !kind.is_some_and(|k| k.spec().capabilities.trust_report) {
             return Ok(None);
         }
         let (service, budget) = (service(ctx)?, crate::graphql::budget(ctx)?);
@@ -594,6 +596,23 @@ pub struct GameKindInfo {
     /// Whether this server verifies its logs (a game without an engine yet is stored as
     /// invalid, `unsupported_game`).
     pub verified: bool,
+    /// What the game offers beyond what every game has.
+    pub capabilities: GameCapabilities,
+}
+
+/// What a game offers beyond a verdict, states, legal entries, a ledger and simulated games.
+#[derive(SimpleObject, Clone, Debug)]
+pub struct GameCapabilities {
+    /// Its logs declare component data taken on trust, and `Verification.trust` reports it.
+    pub trust_report: bool,
+    /// Its entries can be built step by step (`entrySteps`).
+    pub step_form: bool,
+    /// It has outcome statistics (`stats { outcomes(game:) }`).
+    pub outcome_stats: bool,
+    /// The web recorder records it.
+    pub recorder: bool,
+    /// Its game page draws a board.
+    pub board_view: bool,
 }
 
 /// A score-pad row or a counter of a game.
@@ -623,6 +642,13 @@ impl GameKindInfo {
                 .map(|c| ScoreRowInfo { id: c.id.to_owned(), label: c.label.to_owned() })
                 .collect(),
             verified,
+            capabilities: GameCapabilities {
+                trust_report: spec.capabilities.trust_report,
+                step_form: spec.capabilities.step_form,
+                outcome_stats: spec.capabilities.outcome_stats,
+                recorder: spec.capabilities.recorder,
+                board_view: spec.capabilities.board_view,
+            },
         }
     }
 }

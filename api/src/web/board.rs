@@ -1,5 +1,5 @@
-//! Drawing a state the engine produced (its JSON view, docs/state.md) as HTML: [`of_game`]
-//! picks the drawing of the state's game; Caverna's is here — the action board and every
+//! Drawing a Caverna state the engine produced (its JSON view, docs/state.md) as HTML
+//! (`views.rs` picks each game's drawing): the action board and every
 //! player's home board, supply, dwarfs and weapons, and the ledger of an entry (what changed for
 //! each player between the state before it and after it). Nothing here decides anything about
 //! the rules: it shows the engine's numbers.
@@ -30,18 +30,6 @@ fn goods(player: &Value) -> BTreeMap<String, i64> {
 
 fn label(id: &str) -> String {
     id.replace('_', " ")
-}
-
-/// A state drawn the way its game's view is shaped (the game a stored record or a verdict
-/// names); a state of no known game is shown as its JSON.
-pub fn of_game(kind: Option<chronicle_game::GameKind>, state: &Value) -> Markup {
-    use chronicle_game::GameKind;
-    match kind {
-        Some(GameKind::Caverna) => caverna(state),
-        Some(GameKind::Village) => super::village::village(state),
-        Some(GameKind::AboveAndBelow) => super::above_and_below::above_and_below(state),
-        _ => html! { pre.json { (serde_json::to_string_pretty(state).unwrap_or_default()) } },
-    }
 }
 
 /// Caverna's state: action spaces, then one panel per player.

@@ -14,7 +14,7 @@ use chronicle_service::cost::Budget;
 use chronicle_service::ServiceError;
 use chronicle_store::{GameFilter, GameHead};
 
-use super::{board, not_found, page, param, query_map, refused, service_problem, status_label};
+use super::{not_found, page, param, query_map, refused, service_problem, status_label};
 use crate::http::AppState;
 
 /// Games per page of the list.
@@ -303,7 +303,7 @@ async fn trust_report(
     head: &GameHead,
     budget: &Budget,
 ) -> Option<Result<Arc<Option<Value>>, ServiceError>> {
-    if head.record.game != Some(GameKind::AboveAndBelow) {
+    if !head.record.game.is_some_and(|k| k.spec().capabilities.trust_report) {
         return None;
     }
     Some(state.service.stored_trust(head.id, budget).await)
@@ -369,11 +369,7 @@ fn ledger_table(head: &GameHead, lines: &[chronicle_game::LedgerLine], at: Optio
         @if !lines.is_empty() {
             details #ledger open {
                 summary { "Ledger: what each entry changed" }
-                @if head.record.game == Some(GameKind::Caverna) {
-                    p.hint { "Goods and animals, begging markers, spaces covered, stables, furnishings, dwarfs, and " em { "points" } ": the score the pad would show if the game were scored after the entry." }
-                } @else {
-                    p.hint { "What each entry changed, player by player, as the game's engine counts it; " em { "points" } ": the score the pad would show if the game were scored after the entry." }
-                }
+                (super::views::ledger_hint(head.record.game))
                 div.scroll { table.ledger {
                     thead { tr { th { "Entry" } th { "Round" } th { "Player" } th { "Changes" } } }
                     tbody { @for line in lines {
@@ -450,11 +446,10 @@ async fn board_at(state: &AppState, head: &GameHead, at: Option<usize>, budget: 
             }
             @if let Some(e) = &entry { pre.json { (e) } }
             @if let Some(b) = &before {
-                @if head.record.game == Some(GameKind::Caverna) { (board::ledger(&b.state, &now.state, entry.as_ref())) }
-                @else { (super::panels::changes(&b.state, &now.state, entry.as_ref())) }
+                (super::views::changes(head.record.game, &b.state, &now.state, entry.as_ref()))
             }
         }
-        (board::of_game(head.record.game, &now.state))
+        (super::views::board(head.record.game, &now.state))
     }
 }
 

@@ -15,6 +15,7 @@ mod recorder;
 mod skill;
 mod stats;
 mod tournaments;
+mod views;
 mod village;
 
 use std::collections::BTreeMap;
@@ -44,8 +45,6 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/players", web::get().to(skill::players))
         .route("/players/{name}", web::get().to(skill::player))
         .route("/stats", web::get().to(stats::index))
-        .route("/stats/village", web::get().to(outcomes::village))
-        .route("/stats/above-and-below", web::get().to(outcomes::above_and_below))
         .route("/stats/{family}", web::get().to(stats::family))
         .route("/tournaments", web::get().to(tournaments::list))
         .route("/tournaments/{id}", web::get().to(tournaments::show))

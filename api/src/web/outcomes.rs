@@ -18,8 +18,11 @@ use super::stats::{rate_cell, scores};
 use super::{number, page, param, percent, problem, query_map, refused, service_problem, tenths};
 use crate::http::AppState;
 
-/// The pages: URL segment and game.
-pub const GAMES: [(&str, GameKind); 2] = [("village", GameKind::Village), ("above-and-below", GameKind::AboveAndBelow)];
+/// The games with an outcome statistics page (`capabilities.outcome_stats`), at
+/// `/stats/<game id>`, in the registry's order.
+pub fn games() -> impl Iterator<Item = GameKind> {
+    GameKind::ALL.iter().copied().filter(|k| k.spec().capabilities.outcome_stats)
+}
 
 fn filter_of(q: &BTreeMap<String, String>) -> Result<OutcomeFilter, String> {
     let mut f = OutcomeFilter { min_sample: DEFAULT_MIN_SAMPLE, bucket_width: 5, ..OutcomeFilter::default() };
@@ -127,7 +130,9 @@ fn seats(r: &OutcomeReport) -> Markup {
     }
 }
 
-async fn show(state: web::Data<AppState>, req: HttpRequest, path: &str, kind: GameKind) -> HttpResponse {
+/// The outcome statistics page of `kind` (a game with `capabilities.outcome_stats`).
+pub async fn show(state: web::Data<AppState>, req: HttpRequest, kind: GameKind) -> HttpResponse {
+    let path = kind.id();
     if let Some(r) = refused(&state, &req) {
         return r;
     }
@@ -146,7 +151,7 @@ async fn show(state: web::Data<AppState>, req: HttpRequest, path: &str, kind: Ga
         html! {
             nav.tabs {
                 a href="/stats/furnishings" { "Caverna" }
-                @for (p, k) in GAMES { a href={ "/stats/" (p) } class=[(p == path).then_some("current")] { (k.spec().name) } }
+                @for k in games() { a href={ "/stats/" (k.id()) } class=[(k == kind).then_some("current")] { (k.spec().name) } }
             }
             h1 { "Statistics · " (spec.name) }
             (filter_form(path, &q))
@@ -159,12 +164,4 @@ async fn show(state: web::Data<AppState>, req: HttpRequest, path: &str, kind: Ga
             (scores(&report.scores))
         },
     )
-}
-
-pub async fn village(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse {
-    show(state, req, "village", GameKind::Village).await
-}
-
-pub async fn above_and_below(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse {
-    show(state, req, "above-and-below", GameKind::AboveAndBelow).await
 }

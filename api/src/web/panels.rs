@@ -139,3 +139,19 @@ pub fn changes(before: &Value, after: &Value, entry: Option<&Value>) -> Markup {
         }
     }
 }
+
+/// A state of a game without a board of its own (`capabilities.board_view` false): the phase
+/// line, then each player's counts as the engine's view gives them, in words.
+pub fn generic(state: &Value) -> Markup {
+    let names = names(state);
+    let players = state["players"].as_array().map(Vec::as_slice).unwrap_or(&[]);
+    html! {
+        (phase_line(state, &names))
+        div.players { @for (seat, p) in players.iter().enumerate() {
+            section.player {
+                h3 { (p["name"].as_str().unwrap_or("?")) span.hint { " · seat " (seat + 1) } }
+                ul { @for (what, n) in counts(p) { li { (what) ": " (n) } } }
+            }
+        } }
+    }
+}

@@ -18,7 +18,7 @@ use chronicle_game::GameKind;
 use chronicle_service::cost::Budget;
 use chronicle_service::ServiceError;
 
-use super::{board, page, refused};
+use super::{page, refused};
 use crate::http::AppState;
 
 /// Largest request body of `POST /record/next`: a recorded game's log is some tens of kB.
@@ -221,7 +221,7 @@ async fn view(state: &AppState, request: NextRequest) -> Result<Value, ServiceEr
     });
     let Some(st) = game_state else { return Ok(out) };
     out["phase"] = json!(st.phase);
-    out["board"] = json!(board::of_game(record.game, &st.state).into_string());
+    out["board"] = json!(super::views::board(record.game, &st.state).into_string());
     if record.error.is_some() {
         return Ok(out);
     }

@@ -48,7 +48,7 @@ fn tabs(current: &str) -> Markup {
             a href="/stats/furnishings" { "Furnishing tiles" }
             a href="/stats/strategies" class=[(current == "strategies").then_some("current")] { "Strategy vs skill" }
             a href="/players" class=[(current == "players").then_some("current")] { "Ratings" }
-            @for (p, k) in super::outcomes::GAMES { a href={ "/stats/" (p) } { (k.spec().name) } }
+            @for k in super::outcomes::games() { a href={ "/stats/" (k.id()) } { (k.spec().name) } }
         }
     }
 }

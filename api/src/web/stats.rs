@@ -117,6 +117,10 @@ fn caveat() -> Markup {
 }
 
 pub async fn family(state: web::Data<AppState>, req: HttpRequest, family: web::Path<String>) -> HttpResponse {
+    // A game with outcome statistics has its page here too (`/stats/village`), admitted there.
+    if let Some(kind) = super::outcomes::games().find(|k| k.id() == family.as_str()) {
+        return super::outcomes::show(state, req, kind).await;
+    }
     if let Some(r) = refused(&state, &req) {
         return r;
     }
@@ -154,7 +158,7 @@ pub async fn family(state: web::Data<AppState>, req: HttpRequest, family: web::P
                 @for (f, t) in FAMILIES { a href={ "/stats/" (f) } class=[(f == id).then_some("current")] { (t) } }
                 a href="/stats/strategies" { "Strategy vs skill" }
                 a href="/players" { "Ratings" }
-                @for (p, k) in super::outcomes::GAMES { a href={ "/stats/" (p) } { (k.spec().name) } }
+                @for k in super::outcomes::games() { a href={ "/stats/" (k.id()) } { (k.spec().name) } }
             }
             h1 { (title) " · Caverna" }
             (filter_form(id, &q))

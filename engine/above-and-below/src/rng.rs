@@ -15,11 +15,7 @@ impl SplitMix {
 
     /// The next 64-bit output (all arithmetic wrapping).
     pub fn next_u64(&mut self) -> u64 {
-        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        chronicle_game::rng::next(&mut self.state)
     }
 
     /// A uniform integer in `0..n` by rejection (`n` = 0 gives 0).

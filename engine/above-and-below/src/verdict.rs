@@ -56,6 +56,11 @@ impl GameEngine for AboveAndBelow {
     fn simulate(seed: u64, players: u8) -> Result<Value, String> {
         crate::bots::simulate(seed, players)
     }
+
+    /// The catalogue data the replay took as declared (G.5).
+    fn trust_report(r: &Replay) -> Option<Value> {
+        Some(crate::trust::report(r))
+    }
 }
 
 /// The game-agnostic verdict of a replay.

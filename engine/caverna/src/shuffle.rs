@@ -17,11 +17,7 @@ impl SplitMix64 {
     }
 
     pub fn next_u64(&mut self) -> u64 {
-        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        chronicle_game::rng::next(&mut self.state)
     }
 
     /// An index below `n` (`n > 0`): `next_u64() % n`. The modulo bias (< 2⁻⁵⁹ for the small

@@ -1,12 +1,12 @@
 //! Caverna behind the game-agnostic [`GameEngine`] trait: the verdict of a replay in shared
 //! terms, the state view, legal entries and simulation.
 
-use chronicle_game::{player_verdicts, GameEngine, GameKind, LedgerLine, Legal, LogError, StateAt, Verdict};
+use chronicle_game::{player_verdicts, GameEngine, GameKind, LedgerLine, Legal, LogError, Simulation, StateAt, Verdict};
 
 use crate::game::Phase;
 use serde_json::Value;
 
-use crate::bots::{seat_kinds, simulate_game, simulated_setup, BotChoice};
+use crate::bots::{seat_kinds, simulate_game, simulated_setup, BotChoice, BotKind};
 use crate::legal::{legal_entries, Limits};
 use crate::notation::FurnishingSet;
 use crate::replay::{replay, replay_until, Replay, ENGINE_VERSION};
@@ -100,8 +100,23 @@ impl GameEngine for Caverna {
     }
 
     fn simulate(seed: u64, players: u8) -> Result<Value, String> {
-        let kinds = seat_kinds(BotChoice::Mixed, usize::from(players), seed);
-        let setup = simulated_setup(&kinds, FurnishingSet::Full, seed);
+        Self::simulate_with(seed, players, &Simulation { bot: Some("mixed"), variant: None })
+    }
+
+    /// Seats the chosen bot (`random`, `weapons`, `peaceful`, or `mixed`: one of the three
+    /// per seat, drawn from the seed; `random` by default) on the chosen furnishing set
+    /// (`full` by default, or `introductory`).
+    fn simulate_with(seed: u64, players: u8, choice: &Simulation) -> Result<Value, String> {
+        let bots = match choice.bot.unwrap_or("random") {
+            "mixed" => BotChoice::Mixed,
+            id => BotChoice::All(
+                BotKind::ALL.into_iter().find(|k| k.id() == id).ok_or_else(|| format!("no Caverna bot is called `{id}`"))?,
+            ),
+        };
+        let furnishings: FurnishingSet = serde_json::from_value(Value::from(choice.variant.unwrap_or("full")))
+            .map_err(|_| format!("Caverna has no furnishing set `{}`", choice.variant.unwrap_or_default()))?;
+        let kinds = seat_kinds(bots, usize::from(players), seed);
+        let setup = simulated_setup(&kinds, furnishings, seed);
         simulate_game(&setup, &kinds, seed).map_err(|e| e.to_string())
     }
 }

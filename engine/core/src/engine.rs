@@ -1,5 +1,9 @@
-//! The trait every game's rules engine implements. Services hold no rules: they call these
-//! functions through an exhaustive match on [`GameKind`](crate::GameKind).
+//! The trait every game's rules engine implements ([`GameEngine`]), and the object-safe handle
+//! services hold it by ([`Engine`]). Services hold no rules: the registry of games gives each
+//! [`GameKind`](crate::GameKind) its `&'static dyn Engine`, and everything above the engines
+//! works through that one handle.
+
+use std::marker::PhantomData;
 
 use serde_json::Value;
 
@@ -139,8 +143,26 @@ pub trait GameEngine {
     /// What each legal entry of a log changed, in one replay (empty without a valid setup).
     fn ledger(log: &[u8]) -> Vec<LedgerLine>;
 
+    /// What a replay had to take as declared rather than check, for a game whose logs declare
+    /// their own component data (its spec's `capabilities.trust_report`); `None` for a game
+    /// whose engine holds every rule and number it checks.
+    fn trust_report(replay: &Self::Replay) -> Option<Value> {
+        let _ = replay;
+        None
+    }
+
     /// A whole game played by the engine's bots for `players` seats from `seed`, as a log.
     fn simulate(seed: u64, players: u8) -> Result<Value, String>;
+
+    /// [`GameEngine::simulate`] with the bots and variant chosen (ids of the game's spec:
+    /// `bots`, `variants`). The default is a game whose engine seats its own bots on its
+    /// default setup: it refuses any choice.
+    fn simulate_with(seed: u64, players: u8, choice: &Simulation) -> Result<Value, String> {
+        match (choice.bot, choice.variant) {
+            (None, None) => Self::simulate(seed, players),
+            _ => Err(format!("{} games are played by its engine's own bots, with no choice of bot or variant", Self::KIND.spec().name)),
+        }
+    }
 
     /// The state after entry `at` (0-based; after the last legal entry when `None`). Refuses
     /// entries that do not exist or are not legal, and logs without a valid setup.
@@ -160,5 +182,89 @@ pub trait GameEngine {
             }
         };
         Self::state_view(&replay).ok_or_else(|| "the game's setup is invalid: it has no state".to_owned())
+    }
+}
+
+/// The choices of a simulated game (`chronicle simulate --bot --variant`): ids of the game's
+/// spec (`GameSpec::bots`, `GameSpec::variants`); `None` is the engine's default.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Simulation<'a> {
+    pub bot: Option<&'a str>,
+    pub variant: Option<&'a str>,
+}
+
+/// A game's engine as services hold it: every job on a log's bytes, without the engine's own
+/// replay type, so that one `&'static dyn Engine` per game (the registry's) serves them all.
+/// Implemented for every [`GameEngine`] by [`Handle`].
+pub trait Engine: Send + Sync {
+    /// The game this engine verifies.
+    fn kind(&self) -> GameKind;
+    /// The engine's version, stored with every verdict.
+    fn version(&self) -> &'static str;
+    /// The verdict of a whole log.
+    fn verdict(&self, log: &[u8]) -> Verdict;
+    /// See [`GameEngine::state_at`].
+    fn state_at(&self, log: &[u8], at: Option<usize>) -> Result<StateAt, String>;
+    /// See [`GameEngine::open_state`].
+    fn open_state(&self, log: &[u8]) -> Option<StateAt>;
+    /// See [`GameEngine::legal_next`].
+    fn legal_next(&self, log: &[u8], limit: usize) -> Legal;
+    /// The next step of building one entry after a log's last legal entry (see
+    /// [`GameEngine::entry_steps`]).
+    fn entry_steps(&self, log: &[u8], draft: &Value) -> Result<Steps, String>;
+    /// See [`GameEngine::ledger`].
+    fn ledger(&self, log: &[u8]) -> Vec<LedgerLine>;
+    /// See [`GameEngine::simulate`].
+    fn simulate(&self, seed: u64, players: u8) -> Result<Value, String>;
+    /// See [`GameEngine::simulate_with`].
+    fn simulate_with(&self, seed: u64, players: u8, choice: &Simulation) -> Result<Value, String>;
+    /// The trust report of a log (see [`GameEngine::trust_report`]).
+    fn trust_report(&self, log: &[u8]) -> Option<Value>;
+}
+
+/// The [`Engine`] of the [`GameEngine`] `E`: a zero-sized value the registry keeps in a static.
+pub struct Handle<E>(PhantomData<fn() -> E>);
+
+impl<E> Handle<E> {
+    /// The handle (a constant, so that a registry can take `&Handle::<E>::NEW` as `'static`).
+    pub const NEW: Handle<E> = Handle(PhantomData);
+}
+
+impl<E: GameEngine> Engine for Handle<E> {
+    fn kind(&self) -> GameKind {
+        E::KIND
+    }
+    fn version(&self) -> &'static str {
+        E::VERSION
+    }
+    fn verdict(&self, log: &[u8]) -> Verdict {
+        E::verdict(&E::replay(log))
+    }
+    fn state_at(&self, log: &[u8], at: Option<usize>) -> Result<StateAt, String> {
+        E::state_at(log, at)
+    }
+    fn open_state(&self, log: &[u8]) -> Option<StateAt> {
+        E::open_state(log)
+    }
+    fn legal_next(&self, log: &[u8], limit: usize) -> Legal {
+        E::legal_next(log, limit)
+    }
+    fn entry_steps(&self, log: &[u8], draft: &Value) -> Result<Steps, String> {
+        E::entry_steps(&E::replay_until(log, usize::MAX), draft)
+    }
+    fn ledger(&self, log: &[u8]) -> Vec<LedgerLine> {
+        E::ledger(log)
+    }
+    fn simulate(&self, seed: u64, players: u8) -> Result<Value, String> {
+        E::simulate(seed, players)
+    }
+    fn simulate_with(&self, seed: u64, players: u8, choice: &Simulation) -> Result<Value, String> {
+        E::simulate_with(seed, players, choice)
+    }
+    fn trust_report(&self, log: &[u8]) -> Option<Value> {
+        if !E::KIND.spec().capabilities.trust_report {
+            return None;
+        }
+        E::trust_report(&E::replay(log))
     }
 }

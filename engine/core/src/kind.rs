@@ -36,6 +36,25 @@ pub struct CounterSpec {
     pub label: &'static str,
 }
 
+/// What a game offers beyond what every game has (a verdict, states, legal entries, a ledger,
+/// simulated games), as data: services and pages ask these rather than naming games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Capabilities {
+    /// Its logs declare component data the engine takes on trust, and a replay reports which
+    /// (`GameEngine::trust_report`).
+    pub trust_report: bool,
+    /// Its entries can be built step by step (`GameEngine::entry_steps`); otherwise they are
+    /// chosen whole from the legal entries.
+    pub step_form: bool,
+    /// Its statistics are outcomes by the counters of its verdicts (`GameSpec::counters`), on
+    /// the outcome statistics page; a game without them has statistics of its own.
+    pub outcome_stats: bool,
+    /// The web recorder records it.
+    pub recorder: bool,
+    /// The game page draws its board for a state.
+    pub board_view: bool,
+}
+
 /// What services need to know about a game without its rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GameSpec {
@@ -56,6 +75,11 @@ pub struct GameSpec {
     /// The counters every complete player verdict of this game carries, in this order (empty
     /// for Caverna, whose statistics read its richer facts).
     pub counters: &'static [CounterSpec],
+    /// The bots its simulator can seat, by id; the first is `chronicle simulate`'s default.
+    /// Empty when the engine seats its own bots, with no choice.
+    pub bots: &'static [&'static str],
+    /// What the game offers beyond what every game has.
+    pub capabilities: Capabilities,
 }
 
 impl GameSpec {
@@ -104,6 +128,14 @@ pub const CAVERNA: GameSpec = GameSpec {
     ],
     variants: &["full", "introductory"],
     counters: &[],
+    bots: &["random", "weapons", "peaceful", "mixed"],
+    capabilities: Capabilities {
+        trust_report: false,
+        step_form: true,
+        outcome_stats: false,
+        recorder: true,
+        board_view: true,
+    },
 };
 
 /// Village: the final scoring rows of its rules reference, E.3 (engine: `chronicle-village`).
@@ -133,6 +165,14 @@ pub const VILLAGE: GameSpec = GameSpec {
         counter("chronicle_members", "Members in the village chronicle"),
         counter("church_members", "Members in the church"),
     ],
+    bots: &[],
+    capabilities: Capabilities {
+        trust_report: false,
+        step_form: false,
+        outcome_stats: true,
+        recorder: false,
+        board_view: true,
+    },
 };
 
 /// Above and Below: the score rows of its rules reference, F.10 (engine:
@@ -162,6 +202,14 @@ pub const ABOVE_AND_BELOW: GameSpec = GameSpec {
         counter("villagers_trained", "Villagers trained"),
         counter("villagers", "Villagers at the end (three to start)"),
     ],
+    bots: &[],
+    capabilities: Capabilities {
+        trust_report: true,
+        step_form: false,
+        outcome_stats: true,
+        recorder: false,
+        board_view: true,
+    },
 };
 
 /// The test-only toy game (feature `toy`): see `chronicle-toy`.
@@ -176,6 +224,14 @@ pub const TOY: GameSpec = GameSpec {
     score_rows: &[row("steps", "Steps taken"), row("bonus", "Bonus")],
     variants: &["plain", "doubled"],
     counters: &[],
+    bots: &[],
+    capabilities: Capabilities {
+        trust_report: false,
+        step_form: false,
+        outcome_stats: false,
+        recorder: false,
+        board_view: false,
+    },
 };
 
 impl GameKind {
@@ -252,6 +308,7 @@ mod tests {
             counters.sort_unstable();
             counters.dedup();
             assert_eq!(counters.len(), s.counters.len(), "{k}: counter ids are unique");
+            assert!(!s.capabilities.outcome_stats || !s.counters.is_empty(), "{k}: outcome statistics need counters");
         }
     }
 }

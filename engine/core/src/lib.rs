@@ -5,11 +5,13 @@
 //! - [`Verdict`]: what a replay says about a log, in terms every game shares (complete,
 //!   incomplete or invalid with where and why; per player the named score rows, total, rank,
 //!   winner and the claimed total).
-//! - [`GameEngine`]: the trait each game's engine crate implements.
+//! - [`GameEngine`]: the trait each game's engine crate implements; [`Engine`]: the object-safe
+//!   handle of one, which the registry of games hands to services.
 //! - [`envelope`]: the verdict for a log whose format names no game.
 //!
-//! Services work with these types and dispatch on [`GameKind`] with exhaustive matches, so
-//! adding a game is a new variant that the compiler walks through every place that must know it.
+//! Services work with these types: what a game offers is data ([`GameSpec`]'s
+//! [`Capabilities`]), and its engine is reached through the one registry that maps a
+//! [`GameKind`] to its [`Engine`], so adding a game is a variant, a spec and a registry line.
 //! Like the engines, nothing here does IO, reads a clock or keeps global state.
 
 pub mod cursor;
@@ -18,11 +20,12 @@ pub mod envelope;
 pub mod id_table;
 pub mod kind;
 pub mod members;
+pub mod rng;
 pub mod single_pass;
 pub mod verdict;
 
-pub use engine::{GameEngine, LedgerChange, LedgerLine, Legal, StateAt, StepChoice, StepGroup, Steps};
-pub use kind::{CounterSpec, GameKind, GameSpec, ScoreRowSpec};
+pub use engine::{Engine, GameEngine, Handle, LedgerChange, LedgerLine, Legal, Simulation, StateAt, StepChoice, StepGroup, Steps};
+pub use kind::{Capabilities, CounterSpec, GameKind, GameSpec, ScoreRowSpec};
 pub use verdict::{
     bounded_message, player_verdicts, rank, simulated_source, Counter, LogError, Meta, PlayerVerdict, Score, ScoreRow,
     Status, Verdict, MAX_MESSAGE_CHARS,

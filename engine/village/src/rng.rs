@@ -17,11 +17,7 @@ impl Rng {
 
     /// The next 64-bit output.
     pub fn next_u64(&mut self) -> u64 {
-        self.s = self.s.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.s;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        chronicle_game::rng::next(&mut self.s)
     }
 
     /// A uniform number in `0..n` (`n` ≥ 1; 0 for `n` = 0, which no event asks for), without

@@ -128,13 +128,9 @@ pub fn seat_kinds(choice: BotChoice, players: usize, seed: u64) -> Vec<BotKind> 
 const MIXED_SALT: u64 = 0x6D69_7865_645F_6269; // "mixed_bi"
 const BOTS_SALT: u64 = 0x626F_7473_5F72_6E67; // "bots_rng"
 
-/// The seed of game `index` (0-based) of a run with seed `base`: SplitMix64 seeded with `base`
-/// gives a start, and game `index` uses the first output of SplitMix64 seeded with
-/// `start + index`, cut to 53 bits so that every JSON reader holds it exactly.
-pub fn game_seed(base: u64, index: u64) -> u64 {
-    let start = SplitMix64::new(base).next_u64();
-    SplitMix64::new(start.wrapping_add(index)).next_u64() & ((1 << 53) - 1)
-}
+/// The seed of game `index` of a simulated run (the same for every game: see
+/// [`chronicle_game::rng::game_seed`]).
+pub use chronicle_game::rng::game_seed;
 
 /// The `setup` of a simulated game: one player per bot, named after its bot and seat
 /// (`"weapons 2"`), the furnishing set and the seed.
