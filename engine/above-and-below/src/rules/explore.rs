@@ -1,4 +1,4 @@
-//! Explore (`RULES.md` E, D.3, D.10, H.7, H.11, H.14, H.15, H.24, H.28, H.30, H.33, H.34):
+//! Explore (`RULES.md` E, D.3, D.10, H.7, H.11, H.14, H.15, H.24, H.28, H.30, H.33, H.34, H.36, H.39):
 //! Cave Cat obedience first, then the cave drawn from the face-up cave deck, the paragraph die,
 //! one lantern die per party villager, rerolls within the owned allowance, and the declared
 //! steps of the Adventure Book: bonuses checked, efforts applied, `reached` checked against the
@@ -40,20 +40,27 @@ struct Cave<'a> {
     caves_before: usize,
 }
 
+///
+/// The checks run in G.1's table order (H.36): the party's villagers (D.2.5), Cave Cat
+/// obedience (D.10), the cave drawn (`E_DRAW`; an empty deck has nothing to draw, H.24), the
+/// party's size (E.1), the paragraph die and the first paragraph (E.2), the lantern dice (E.4),
+/// the rerolls (E.5); in each step efforts (E.6), bonuses (E.7), then `reached` and the
+/// thresholds (E.8), the outcome (E.10).
 pub fn explore(game: &mut Game, p: usize, o: &ExploreOrder<'_>) -> RuleResult {
     villagers::check_ready(game, p, o.party)?;
-    ensure(o.party.len() >= 2, ErrorCode::PartySize, || {
-        format!("a party of {}: Explore sends at least 2 villagers (E.1)", o.party.len())
-    })?;
+    // H.11: obedience dice before the cave is drawn.
+    villagers::cat_rolls(game, o.party, o.cat_rolls)?;
     ensure(!game.decks.caves.is_empty(), ErrorCode::CaveDeckEmpty, || {
         "the cave deck is empty: Explore is not possible (H.24)".into()
     })?;
-    // H.11: obedience dice before the cave is drawn.
-    villagers::cat_rolls(game, o.party, o.cat_rolls)?;
     let setup = game.setup.clone();
     let cave = game.decks.caves.draw(o.cave, |id| setup.catalogue.cave(id).map(|_| ()))?;
     let Some(cave) = cave else { return fail(ErrorCode::CaveDeckEmpty, "the cave deck is empty (H.24)") };
+    ensure(o.party.len() >= 2, ErrorCode::PartySize, || {
+        format!("a party of {}: Explore sends at least 2 villagers (E.1)", o.party.len())
+    })?;
     let die = game.die(o.die, "the paragraph die")?;
+    first_paragraph(game, p, &cave, die, o.step)?;
     let dice = lantern_dice(game, o.party, o.rolls)?;
     for id in o.party {
         game.setup.catalogue.full_villager(id)?;
@@ -70,7 +77,6 @@ pub fn explore(game: &mut Game, p: usize, o: &ExploreOrder<'_>) -> RuleResult {
     };
     reroll(game, &mut c, o.rerolls)?;
     game.players[p].trust.explorations += 1;
-    first_paragraph(game, p, &cave, die, o.step)?;
     ensure(o.step.rerolls.is_empty(), ErrorCode::Reroll, || {
         "the first step's rerolls are the action's `rerolls` (LOG-FORMAT)".into()
     })?;
@@ -125,7 +131,7 @@ fn lantern_dice(game: &mut Game, party: &[String], rolls: Option<&[Roll]>) -> Ru
     }
 }
 
-/// E.5, H.7, H.14: rerolls of party lantern dice, within the exploration's allowance.
+/// E.5, H.7, H.14, H.39: rerolls of the lantern dice of party villagers still in the cave, within the exploration's allowance.
 fn reroll(game: &mut Game, c: &mut Cave<'_>, rerolls: &[Roll]) -> RuleResult {
     for r in rerolls {
         ensure(c.rerolls_left > 0, ErrorCode::Reroll, || {
@@ -134,6 +140,11 @@ fn reroll(game: &mut Game, c: &mut Cave<'_>, rerolls: &[Roll]) -> RuleResult {
         let Some(i) = c.party.iter().position(|id| id == &r.villager) else {
             return fail(ErrorCode::Reroll, format!("{} has no lantern die in this party (H.7)", r.villager));
         };
+        // H.39: the die of a villager who left the party (an effort, `injure`, `lose_villager`)
+        // still counts, but is no longer rerolled.
+        ensure(c.in_cave.iter().any(|v| same_id(v, &r.villager)), ErrorCode::Reroll, || {
+            format!("{} has left the party: its die still counts but is not rerolled (H.39)", r.villager)
+        })?;
         c.rerolls_left -= 1;
         c.dice[i] = game.die(r.die, &format!("the reroll of {}", r.villager))?;
     }
@@ -165,6 +176,28 @@ fn first_paragraph(game: &mut Game, p: usize, cave: &str, die: u8, step: &Step) 
 
 /// One step: thresholds, bonuses, efforts, `reached`, outcome (E.3, E.6–E.10). Returns `reached`.
 fn resolve(game: &mut Game, p: usize, c: &mut Cave<'_>, step: &Step) -> RuleResult<Option<u32>> {
+    // H.36: efforts (E.6), then bonuses (E.7), then `reached` (E.8, checked first) and the
+    // thresholds. The bonuses count the villagers in the cave at the start of the step (H.30),
+    // so the efforts are checked before them and applied after.
+    let mut seen = BTreeSet::new();
+    for id in &step.efforts {
+        ensure(seen.insert(id) && c.in_cave.iter().any(|v| same_id(v, id)), ErrorCode::Effort, || {
+            format!("{id} is not a party villager still in the cave (E.6)")
+        })?;
+    }
+    let bonus = bonuses(game, p, c, &step.bonus)?;
+    for id in &step.efforts {
+        c.in_cave.retain(|v| !same_id(v, id));
+        villagers::set_state(game, p, std::slice::from_ref(id), VState::Injured);
+        c.efforts += 1;
+    }
+    let cat = &game.setup.catalogue;
+    let dice: u64 =
+        c.party.iter().zip(&c.dice).map(|(id, d)| cat.villagers.get(id).map_or(0, |v| u64::from(v.lanterns(*d)))).sum();
+    let total = dice + c.efforts + bonus;
+    if let Some(r) = step.reached {
+        ensure(u64::from(r) <= total, ErrorCode::Lanterns, || format!("reached {r} with {total} lanterns (E.8)"))?;
+    }
     let t = &step.thresholds;
     ensure(t.windows(2).all(|w| w[0] < w[1]), ErrorCode::Threshold, || {
         format!("thresholds {t:?} are not ascending and distinct (E.8)")
@@ -183,25 +216,6 @@ fn resolve(game: &mut Game, p: usize, c: &mut Cave<'_>, step: &Step) -> RuleResu
     }
     if t.iter().any(|x| *x > 8) {
         game.warn("W_OUTCOME_UNUSUAL", Some(p), format!("a threshold above 8 in paragraph {}", step.paragraph));
-    }
-    let bonus = bonuses(game, p, c, &step.bonus)?;
-    let mut seen = BTreeSet::new();
-    for id in &step.efforts {
-        ensure(seen.insert(id) && c.in_cave.iter().any(|v| same_id(v, id)), ErrorCode::Effort, || {
-            format!("{id} is not a party villager still in the cave (E.6)")
-        })?;
-    }
-    for id in &step.efforts {
-        c.in_cave.retain(|v| !same_id(v, id));
-        villagers::set_state(game, p, std::slice::from_ref(id), VState::Injured);
-        c.efforts += 1;
-    }
-    let cat = &game.setup.catalogue;
-    let dice: u64 =
-        c.party.iter().zip(&c.dice).map(|(id, d)| cat.villagers.get(id).map_or(0, |v| u64::from(v.lanterns(*d)))).sum();
-    let total = dice + c.efforts + bonus;
-    if let Some(r) = step.reached {
-        ensure(u64::from(r) <= total, ErrorCode::Lanterns, || format!("reached {r} with {total} lanterns (E.8)"))?;
     }
     let expected = if t.is_empty() { Some(0) } else { t.iter().copied().filter(|x| u64::from(*x) <= total).max() };
     ensure(step.reached == expected, ErrorCode::Threshold, || {
@@ -302,8 +316,8 @@ fn apply_item(game: &mut Game, p: usize, c: &mut Cave<'_>, item: &Outcome) -> Ru
         Outcome::LoseCoins { n } => {
             let pl = &mut game.players[p];
             let lost = pl.coins.min(u64::from(*n));
+            // G.5 counts what encounters gave; a penalty's loss is not a gain.
             pl.coins -= lost;
-            pl.trust.encounter_coins -= lost as i64;
         }
         Outcome::Good { good, n } => {
             let pl = &mut game.players[p];

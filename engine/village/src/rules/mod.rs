@@ -263,27 +263,37 @@ fn apply_fitting(game: &mut Game, top: &Task, entry: &Entry) -> RuleResult {
     }
 }
 
-/// The error of an entry that does not fit the step the game waits for.
+/// The error of an entry that does not fit the step the game waits for. When it fails several
+/// checks, the code is the first in `RULES.md` H.44's order: the kind due there (a populate, a
+/// mass, a death with a choice), then the entry's own checks in the order of G — a populate
+/// out of place (G.2.1) before an entry of another kind where a recorded outcome or a choice
+/// is due (G.3.9), before a sale or pass without a market day (G.7.1), a death not due (G.11.1),
+/// a mass out of place (G.12.1) and a Carla cube not due (G.13.1). (The game over, G.3.8, is
+/// [`apply`]'s, with nothing left to wait for; the player of a turn, G.3.1, is checked where the
+/// turn fits.)
 fn misplaced(game: &Game, top: &Task, entry: &Entry) -> crate::error::RuleError {
     use crate::error::RuleError as E;
     let waiting = describe(game, top);
     let (code, what) = match (top, entry) {
+        (Task::Populate, _) => (ErrorCode::ExpectedPopulate, "each round begins with its populate (RULES.md G.2.1)"),
+        (Task::Mass { .. }, _) => (ErrorCode::ExpectedMass, "the mass is held here (RULES.md G.12.1)"),
         (Task::Death { .. }, _) => {
             (ErrorCode::DeathExpected, "a death with a choice is being resolved (RULES.md G.11.3)")
         }
-        (_, Entry::Death { .. }) => (ErrorCode::DeathNotDue, "no death is being resolved here (RULES.md G.11.1)"),
-        (Task::Populate, _) => (ErrorCode::ExpectedPopulate, "each round begins with its populate (RULES.md G.2.1)"),
         (_, Entry::Populate { .. }) => {
             (ErrorCode::UnexpectedPopulate, "a populate only begins a round (RULES.md G.2.1)")
         }
-        (Task::Mass { .. }, _) => (ErrorCode::ExpectedMass, "the mass is held here (RULES.md G.12.1)"),
-        (_, Entry::Mass { .. }) => (ErrorCode::UnexpectedMass, "no mass is held here (RULES.md G.12.1)"),
         (Task::MarketDay, Entry::Sale { .. } | Entry::Pass { .. }) => {
             (ErrorCode::NotYourMarketTurn, "another decides next in this market day (RULES.md G.7.2)")
+        }
+        (Task::Refill | Task::Fate { .. } | Task::CarlaTake { .. } | Task::MarketDay, _) => {
+            (ErrorCode::ExpectedEntry, "the game needs another entry here (RULES.md G.3.9)")
         }
         (_, Entry::Sale { .. } | Entry::Pass { .. }) => {
             (ErrorCode::NoMarketDay, "no market day is open (RULES.md G.7.1)")
         }
+        (_, Entry::Death { .. }) => (ErrorCode::DeathNotDue, "no death is being resolved here (RULES.md G.11.1)"),
+        (_, Entry::Mass { .. }) => (ErrorCode::UnexpectedMass, "no mass is held here (RULES.md G.12.1)"),
         (_, Entry::Carla { .. }) => (ErrorCode::CarlaNotDue, "Carla takes no cube here (RULES.md G.13.1)"),
         _ => (ErrorCode::ExpectedEntry, "the game needs another entry here (RULES.md G.3.9)"),
     };

@@ -237,8 +237,9 @@ fn h42_token_scores_nothing() {
 
 /// H.43: "Cube onto her board, then the fate flip and any death (with its end trigger), then
 /// her reaction." Carla's third cube comes from the market and flips a quill: the flip is
-/// written before her market day's sale and refill (a sale before the flip finds no market day
-/// open), and her dead member (market cube) goes to a grave.
+/// written before her market day's sale and refill (a sale before the flip is refused: the
+/// flip is due there, G.3.9, which H.44 puts before the sale's own G.7.1), and her dead member
+/// (market cube) goes to a grave.
 #[test]
 fn h43_flip_before_reaction() {
     let e = vec![
@@ -259,5 +260,5 @@ fn h43_flip_before_reaction() {
     assert_eq!(graves, 1);
     let mut swapped = e;
     swapped.swap(7, 8);
-    assert_invalid(&solo(swapped), 7, "no_market_day");
+    assert_invalid(&solo(swapped), 7, "expected_entry");
 }

@@ -71,3 +71,22 @@ fn h18_no_majority_with_an_empty_track() {
     assert_eq!(s["players"][0]["provisional_score"]["rows"]["track_mass"], json!(0));
     assert_eq!(s["players"][1]["provisional_score"]["rows"]["track_mass"], json!(0));
 }
+
+/// E.1 step 1: "Drawn monks go back into the bag **after all the draws** (S l.568: a drawn monk
+/// is removed from the draws and cannot be drawn again in this mass)." Changed state: 3 monks
+/// in the bag before the worked example's mass, which draws three monks and Bo's member — legal,
+/// and the 3 monks are back afterwards; with 2 monks the third monk drawn is not in the bag
+/// (it would be, were a drawn monk returned at once).
+#[test]
+fn e1_drawn_monks_return_after_all_draws() {
+    let mass = fixture("worked-example-2p-round-1.json")["entries"][23].clone();
+    let before = example(round1());
+    for (monks, result) in [(3, Ok(())), (2, Err("draw_not_in_bag".to_owned()))] {
+        let mut g = game_at(&before);
+        g.monks = monks;
+        assert_eq!(play(&mut g, std::slice::from_ref(&mass)), result, "{monks} monks");
+        if result.is_ok() {
+            assert_eq!(view(&g)["monks_in_bag"], json!(monks));
+        }
+    }
+}

@@ -178,3 +178,28 @@ fn g1_5_scoring_data_fails_after_the_last_entry() {
     // Either a sale needs the data first (at its entry), or scoring does (at n).
     assert!(matches!(e, Some((Some(i), "missing_component_data")) if i <= n), "{e:?}");
 }
+
+/// LOG-FORMAT "Replay result": an invalid log names "the first illegal entry, by its index in
+/// `entries` (0-based; `null` for `setup` and the envelope …)". The verdict's error carries
+/// `"entry": null` (present, not left out) for envelope and setup faults, on either reading
+/// of the log (the single pass and the member-by-member one).
+#[test]
+fn setup_and_envelope_errors_are_at_entry_null() {
+    use chronicle_game::GameEngine;
+    type Edit = fn(&mut serde_json::Value);
+    let cases: [(Edit, &str); 4] = [
+        (|l| l["format"] = json!("caverna-log/1"), "bad_format"),
+        (|l| l["extra"] = json!(1), "unknown_field"),
+        (|l| l["setup"]["players"] = json!([]), "bad_setup"),
+        (|l| l["setup"]["components"]["council_time"]["2"] = json!(4), "bad_components"),
+    ];
+    for (edit, code) in cases {
+        let mut log = game2(vec![]);
+        edit(&mut log);
+        let v = chronicle_village::Village::verdict(&replay(&log));
+        let json = serde_json::to_value(&v).unwrap_or_default();
+        let error = json["error"].as_object().cloned().unwrap_or_default();
+        assert_eq!(error.get("code"), Some(&json!(code)));
+        assert_eq!(error.get("entry"), Some(&serde_json::Value::Null), "{code}: {json}");
+    }
+}
