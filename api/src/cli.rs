@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 
-use crate::replay_command;
+use crate::commands::{replay, Done};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -56,15 +56,15 @@ enum Command {
     },
     /// Replay logs and store them (valid and invalid) in the game database; re-imported games
     /// are duplicates and change nothing.
-    Import(crate::import::ImportArgs),
+    Import(crate::commands::import::ImportArgs),
     /// Replay every stored game with the current engine and report changed outcomes.
-    Reverify(crate::import::ReverifyArgs),
+    Reverify(crate::commands::import::ReverifyArgs),
     /// Write stored games as a table (CSV, Parquet or NDJSON) for notebooks and spreadsheets.
-    Export(crate::export::ExportArgs),
+    Export(crate::commands::export::ExportArgs),
     /// Write complete logs of games played by bots (the same arguments give the same bytes).
-    Simulate(crate::simulate::SimulateArgs),
+    Simulate(crate::commands::simulate::SimulateArgs),
     /// Run the GraphQL API server (POST /graphql, a query console at /graphiql).
-    Serve(crate::config::ServeArgs),
+    Serve(crate::server::config::ServeArgs),
     /// Manage API tokens (needed for mutations).
     #[command(subcommand)]
     Token(TokenCommand),
@@ -86,10 +86,10 @@ enum TokenCommand {
         name: String,
         /// The token stops working this long after now: a number and a unit, `s`, `m`, `h` or
         /// `d` (`90d`, `12h`); without it, it works until revoked.
-        #[arg(long, value_name = "DURATION", value_parser = crate::tokens::parse_duration)]
+        #[arg(long, value_name = "DURATION", value_parser = crate::commands::tokens::parse_duration)]
         expires_in: Option<i64>,
         #[command(flatten)]
-        db: crate::tokens::DatabaseArg,
+        db: crate::commands::DatabaseArg,
     },
     /// List the API tokens: id, name, created, expires, state (never the token itself).
     List {
@@ -97,14 +97,14 @@ enum TokenCommand {
         #[arg(long)]
         json: bool,
         #[command(flatten)]
-        db: crate::tokens::DatabaseArg,
+        db: crate::commands::DatabaseArg,
     },
     /// Revoke an API token: a running server refuses it from its next request on.
     Revoke {
         /// The token's id (`chronicle token list`).
         id: i64,
         #[command(flatten)]
-        db: crate::tokens::DatabaseArg,
+        db: crate::commands::DatabaseArg,
     },
 }
 
@@ -117,13 +117,13 @@ enum PlayersCommand {
         #[arg(required = true)]
         aliases: Vec<String>,
         #[command(flatten)]
-        db: crate::tokens::DatabaseArg,
+        db: crate::commands::DatabaseArg,
     },
     /// Undo the merge of ALIAS: it is its own player again.
     Unmerge {
         alias: String,
         #[command(flatten)]
-        db: crate::tokens::DatabaseArg,
+        db: crate::commands::DatabaseArg,
     },
     /// List every merged identity and the player it is.
     Aliases {
@@ -131,7 +131,7 @@ enum PlayersCommand {
         #[arg(long)]
         json: bool,
         #[command(flatten)]
-        db: crate::tokens::DatabaseArg,
+        db: crate::commands::DatabaseArg,
     },
 }
 
@@ -139,22 +139,11 @@ const EXIT_OK: i32 = 0;
 const EXIT_INVALID: i32 = 1;
 const EXIT_USAGE: i32 = 2;
 
-/// How a command that ran ended. Commands return it; only [`run`] turns it into an exit code
-/// (an `Err` is a usage or IO error, exit code 2).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Done {
-    /// Everything asked for was done: every log valid, stored or a duplicate (exit code 0).
-    Success,
-    /// The command ran, but some input was invalid or could not be stored (exit code 1).
-    Rejected,
-}
-
-impl Done {
-    fn exit_code(self) -> i32 {
-        match self {
-            Done::Success => EXIT_OK,
-            Done::Rejected => EXIT_INVALID,
-        }
+/// The exit code of a command that ran.
+fn exit_code(done: Done) -> i32 {
+    match done {
+        Done::Success => EXIT_OK,
+        Done::Rejected => EXIT_INVALID,
     }
 }
 
@@ -187,35 +176,37 @@ fn run_with(
     };
     let result = match cli.command {
         Command::Replay { json, summary, parse_only, explain, paths } => {
-            replay_command::replay(&paths, replay_command::Mode { json, summary, parse_only, explain }, stdin, out)
+            replay::replay(&paths, replay::Mode { json, summary, parse_only, explain }, stdin, out)
         }
-        Command::State { json, file, at } => replay_command::state(&file, at, json, stdin, out),
-        Command::Import(args) => crate::import::import_command(args, stdin, out, err, progress),
-        Command::Reverify(args) => crate::import::reverify_command(args, out, err, progress),
-        Command::Simulate(args) => crate::simulate::simulate_command(args, out, err, progress),
-        Command::Export(args) => crate::export::export_command(args, out, err),
-        Command::Serve(args) => crate::startup::serve(args, out),
+        Command::State { json, file, at } => replay::state(&file, at, json, stdin, out),
+        Command::Import(args) => crate::commands::import::import_command(args, stdin, out, err, progress),
+        Command::Reverify(args) => crate::commands::import::reverify_command(args, out, err, progress),
+        Command::Simulate(args) => crate::commands::simulate::simulate_command(args, out, err, progress),
+        Command::Export(args) => crate::commands::export::export_command(args, out, err),
+        Command::Serve(args) => crate::server::startup::serve(args, out),
         Command::Token(TokenCommand::Create { name, expires_in, db }) => {
-            crate::tokens::create(&name, expires_in, db.database_url, out)
+            crate::commands::tokens::create(&name, expires_in, db.database_url, out)
         }
-        Command::Token(TokenCommand::List { json, db }) => crate::tokens::list(json, db.database_url, out),
-        Command::Token(TokenCommand::Revoke { id, db }) => crate::tokens::revoke(id, db.database_url, out),
+        Command::Token(TokenCommand::List { json, db }) => crate::commands::tokens::list(json, db.database_url, out),
+        Command::Token(TokenCommand::Revoke { id, db }) => crate::commands::tokens::revoke(id, db.database_url, out),
         Command::Players(PlayersCommand::Merge { into, aliases, db }) => {
-            crate::players::merge(&into, &aliases, db.database_url, out)
+            crate::commands::players::merge(&into, &aliases, db.database_url, out)
         }
         Command::Players(PlayersCommand::Unmerge { alias, db }) => {
-            crate::players::unmerge(&alias, db.database_url, out)
+            crate::commands::players::unmerge(&alias, db.database_url, out)
         }
-        Command::Players(PlayersCommand::Aliases { json, db }) => crate::players::aliases(json, db.database_url, out),
+        Command::Players(PlayersCommand::Aliases { json, db }) => {
+            crate::commands::players::aliases(json, db.database_url, out)
+        }
         Command::Rules => write!(out, "{}", chronicle_caverna::reference::markdown())
             .map(|()| Done::Success)
             .map_err(|e| e.to_string()),
-        Command::Schema => {
-            writeln!(out, "{}", crate::graphql::sdl().trim_end()).map(|()| Done::Success).map_err(|e| e.to_string())
-        }
+        Command::Schema => writeln!(out, "{}", crate::server::graphql::sdl().trim_end())
+            .map(|()| Done::Success)
+            .map_err(|e| e.to_string()),
     };
     match result {
-        Ok(done) => done.exit_code(),
+        Ok(done) => exit_code(done),
         Err(message) => {
             let _ = writeln!(err, "chronicle: {message}");
             EXIT_USAGE

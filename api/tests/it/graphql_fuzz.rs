@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use chronicle_api::graphql::{self, Caller, Limits};
+use chronicle_api::server::graphql::{self, Caller, Limits};
 use chronicle_service::admission::AdmissionLimits;
 use chronicle_service::Service;
 use chronicle_store::{self, Bearer};

@@ -5,7 +5,7 @@
 #[test]
 fn committed_schema_equals_the_code() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("schema.graphql");
-    let code = format!("{}\n", chronicle_api::graphql::sdl().trim_end());
+    let code = format!("{}\n", chronicle_api::server::graphql::sdl().trim_end());
     if std::env::var_os("CHRONICLE_UPDATE_SCHEMA").is_some() {
         std::fs::write(&path, &code).expect("write api/schema.graphql");
     }

@@ -1,7 +1,9 @@
 //! Caverna behind the game-agnostic [`GameEngine`] trait: the verdict of a replay in shared
 //! terms, the state view, legal entries and simulation.
 
-use chronicle_game::{player_verdicts, GameEngine, GameKind, LedgerLine, Legal, LogError, Simulation, StateAt, Verdict};
+use chronicle_game::{
+    player_verdicts, GameEngine, GameKind, LedgerLine, Legal, LogError, Simulation, StateAt, Verdict,
+};
 
 use crate::game::Phase;
 use serde_json::Value;
@@ -110,7 +112,10 @@ impl GameEngine for Caverna {
         let bots = match choice.bot.unwrap_or("random") {
             "mixed" => BotChoice::Mixed,
             id => BotChoice::All(
-                BotKind::ALL.into_iter().find(|k| k.id() == id).ok_or_else(|| format!("no Caverna bot is called `{id}`"))?,
+                BotKind::ALL
+                    .into_iter()
+                    .find(|k| k.id() == id)
+                    .ok_or_else(|| format!("no Caverna bot is called `{id}`"))?,
             ),
         };
         let furnishings: FurnishingSet = serde_json::from_value(Value::from(choice.variant.unwrap_or("full")))

@@ -160,7 +160,10 @@ pub trait GameEngine {
     fn simulate_with(seed: u64, players: u8, choice: &Simulation) -> Result<Value, String> {
         match (choice.bot, choice.variant) {
             (None, None) => Self::simulate(seed, players),
-            _ => Err(format!("{} games are played by its engine's own bots, with no choice of bot or variant", Self::KIND.spec().name)),
+            _ => Err(format!(
+                "{} games are played by its engine's own bots, with no choice of bot or variant",
+                Self::KIND.spec().name
+            )),
         }
     }
 

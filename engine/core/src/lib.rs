@@ -24,7 +24,9 @@ pub mod rng;
 pub mod single_pass;
 pub mod verdict;
 
-pub use engine::{Engine, GameEngine, Handle, LedgerChange, LedgerLine, Legal, Simulation, StateAt, StepChoice, StepGroup, Steps};
+pub use engine::{
+    Engine, GameEngine, Handle, LedgerChange, LedgerLine, Legal, Simulation, StateAt, StepChoice, StepGroup, Steps,
+};
 pub use kind::{Capabilities, CounterSpec, GameKind, GameSpec, ScoreRowSpec};
 pub use verdict::{
     bounded_message, player_verdicts, rank, simulated_source, Counter, LogError, Meta, PlayerVerdict, Score, ScoreRow,

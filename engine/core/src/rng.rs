@@ -35,7 +35,10 @@ mod tests {
     #[test]
     fn splitmix64_reference_vector() {
         let mut s = 0;
-        assert_eq!([next(&mut s), next(&mut s), next(&mut s)], [0xE220_A839_7B1D_CDAF, 0x6E78_9E6A_A1B9_65F4, 0x06C4_5D18_8009_454F]);
+        assert_eq!(
+            [next(&mut s), next(&mut s), next(&mut s)],
+            [0xE220_A839_7B1D_CDAF, 0x6E78_9E6A_A1B9_65F4, 0x06C4_5D18_8009_454F]
+        );
         assert_eq!(splitmix64(0), 0xE220_A839_7B1D_CDAF);
     }
 }

@@ -21,7 +21,7 @@ use async_graphql::parser::types::{ExecutableDocument, Selection, SelectionSet};
 use async_graphql::parser::Positioned;
 use async_graphql::Name;
 
-use crate::graphql::errors;
+use crate::server::graphql::errors;
 
 /// Deepest nesting of `{`, `(` and `[` in a document's text.
 pub const MAX_NESTING: usize = 64;

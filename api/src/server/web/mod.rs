@@ -25,7 +25,7 @@ use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use maud::{html, Markup, DOCTYPE};
 
-use crate::http::AppState;
+use crate::server::http::AppState;
 use chronicle_service::ServiceError;
 
 const CSS: &str = include_str!("assets/app.css");
@@ -38,7 +38,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/games/export", web::get().to(download::download))
         .route("/games/{id}", web::get().to(games::show))
         .route("/games/{id}/board", web::get().to(games::board_fragment))
-        .route("/metrics", web::get().to(crate::metrics::endpoint))
+        .route("/metrics", web::get().to(crate::server::metrics::endpoint))
         .route("/record", web::get().to(recorder::page_))
         .route("/record/next", web::post().to(recorder::next))
         .route("/stats/strategies", web::get().to(skill::strategies))
@@ -164,7 +164,7 @@ fn not_found(what: &str) -> HttpResponse {
 /// server's (logged, as the API does).
 fn service_problem(e: &ServiceError) -> HttpResponse {
     if e.is_server_side() {
-        crate::metrics::get().service_error(e.code());
+        crate::server::metrics::get().service_error(e.code());
         tracing::error!(code = e.code(), error = e.message(), "web page failed");
     }
     let status = match e {
@@ -181,7 +181,7 @@ fn service_problem(e: &ServiceError) -> HttpResponse {
 fn refused(state: &AppState, req: &HttpRequest) -> Option<HttpResponse> {
     let key = req.peer_addr().map(|a| a.ip().to_string()).unwrap_or_default();
     (!state.anonymous_limit.allow(&key)).then(|| {
-        crate::metrics::get().rate_limited("anonymous");
+        crate::server::metrics::get().rate_limited("anonymous");
         let text = "Too many requests from this address; retry in a minute.";
         problem(StatusCode::TOO_MANY_REQUESTS, "Too many requests", text)
     })

@@ -414,12 +414,12 @@ pub fn export_command(
     args: ExportArgs,
     stdout: &mut dyn Write,
     report: &mut dyn Write,
-) -> Result<crate::cli::Done, String> {
+) -> Result<crate::commands::Done, String> {
     let filter = filter_of(&args)?;
     if args.format == Format::Parquet && args.out.as_os_str() == "-" {
         return Err("Parquet is written to a file (--out PATH), not standard output".into());
     }
-    let url = crate::import::database_url(args.database_url.clone());
+    let url = crate::commands::import::database_url(args.database_url.clone());
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|e| e.to_string())?;
     let mut columns = Columns::default();
     let games = rt.block_on(async {
@@ -449,5 +449,5 @@ pub fn export_command(
         file.flush().map_err(|e| format!("{}: {e}", args.out.display()))?;
     }
     writeln!(report, "chronicle: {count} rows from {games} games").map_err(|e| e.to_string())?;
-    Ok(crate::cli::Done::Success)
+    Ok(crate::commands::Done::Success)
 }

@@ -30,8 +30,11 @@ static CAVERNA: GameView = GameView {
 static VILLAGE: GameView =
     GameView { board: super::village::village, changes: super::panels::changes, ledger_hint: GENERIC_LEDGER };
 
-static ABOVE_AND_BELOW: GameView =
-    GameView { board: super::above_and_below::above_and_below, changes: super::panels::changes, ledger_hint: GENERIC_LEDGER };
+static ABOVE_AND_BELOW: GameView = GameView {
+    board: super::above_and_below::above_and_below,
+    changes: super::panels::changes,
+    ledger_hint: GENERIC_LEDGER,
+};
 
 /// The games with a board and their views: one line per game.
 static VIEWS: [(GameKind, &GameView); 3] =
@@ -54,7 +57,9 @@ pub fn board(kind: Option<GameKind>, state: &Value) -> Markup {
 
 /// What one entry changed, drawn as its game's view draws it.
 pub fn changes(kind: Option<GameKind>, before: &Value, after: &Value, entry: Option<&Value>) -> Markup {
-    let draw = kind.and_then(view).map_or(super::panels::changes as fn(&Value, &Value, Option<&Value>) -> Markup, |v| v.changes);
+    let draw = kind
+        .and_then(view)
+        .map_or(super::panels::changes as fn(&Value, &Value, Option<&Value>) -> Markup, |v| v.changes);
     draw(before, after, entry)
 }
 

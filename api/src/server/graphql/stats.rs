@@ -8,8 +8,8 @@ use chronicle_analytics::{AnalyticsError, Rate, Stats};
 
 use chronicle_game::GameKind;
 
-use crate::graphql::outcomes::{outcome_stats, GameOutcomeStats, OutcomeStatsFilter};
-use crate::graphql::{errors, service};
+use crate::server::graphql::outcomes::{outcome_stats, GameOutcomeStats, OutcomeStatsFilter};
+use crate::server::graphql::{errors, service};
 
 #[derive(Enum, Copy, Clone, Debug, PartialEq, Eq)]
 pub enum FurnishingSetId {
@@ -434,9 +434,9 @@ impl StatsQuery {
         filter: Option<OutcomeStatsFilter>,
         #[graphql(default = 10, desc = "Score histogram bucket width, 1 to 100.")] bucket_width: i32,
     ) -> Result<GameOutcomeStats> {
-        let kind = GameKind::from_id(&game)
-            .filter(|k| k.spec().capabilities.outcome_stats)
-            .ok_or_else(|| crate::graphql::errors::bad_input(format!("no game `{game}` has outcome statistics")))?;
+        let kind = GameKind::from_id(&game).filter(|k| k.spec().capabilities.outcome_stats).ok_or_else(|| {
+            crate::server::graphql::errors::bad_input(format!("no game `{game}` has outcome statistics"))
+        })?;
         outcome_stats(ctx, kind, filter, bucket_width).await
     }
 
@@ -517,11 +517,13 @@ impl CavernaStats {
         exclude_source: Option<String>,
     ) -> Result<Vec<StrategyEffectStat>> {
         if min_rating.is_some_and(|r| !r.is_finite()) {
-            return Err(crate::graphql::errors::bad_input("minRating is a number"));
+            return Err(crate::server::graphql::errors::bad_input("minRating is a number"));
         }
         let filter = analytics::skill::EffectsFilter { min_rating, source, exclude_source };
-        let effects =
-            crate::graphql::service(ctx)?.skill_effects(filter).await.map_err(crate::graphql::errors::service)?;
+        let effects = crate::server::graphql::service(ctx)?
+            .skill_effects(filter)
+            .await
+            .map_err(crate::server::graphql::errors::service)?;
         Ok(effects
             .iter()
             .map(|e| StrategyEffectStat {
@@ -553,11 +555,12 @@ impl CavernaStats {
     ) -> Result<Vec<PlayerRatingStat>> {
         let first = first.unwrap_or(50);
         if !(1..=500).contains(&first) {
-            return Err(crate::graphql::errors::bad_input("first is 1 to 500"));
+            return Err(crate::server::graphql::errors::bad_input("first is 1 to 500"));
         }
         let offset = usize::try_from(offset.unwrap_or(0))
-            .map_err(|_| crate::graphql::errors::bad_input("offset is 0 or more"))?;
-        let skill = crate::graphql::service(ctx)?.skill().await.map_err(crate::graphql::errors::service)?;
+            .map_err(|_| crate::server::graphql::errors::bad_input("offset is 0 or more"))?;
+        let skill =
+            crate::server::graphql::service(ctx)?.skill().await.map_err(crate::server::graphql::errors::service)?;
         Ok(skill
             .ratings
             .table()

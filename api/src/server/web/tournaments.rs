@@ -12,7 +12,7 @@ use chronicle_store::{GameFilter, GameHead};
 
 use super::games::games_table;
 use super::{not_found, page, param, query_map, refused, service_problem};
-use crate::http::AppState;
+use crate::server::http::AppState;
 
 const PAGE: i64 = 100;
 

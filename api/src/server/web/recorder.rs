@@ -19,7 +19,7 @@ use chronicle_service::cost::Budget;
 use chronicle_service::ServiceError;
 
 use super::{page, refused};
-use crate::http::AppState;
+use crate::server::http::AppState;
 
 /// Largest request body of `POST /record/next`: a recorded game's log is some tens of kB.
 pub const MAX_BODY: usize = 1 << 20;
@@ -146,7 +146,7 @@ fn error(status: StatusCode, code: &str, message: &str) -> HttpResponse {
 
 fn service_error(e: &ServiceError) -> HttpResponse {
     if e.is_server_side() {
-        crate::metrics::get().service_error(e.code());
+        crate::server::metrics::get().service_error(e.code());
         tracing::error!(code = e.code(), error = e.message(), "recorder request failed");
     }
     let status = match e {
@@ -176,7 +176,7 @@ pub async fn next(state: web::Data<AppState>, req: HttpRequest, payload: web::Pa
     }
     // JSON only, as `/graphql`: a `text/plain` POST is what any web page can make its visitors'
     // browsers send here without asking.
-    if !crate::http::json_content_type(&req) {
+    if !crate::server::http::json_content_type(&req) {
         let message = "the recorder takes `Content-Type: application/json`";
         return error(StatusCode::UNSUPPORTED_MEDIA_TYPE, "UNSUPPORTED_MEDIA_TYPE", message);
     }
@@ -203,7 +203,7 @@ pub async fn next(state: web::Data<AppState>, req: HttpRequest, payload: web::Pa
 /// Everything the page shows after a log (see the module docs).
 async fn view(state: &AppState, request: NextRequest) -> Result<Value, ServiceError> {
     let log = serde_json::to_vec(&request.log).unwrap_or_default();
-    crate::metrics::get().replays("recorder", 1);
+    crate::server::metrics::get().replays("recorder", 1);
     let service = &state.service;
     // One budget of log bytes for the request's replays, as for a GraphQL request.
     let budget = &Budget::new(state.limits.replay_budget);

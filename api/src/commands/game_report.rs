@@ -1,7 +1,7 @@
 //! `chronicle replay` and `chronicle state` for the games other than Caverna (Village, Above
 //! and Below): every answer comes from the registry (`chronicle_ingest::games`), in the
 //! game-agnostic terms of a verdict, so the command line holds no rule of these games. Caverna
-//! keeps its own report ([`crate::report`]), whose output predates the other engines.
+//! keeps its own report ([`crate::commands::report`]), whose output predates the other engines.
 
 use serde_json::{json, Map, Value};
 

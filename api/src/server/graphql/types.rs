@@ -8,7 +8,7 @@ use chronicle_game::{GameKind, GameSpec, Status};
 use chronicle_store::record::{GameRecord, PlayerRow};
 use chronicle_store::{GameHead, TournamentRow};
 
-use crate::graphql::{errors, service};
+use crate::server::graphql::{errors, service};
 
 /// How a replay ended.
 #[derive(Enum, Copy, Clone, Debug, PartialEq, Eq)]
@@ -283,18 +283,20 @@ impl Game {
 
     /// The log's text exactly as uploaded (a string: parse it as JSON). Charged to the
     /// request's budget of log bytes by its size (docs/api.md, "Requests").
-    #[graphql(complexity = "crate::graphql::REPLAY_COMPLEXITY")]
+    #[graphql(complexity = "crate::server::graphql::REPLAY_COMPLEXITY")]
     async fn log(&self, ctx: &Context<'_>) -> Result<String> {
-        let bytes = service(ctx)?.log(self.db_id, crate::graphql::budget(ctx)?).await.map_err(errors::service)?;
+        let bytes =
+            service(ctx)?.log(self.db_id, crate::server::graphql::budget(ctx)?).await.map_err(errors::service)?;
         Ok(String::from_utf8_lossy(&bytes).into_owned())
     }
 
     /// What each legal entry changed, per player (the engine's ledger): `[{"entry", "round", "player",
     /// "changes": [{"player", "item", "delta"}]}]`, players 0-based as in logs. Charged to the request's
     /// budget of log bytes by the log's size.
-    #[graphql(complexity = "crate::graphql::REPLAY_COMPLEXITY")]
+    #[graphql(complexity = "crate::server::graphql::REPLAY_COMPLEXITY")]
     async fn ledger(&self, ctx: &Context<'_>) -> Result<Json<serde_json::Value>> {
-        let lines = service(ctx)?.ledger(self.db_id, crate::graphql::budget(ctx)?).await.map_err(errors::service)?;
+        let lines =
+            service(ctx)?.ledger(self.db_id, crate::server::graphql::budget(ctx)?).await.map_err(errors::service)?;
         let line = |l: &chronicle_game::LedgerLine| {
             let changes: Vec<serde_json::Value> = l
                 .changes
@@ -354,7 +356,7 @@ impl Verification {
     /// instead, grouped as `legalEntries` groups them (at most `limit`, 1 to 1,000, default
     /// 50). Null for a log that is not invalid or is rejected before its entries (envelope,
     /// setup, claimed scores).
-    #[graphql(complexity = "crate::graphql::REPLAY_COMPLEXITY")]
+    #[graphql(complexity = "crate::server::graphql::REPLAY_COMPLEXITY")]
     async fn alternatives(&self, ctx: &Context<'_>, limit: Option<i32>) -> Result<Option<Json<serde_json::Value>>> {
         let limit = limit.unwrap_or(50);
         if !(1..=1000).contains(&limit) {
@@ -364,14 +366,14 @@ impl Verification {
             return Ok(None);
         }
         let limit = usize::try_from(limit).unwrap_or(50);
-        let (service, budget) = (service(ctx)?, crate::graphql::budget(ctx)?);
+        let (service, budget) = (service(ctx)?, crate::server::graphql::budget(ctx)?);
         let found = match &self.source {
             LogSource::None => return Ok(None),
             LogSource::Sent(bytes) => service.legal_entries(bytes.to_vec(), limit, budget).await,
             LogSource::Stored(id) => service.stored_legal(*id, limit, budget).await,
         }
         .map_err(errors::service)?;
-        Ok(found.map(|(kind, legal)| Json(crate::graphql::query::group_legal(kind, legal, None))))
+        Ok(found.map(|(kind, legal)| Json(crate::server::graphql::query::group_legal(kind, legal, None))))
     }
 
     /// Above and Below only: the trust report (docs/api.md, "Trust report"): how many entries
@@ -380,13 +382,13 @@ impl Verification {
     /// the log declared it (custom effects, encounter rewards), with the warnings. An Above and
     /// Below log declares its own card data and encounter content, so a valid verdict rests on
     /// them. Null for the other games, whose engines check everything they apply.
-    #[graphql(complexity = "crate::graphql::REPLAY_COMPLEXITY")]
+    #[graphql(complexity = "crate::server::graphql::REPLAY_COMPLEXITY")]
     async fn trust(&self, ctx: &Context<'_>) -> Result<Option<Json<serde_json::Value>>> {
         let kind = self.game.as_deref().and_then(GameKind::from_id);
         if !kind.is_some_and(|k| k.spec().capabilities.trust_report) {
             return Ok(None);
         }
-        let (service, budget) = (service(ctx)?, crate::graphql::budget(ctx)?);
+        let (service, budget) = (service(ctx)?, crate::server::graphql::budget(ctx)?);
         let report = match &self.source {
             LogSource::None => return Ok(None),
             LogSource::Sent(bytes) => service.trust_report(bytes.to_vec(), budget).await,

@@ -125,7 +125,7 @@ pub fn simulate_command(
     out: &mut dyn Write,
     err: &mut dyn Write,
     progress: bool,
-) -> Result<crate::cli::Done, String> {
+) -> Result<crate::commands::Done, String> {
     check(&args)?;
     let mut sink = if args.out.as_os_str() == "-" {
         Sink::Stdout(out)
@@ -146,7 +146,7 @@ pub fn simulate_command(
         }
     })?;
     bar.finish_and_clear();
-    Ok(if failed > 0 { crate::cli::Done::Rejected } else { crate::cli::Done::Success })
+    Ok(if failed > 0 { crate::commands::Done::Rejected } else { crate::commands::Done::Success })
 }
 
 /// Simulates games `0..n` on all cores (scoped threads taking the next game from a shared

@@ -9,8 +9,8 @@ use serde_json::json;
 
 use chronicle_store::Store;
 
-use crate::cli::Done;
-use crate::tokens::with_store;
+use crate::commands::tokens::with_store;
+use crate::commands::Done;
 
 /// An identity key from the command line: `id:…` and `name:…` are keys as the ratings table
 /// shows them; anything else is a player's name.

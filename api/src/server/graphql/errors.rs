@@ -45,7 +45,7 @@ pub fn public(e: ServiceError) -> (&'static str, String) {
         return (e.code(), e.message().to_owned());
     }
     let reference = reference();
-    crate::metrics::get().service_error(e.code());
+    crate::server::metrics::get().service_error(e.code());
     tracing::error!(code = e.code(), reference = reference.as_str(), error = e.message(), "request failed");
     (e.code(), format!("{} (reference {reference})", e.public_message()))
 }

@@ -12,7 +12,7 @@ use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use serde_json::json;
 
-use crate::graphql::{errors, Caller, ChronicleSchema, Limits};
+use crate::server::graphql::{errors, Caller, ChronicleSchema, Limits};
 use chronicle_service::admission::SMALL_BODY;
 use chronicle_service::auth::{self, RateLimit};
 use chronicle_service::{Readiness, Service, ServiceError};
@@ -28,7 +28,7 @@ pub struct AppState {
     pub body_limit: usize,
     pub limits: Limits,
     /// Where requests with large bodies run.
-    pub offload: Arc<crate::offload::Offload>,
+    pub offload: Arc<crate::server::offload::Offload>,
     /// How long a download waits for its client to read.
     pub download_idle: std::time::Duration,
 }
@@ -72,7 +72,7 @@ async fn caller(state: &AppState, req: &HttpRequest) -> Result<Caller, HttpRespo
         Ok(None) => {
             let key = client_address(req).map_or_else(|| "unknown".to_owned(), |ip| ip.to_string());
             if !state.anonymous_limit.allow(&key) {
-                crate::metrics::get().rate_limited("anonymous");
+                crate::server::metrics::get().rate_limited("anonymous");
                 let message = "too many requests from this address; retry later, or use a token";
                 return Err(refuse(StatusCode::TOO_MANY_REQUESTS, errors::RATE_LIMITED, message));
             }
@@ -91,7 +91,7 @@ async fn caller(state: &AppState, req: &HttpRequest) -> Result<Caller, HttpRespo
     match state.service.bearer(token).await {
         Ok(TokenLookup::Valid(bearer)) if state.rate_limit.allow(&auth::token_hash(token)) => Ok(Caller(Some(bearer))),
         Ok(TokenLookup::Valid(_)) => Err({
-            crate::metrics::get().rate_limited("token");
+            crate::server::metrics::get().rate_limited("token");
             refuse(StatusCode::TOO_MANY_REQUESTS, errors::RATE_LIMITED, "too many requests for this token; retry later")
         }),
         Ok(TokenLookup::Revoked) => Err(unauthenticated("this token was revoked")),
@@ -177,17 +177,17 @@ async fn answer(schema: ChronicleSchema, limits: Limits, caller: Caller, body: w
     };
     drop(body);
     let operation = request.operation_name.clone();
-    let response = match crate::graphql::run(&schema, &limits, caller, request).await {
+    let response = match crate::server::graphql::run(&schema, &limits, caller, request).await {
         Ok(response) => response,
         // Like the executor's own validation errors: a well-formed request whose document is
         // refused is answered 200 with the error (GraphQL over HTTP, `application/json`).
         Err(refusal) => {
-            crate::metrics::get().operation(operation.as_deref(), false);
+            crate::server::metrics::get().operation(operation.as_deref(), false);
             return Answer::Refused(StatusCode::OK, refusal.code, refusal.message);
         }
     };
-    crate::metrics::get().operation(operation.as_deref(), response.errors.is_empty());
-    let busy = crate::graphql::refused_busy(&response);
+    crate::server::metrics::get().operation(operation.as_deref(), response.errors.is_empty());
+    let busy = crate::server::graphql::refused_busy(&response);
     match serde_json::to_vec(&response) {
         Ok(bytes) if busy => Answer::Busy(bytes),
         Ok(bytes) => Answer::Done(bytes),

@@ -15,7 +15,7 @@ use chronicle_service::ServiceError;
 use chronicle_store::{GameFilter, GameHead};
 
 use super::{not_found, page, param, query_map, refused, service_problem, status_label};
-use crate::http::AppState;
+use crate::server::http::AppState;
 
 /// Games per page of the list.
 const PAGE: i64 = 50;

@@ -9,15 +9,6 @@ use serde_json::json;
 
 use chronicle_store::{self as store, Revoked, Store, TokenRow};
 
-/// The store a token command works on.
-#[derive(clap::Args, Debug, Clone)]
-pub struct DatabaseArg {
-    /// `postgres://…` or `sqlite://PATH`; default: env DATABASE_URL, else
-    /// sqlite://./data/chronicle.db.
-    #[arg(long, value_name = "URL")]
-    pub database_url: Option<String>,
-}
-
 /// Longest expiry: ten years.
 const MAX_SECONDS: i64 = 10 * 366 * 24 * 3600;
 
@@ -45,7 +36,7 @@ pub(crate) fn with_store<T>(
     database_url: Option<String>,
     f: impl AsyncFnOnce(&store::Backend) -> Result<T, store::StoreError>,
 ) -> Result<T, String> {
-    let url = crate::import::database_url(database_url);
+    let url = crate::commands::import::database_url(database_url);
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|e| e.to_string())?;
     rt.block_on(async {
         let store = store::open(&url).await.map_err(|e| e.to_string())?;
@@ -61,7 +52,7 @@ pub fn create(
     expires_in: Option<i64>,
     database_url: Option<String>,
     out: &mut dyn Write,
-) -> Result<crate::cli::Done, String> {
+) -> Result<crate::commands::Done, String> {
     let name = name.trim();
     if name.is_empty() {
         return Err("a token needs a non-empty --name".into());
@@ -70,7 +61,7 @@ pub fn create(
     let hash = chronicle_service::auth::token_hash(&token);
     with_store(database_url, async |store| store.create_token(name, &hash, expires_in).await)?;
     writeln!(out, "{token}").map_err(|e| e.to_string())?;
-    Ok(crate::cli::Done::Success)
+    Ok(crate::commands::Done::Success)
 }
 
 /// A token's state now: `active`, `expired` or `revoked`.
@@ -85,7 +76,7 @@ fn state(t: &TokenRow) -> &'static str {
 }
 
 /// `chronicle token list`: a table (or JSON lines) of every API token.
-pub fn list(as_json: bool, database_url: Option<String>, out: &mut dyn Write) -> Result<crate::cli::Done, String> {
+pub fn list(as_json: bool, database_url: Option<String>, out: &mut dyn Write) -> Result<crate::commands::Done, String> {
     let tokens = with_store(database_url, async |store| store.tokens().await)?;
     let mut text = String::new();
     if as_json {
@@ -111,17 +102,17 @@ pub fn list(as_json: bool, database_url: Option<String>, out: &mut dyn Write) ->
         }
     }
     out.write_all(text.as_bytes()).map_err(|e| e.to_string())?;
-    Ok(crate::cli::Done::Success)
+    Ok(crate::commands::Done::Success)
 }
 
 /// `chronicle token revoke ID`.
-pub fn revoke(id: i64, database_url: Option<String>, out: &mut dyn Write) -> Result<crate::cli::Done, String> {
+pub fn revoke(id: i64, database_url: Option<String>, out: &mut dyn Write) -> Result<crate::commands::Done, String> {
     match with_store(database_url, async |store| store.revoke_token(id).await)? {
         Revoked::Now => writeln!(out, "token {id} revoked").map_err(|e| e.to_string())?,
         Revoked::Already => writeln!(out, "token {id} was revoked already").map_err(|e| e.to_string())?,
         Revoked::NoSuchToken => return Err(format!("no token {id} (see `chronicle token list`)")),
     }
-    Ok(crate::cli::Done::Success)
+    Ok(crate::commands::Done::Success)
 }
 
 #[cfg(test)]

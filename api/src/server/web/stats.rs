@@ -11,7 +11,7 @@ use maud::{html, Markup};
 use chronicle_analytics::{self as analytics, parse_played_at, FurnishingSet, Rate};
 
 use super::{number, page, param, percent, problem, query_map, refused, service_problem, tenths};
-use crate::http::AppState;
+use crate::server::http::AppState;
 
 const FAMILIES: [(&str, &str); 5] = [
     ("furnishings", "Furnishing tiles"),

@@ -4,7 +4,7 @@ use std::num::NonZeroU32;
 
 use std::time::Duration;
 
-use crate::graphql::Limits;
+use crate::server::graphql::Limits;
 use chronicle_service::admission::AdmissionLimits;
 
 /// Default request body limit: 8 MiB. What a body costs before anything can be charged is

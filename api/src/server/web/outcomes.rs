@@ -16,7 +16,7 @@ use chronicle_game::{GameKind, GameSpec};
 
 use super::stats::{rate_cell, scores};
 use super::{number, page, param, percent, problem, query_map, refused, service_problem, tenths};
-use crate::http::AppState;
+use crate::server::http::AppState;
 
 /// The games with an outcome statistics page (`capabilities.outcome_stats`), at
 /// `/stats/<game id>`, in the registry's order.

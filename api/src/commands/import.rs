@@ -18,7 +18,7 @@ use chronicle_ingest::pipeline::{import_from, reverify, Progress, ReverifyReport
 use chronicle_store::record::Outcome;
 use chronicle_store::{self as store, Backend, Store, StoreError};
 
-use crate::cli::Done;
+use crate::commands::Done;
 
 /// A progress bar reports ingestion's progress.
 struct Bar(ProgressBar);

@@ -1,13 +1,13 @@
 //! `chronicle replay` and `chronicle state`: each log goes to the engine its `format` names.
 //! Caverna logs (and logs that name no game) keep Caverna's own reports ([`report`]), byte for
 //! byte as before the other engines; Village and Above and Below logs get the registry's
-//! game-agnostic reports ([`crate::game_report`]).
+//! game-agnostic reports ([`crate::commands::game_report`]).
 
 use std::io::{Read, Write};
 use std::path::PathBuf;
 
-use crate::cli::Done;
-use crate::report;
+use crate::commands::report;
+use crate::commands::Done;
 
 fn read_input(path: &PathBuf, stdin: &mut dyn Read) -> Result<Vec<u8>, String> {
     let mut buf = Vec::new();
@@ -38,7 +38,7 @@ pub fn replay(paths: &[PathBuf], mode: Mode, stdin: &mut dyn Read, out: &mut dyn
     }
     let reports = chronicle_ingest::inputs::par_map(&inputs, |input| {
         let r = chronicle_caverna::replay(&input.bytes);
-        match refused_format(&r).then(|| crate::game_report::other_game(&input.bytes)).flatten() {
+        match refused_format(&r).then(|| crate::commands::game_report::other_game(&input.bytes)).flatten() {
             Some(kind) => other_game_line(input, kind, &mode),
             None => caverna_line(input, &r, &mode),
         }
@@ -96,7 +96,7 @@ fn other_game_line(
     kind: chronicle_game::GameKind,
     mode: &Mode,
 ) -> (chronicle_game::Status, String) {
-    use crate::game_report;
+    use crate::commands::game_report;
     let r = game_report::replay(&input.bytes, kind);
     let status = r.verdict.status;
     let alternatives = (mode.explain && status == chronicle_game::Status::Invalid)
@@ -132,7 +132,7 @@ fn refuse_other_games(
         r.as_ref().is_err_and(|e| e.code == chronicle_caverna::ErrorCode::BadFormat)
     };
     for (input, _) in inputs.iter().zip(results).filter(|(_, r)| bad_format(r)) {
-        if let Some(kind) = crate::game_report::other_game(&input.bytes) {
+        if let Some(kind) = crate::commands::game_report::other_game(&input.bytes) {
             return Err(format!(
                 "{}: a {} log; --parse-only reads caverna-log/1 logs only (replay it without --parse-only)",
                 input.name,
@@ -171,7 +171,7 @@ pub fn state(
     out: &mut dyn Write,
 ) -> Result<Done, String> {
     let input = read_input(path, stdin)?;
-    if let Some(kind) = crate::game_report::other_game(&input) {
+    if let Some(kind) = crate::commands::game_report::other_game(&input) {
         return other_game_state(&path.display().to_string(), &input, kind, at, json, out);
     }
     let r = report::state_at(&input, at)?;
@@ -195,8 +195,8 @@ fn other_game_state(
     json: bool,
     out: &mut dyn Write,
 ) -> Result<Done, String> {
-    use crate::game_report::StateOutcome;
-    let (status, view) = match crate::game_report::state(file, input, kind, at)? {
+    use crate::commands::game_report::StateOutcome;
+    let (status, view) = match crate::commands::game_report::state(file, input, kind, at)? {
         StateOutcome::State(status, view) => (status, view),
         StateOutcome::NoSetup(line) => {
             writeln!(out, "{line}").map_err(|e| e.to_string())?;

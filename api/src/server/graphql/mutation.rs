@@ -3,8 +3,8 @@
 use async_graphql::{Context, Json, Object, Result, ID};
 use chronicle_store::TournamentChange;
 
-use crate::graphql::types::{Game, SubmitResult, Tournament, TournamentCreated};
-use crate::graphql::{bearer, charge, errors, log_bytes, parse_id, service, REPLAY_COMPLEXITY};
+use crate::server::graphql::types::{Game, SubmitResult, Tournament, TournamentCreated};
+use crate::server::graphql::{bearer, charge, errors, log_bytes, parse_id, service, REPLAY_COMPLEXITY};
 
 pub struct Mutation;
 
@@ -106,7 +106,7 @@ async fn change(ctx: &Context<'_>, tournament: i64, change: TournamentChange) ->
 
 /// Replays and newly stored games of a submission, for `/metrics`.
 fn count_submitted(results: &[chronicle_service::Submitted]) {
-    let m = crate::metrics::get();
+    let m = crate::server::metrics::get();
     m.replays("submit", results.len() as u64);
     m.stored(results.iter().filter(|r| !r.duplicate).count() as u64);
 }

@@ -9,7 +9,7 @@ use serde_json::Value;
 use chronicle_game::GameKind;
 
 use super::panels::{chips, ids, label, name_of, names, phase_line, provisional};
-use crate::game_report::counted;
+use crate::commands::game_report::counted;
 
 /// The face-up rows, in the order the view names them, with what the table calls them.
 const ROWS: [(&str, &str); 5] = [

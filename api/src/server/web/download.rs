@@ -38,8 +38,8 @@ use chronicle_service::{Service, ServiceError};
 use chronicle_store::TokenLookup;
 
 use super::{param, query_map, refused, service_problem};
-use crate::export::{Format, Table};
-use crate::http::AppState;
+use crate::commands::export::{Format, Table};
+use crate::server::http::AppState;
 
 /// Most games in a streamed (CSV, NDJSON) download with a valid token.
 pub const MAX_STREAMED: i64 = 100_000;
@@ -298,8 +298,8 @@ async fn page_bytes(
     // Writing the table is CPU work: off the HTTP worker, which serves other connections.
     let written = web::block(move || {
         let mut bytes = Vec::new();
-        crate::export::frame(table, &games)
-            .and_then(|(mut f, _)| crate::export::write_part(&mut f, format, first, &mut bytes))
+        crate::commands::export::frame(table, &games)
+            .and_then(|(mut f, _)| crate::commands::export::write_part(&mut f, format, first, &mut bytes))
             .map(|()| bytes)
     })
     .await

@@ -9,9 +9,9 @@ use std::time::Instant;
 use actix_web::dev::Service as _;
 use actix_web::{web, App, HttpServer};
 
-use crate::config::{LogFormat, ServeArgs};
-use crate::graphql;
-use crate::http::{self, AppState};
+use crate::server::config::{LogFormat, ServeArgs};
+use crate::server::graphql;
+use crate::server::http::{self, AppState};
 use chronicle_service::auth::RateLimit;
 use chronicle_service::Service;
 use chronicle_store as store;
@@ -31,9 +31,9 @@ fn init_tracing(format: LogFormat) {
 
 /// Runs the server; prints `chronicle: listening on http://ADDR` on `out` once it accepts
 /// connections.
-pub fn serve(args: ServeArgs, out: &mut dyn Write) -> Result<crate::cli::Done, String> {
+pub fn serve(args: ServeArgs, out: &mut dyn Write) -> Result<crate::commands::Done, String> {
     init_tracing(args.log_format);
-    let url = crate::import::database_url(args.database_url.clone());
+    let url = crate::commands::import::database_url(args.database_url.clone());
     actix_web::rt::System::new().block_on(async move {
         let store = store::open(&url).await.map_err(|e| e.to_string())?;
         let service = Arc::new(Service::new(store, args.cache_games, args.admission()).map_err(|e| e.to_string())?);
@@ -50,7 +50,7 @@ pub fn serve(args: ServeArgs, out: &mut dyn Write) -> Result<crate::cli::Done, S
             anonymous_limit: RateLimit::per_minute(args.anonymous_rate_limit),
             body_limit: args.body_limit,
             limits: args.limits(),
-            offload: Arc::new(crate::offload::Offload::start()?),
+            offload: Arc::new(crate::server::offload::Offload::start()?),
             download_idle: std::time::Duration::from_secs(args.download_idle.max(1)),
         });
         let mut server = HttpServer::new(move || {
@@ -65,7 +65,7 @@ pub fn serve(args: ServeArgs, out: &mut dyn Write) -> Result<crate::cli::Done, S
                         let mut res = call.await?;
                         http::secure_headers(res.headers_mut());
                         let route = res.request().match_pattern().unwrap_or_else(|| "unmatched".to_owned());
-                        crate::metrics::get().request(&route, &method, res.status().as_u16(), start.elapsed());
+                        crate::server::metrics::get().request(&route, &method, res.status().as_u16(), start.elapsed());
                         tracing::info!(
                             method,
                             path,
@@ -77,8 +77,8 @@ pub fn serve(args: ServeArgs, out: &mut dyn Write) -> Result<crate::cli::Done, S
                     }
                 })
                 .configure(http::routes)
-                .configure(crate::web::routes)
-                .default_service(web::to(crate::web::unmatched))
+                .configure(crate::server::web::routes)
+                .default_service(web::to(crate::server::web::unmatched))
         })
         .shutdown_timeout(args.shutdown_timeout);
         if args.workers > 0 {
@@ -103,6 +103,6 @@ pub fn serve(args: ServeArgs, out: &mut dyn Write) -> Result<crate::cli::Done, S
         service.store().close().await;
         result.map_err(|e| format!("server: {e}"))?;
         tracing::info!("stopped");
-        Ok(crate::cli::Done::Success)
+        Ok(crate::commands::Done::Success)
     })
 }

@@ -11,7 +11,7 @@ use chronicle_analytics::rate::Difference;
 use chronicle_analytics::skill::{EffectsFilter, StrategyEffect};
 
 use super::{page, refused, service_problem};
-use crate::http::AppState;
+use crate::server::http::AppState;
 
 fn signed(x: f64, scale: f64, unit: &str) -> String {
     format!("{}{unit}", super::tenths(x * scale, true))

@@ -8,8 +8,8 @@ use chronicle_analytics::outcomes::{self, Mean, OutcomeFilter, OutcomeReport};
 use chronicle_analytics::DEFAULT_MIN_SAMPLE;
 use chronicle_game::GameKind;
 
-use crate::graphql::stats::{checked_width, int, score_distribution, RateView, ScoreDistribution};
-use crate::graphql::{errors, service};
+use crate::server::graphql::stats::{checked_width, int, score_distribution, RateView, ScoreDistribution};
+use crate::server::graphql::{errors, service};
 
 /// Which games the statistics count; every given field must match.
 #[derive(InputObject, Clone, Debug, Default)]

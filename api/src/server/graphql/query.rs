@@ -7,8 +7,8 @@ use chronicle_game::GameKind;
 
 use std::sync::Arc;
 
-use crate::graphql::types::{Game, GameFilter, GameKindInfo, LogSource, ReplayState, Tournament, Verification};
-use crate::graphql::{budget, errors, log_bytes, parse_id, service, REPLAY_COMPLEXITY};
+use crate::server::graphql::types::{Game, GameFilter, GameKindInfo, LogSource, ReplayState, Tournament, Verification};
+use crate::server::graphql::{budget, errors, log_bytes, parse_id, service, REPLAY_COMPLEXITY};
 use chronicle_store as store;
 
 /// Page size of `games` when `first` is not given.
@@ -169,7 +169,7 @@ impl GameQuery {
             return Err(errors::bad_input("limit is 1 to 1000"));
         }
         let log = log_bytes(log);
-        crate::metrics::get().replays("legal", 1);
+        crate::server::metrics::get().replays("legal", 1);
         let limit = usize::try_from(limit).unwrap_or(200);
         let Some((kind, legal)) =
             service(ctx)?.legal_entries(log, limit, budget(ctx)?).await.map_err(errors::service)?
@@ -195,7 +195,7 @@ impl GameQuery {
         draft: Json<serde_json::Value>,
     ) -> Result<Json<serde_json::Value>> {
         let log = log_bytes(log);
-        crate::metrics::get().replays("steps", 1);
+        crate::server::metrics::get().replays("steps", 1);
         let Some((kind, steps)) =
             service(ctx)?.entry_steps(log, draft.0, budget(ctx)?).await.map_err(errors::service)?
         else {
@@ -225,7 +225,7 @@ impl GameQuery {
     async fn verify_log(&self, ctx: &Context<'_>, log: Json<serde_json::Value>) -> Result<Verification> {
         let log = log_bytes(log);
         let log_copy = log.clone();
-        crate::metrics::get().replays("verify", 1);
+        crate::server::metrics::get().replays("verify", 1);
         let record = service(ctx)?.verify(log, budget(ctx)?).await.map_err(errors::service)?;
         Ok(Verification::with_source(&record, LogSource::Sent(Arc::new(log_copy))))
     }
