@@ -2,7 +2,6 @@
 //! message for people, which [`crate::cli`] maps to an exit code and prints.
 
 pub mod export;
-pub mod game_report;
 pub mod import;
 pub mod players;
 pub mod replay;

@@ -1,67 +1,222 @@
-//! The JSON and text reports of `chronicle replay` and `chronicle state`.
+//! The reports of `chronicle replay` and `chronicle state`, the same for every game: every
+//! answer comes from the registry (`chronicle_ingest::games`) in the game-agnostic terms of a
+//! verdict, so the command line holds no rule of any game. A game's extras come from its spec
+//! and engine: its score rows and counters by id, and the trust report of a game that has one.
 
 use serde_json::{json, Map, Value};
 
-use chronicle_caverna::{Replay, Status, ENGINE_VERSION};
+use chronicle_game::{GameKind, PlayerVerdict, Status, Verdict};
+use chronicle_ingest::games;
 
-/// One line of `chronicle replay --json` (`error` only when invalid; scores, winners and
-/// claimed mismatches only when complete).
-pub fn replay_json(file: &str, r: &Replay) -> Value {
-    let mut o = Map::new();
-    o.insert("file".into(), json!(file));
-    o.insert("status".into(), json!(r.status));
-    o.insert("round".into(), json!(r.round()));
-    o.insert("engine".into(), json!(ENGINE_VERSION));
-    if let Some(e) = &r.error {
-        let message = chronicle_game::bounded_message(&e.message);
-        o.insert("error".into(), json!({ "entry": e.entry, "player": e.player, "code": e.code, "message": message }));
+/// What `chronicle replay` says about one log.
+pub struct GameReplay {
+    /// The game its `format` names (`None`: no game Chronicle knows, refused by the envelope).
+    pub kind: Option<GameKind>,
+    pub verdict: Verdict,
+    /// Who or what the game waits for (incomplete games only).
+    pub waiting: Option<String>,
+    /// What the replay took as declared (a game with `capabilities.trust_report`).
+    pub trust: Option<Value>,
+}
+
+/// The game a log's `format` names, if Chronicle knows it.
+pub fn kind_of(bytes: &[u8]) -> Option<GameKind> {
+    chronicle_ingest::canonical::format_of(bytes).and_then(|f| GameKind::from_format(&f))
+}
+
+/// Replays a log through the registry (the envelope's verdict for a log of no known game).
+pub fn replay(bytes: &[u8]) -> GameReplay {
+    let kind = kind_of(bytes);
+    let format = kind.map(GameKind::format);
+    let verdict = games::verdict_of(bytes, format);
+    let waiting = if verdict.status == Status::Incomplete {
+        games::open_state(bytes, format).map(|s| waiting_text(&s))
+    } else {
+        None
+    };
+    let trust = kind.and_then(|_| games::trust_report(bytes, format));
+    GameReplay { kind, verdict, waiting, trust }
+}
+
+/// Who is to act in a state (the engines' views name the player to move, or say it in words).
+fn waiting_text(s: &chronicle_game::StateAt) -> String {
+    if let Some(text) = s.state["waiting_for"].as_str() {
+        return format!(", waiting for {text}");
     }
-    if let Some(scores) = &r.scores {
-        o.insert("players".into(), json!(scores));
-        o.insert("winners".into(), json!(r.winners));
-        o.insert("claimed_mismatches".into(), json!(r.claimed_mismatches));
+    match s.state["to_move"].as_u64() {
+        Some(p) => format!(", player {p} to move"),
+        None => format!(", waiting in the {} phase", s.phase),
+    }
+}
+
+/// One player of a complete game in a JSON report: the name, the score by row id with the
+/// total, and the game's counters by id (when it has any).
+fn player_json(p: &PlayerVerdict) -> Value {
+    let mut score = Map::new();
+    if let Some(s) = &p.score {
+        for row in &s.rows {
+            score.insert(row.id.clone(), json!(row.points));
+        }
+        score.insert("total".into(), json!(s.total));
+    }
+    let mut o = Map::new();
+    o.insert("name".into(), json!(p.name));
+    o.insert("score".into(), Value::Object(score));
+    if !p.counters.is_empty() {
+        let counters: Map<String, Value> = p.counters.iter().map(|c| (c.id.clone(), json!(c.value))).collect();
+        o.insert("counters".into(), Value::Object(counters));
     }
     Value::Object(o)
 }
 
-/// The human summary of one replay.
-pub fn replay_text(file: &str, r: &Replay) -> String {
-    match r.status {
+/// One line of `chronicle replay --json`: `file`, `game` (when the format names one),
+/// `status`, `round`, `engine`, `error` (invalid only); `players`, `winners` and
+/// `claimed_mismatches` (complete only); `trust` for a game with a trust report.
+pub fn replay_json(file: &str, r: &GameReplay) -> Value {
+    let v = &r.verdict;
+    let mut o = Map::new();
+    o.insert("file".into(), json!(file));
+    if let Some(kind) = r.kind {
+        o.insert("game".into(), json!(kind.id()));
+    }
+    o.insert("status".into(), json!(v.status));
+    o.insert("round".into(), json!(v.round_reached));
+    o.insert("engine".into(), json!(v.engine_version));
+    if let Some(e) = &v.error {
+        o.insert("error".into(), json!(e));
+    }
+    if v.status == Status::Complete {
+        let winners: Vec<usize> = v.players.iter().enumerate().filter(|(_, p)| p.winner).map(|(i, _)| i).collect();
+        o.insert("players".into(), v.players.iter().map(player_json).collect());
+        o.insert("winners".into(), json!(winners));
+        o.insert("claimed_mismatches".into(), json!(mismatches(v)));
+    }
+    if let Some(t) = &r.trust {
+        o.insert("trust".into(), t.clone());
+    }
+    Value::Object(o)
+}
+
+/// Seats whose claimed total differs from the computed one: `{player, claimed, computed}`.
+fn mismatches(v: &Verdict) -> Vec<Value> {
+    v.players
+        .iter()
+        .enumerate()
+        .filter_map(|(seat, p)| match (p.claimed, p.score.as_ref()) {
+            (Some(c), Some(s)) if c != s.total => Some(json!({ "player": seat, "claimed": c, "computed": s.total })),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The human summary of one replay, with the trust report under it. A log of a known game is
+/// named by its game (`Village, valid, complete: …`).
+pub fn replay_text(file: &str, r: &GameReplay) -> String {
+    let v = &r.verdict;
+    let name = r.kind.map_or_else(String::new, |k| format!("{}, ", k.spec().name));
+    let mut text = match v.status {
         Status::Invalid => {
-            let e = r.error.as_ref();
-            let at = match e.and_then(|e| e.entry) {
-                Some(i) => format!("entry {i}"),
-                None => "the document".into(),
-            };
+            let e = v.error.as_ref();
+            let at = e.and_then(|e| e.entry).map_or_else(|| "the document".to_owned(), |i| format!("entry {i}"));
             let player = e.and_then(|e| e.player).map(|p| format!(" (player {p})")).unwrap_or_default();
-            let (code, msg) = e.map(|e| (e.code.as_str(), e.message.as_str())).unwrap_or(("", ""));
-            format!("{file}: invalid at {at}{player}: {code}: {}", chronicle_game::bounded_message(msg))
+            let (code, msg) = e.map_or(("", ""), |e| (e.code.as_str(), e.message.as_str()));
+            format!("{file}: {name}invalid at {at}{player}: {code}: {}", chronicle_game::bounded_message(msg))
         }
         Status::Incomplete => {
-            let waiting = r
-                .game
-                .as_ref()
-                .map(|g| match g.to_move() {
-                    Some(p) => format!(", player {p} to place a dwarf"),
-                    None => format!(", waiting in the {} phase", g.phase().id()),
-                })
-                .unwrap_or_default();
-            format!("{file}: valid, incomplete at round {}{waiting}", r.round())
+            let waiting = r.waiting.as_deref().unwrap_or("");
+            format!("{file}: {name}valid, incomplete at round {}{waiting}", v.round_reached)
         }
-        Status::Complete => {
-            let scores = r.scores.as_deref().unwrap_or(&[]);
-            let list: Vec<String> = scores.iter().map(|p| format!("{} {}", p.name, p.score.total)).collect();
-            let winners: Vec<&str> = r.winners.iter().filter_map(|&w| scores.get(w)).map(|p| p.name.as_str()).collect();
-            let mut line = format!("{file}: valid, complete: {}; winner: {}", list.join(", "), winners.join(" and "));
-            for m in &r.claimed_mismatches {
-                line.push_str(&format!(
-                    "\n  claimed score of player {} is {}, computed {}",
-                    m.player, m.claimed, m.computed
-                ));
-            }
-            line
-        }
+        Status::Complete => complete_text(file, &name, v),
+    };
+    if let Some(t) = &r.trust {
+        text.push_str(&trust_text(t));
     }
+    text
+}
+
+fn complete_text(file: &str, name: &str, v: &Verdict) -> String {
+    let total = |p: &PlayerVerdict| p.score.as_ref().map_or(0, |s| s.total);
+    let list: Vec<String> = v.players.iter().map(|p| format!("{} {}", p.name, total(p))).collect();
+    let winners: Vec<&str> = v.players.iter().filter(|p| p.winner).map(|p| p.name.as_str()).collect();
+    let mut line = format!("{file}: {name}valid, complete: {}; winner: {}", list.join(", "), winners.join(" and "));
+    for m in mismatches(v) {
+        line.push_str(&format!(
+            "\n  claimed score of player {} is {}, computed {}",
+            m["player"], m["claimed"], m["computed"]
+        ));
+    }
+    line
+}
+
+/// A count read from a report in words: "1 exploration", "4 explorations" (0 when absent).
+pub fn counted(n: &Value, one: &str, many: &str) -> String {
+    let n = n.as_u64().unwrap_or(0);
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// The trust report as indented lines: the declared data, then per player what was checked and
+/// each count that was taken as declared, then the warnings.
+pub fn trust_text(t: &Value) -> String {
+    let mut text = String::new();
+    let source = |key: &str| t["declared"][key].as_str().map_or_else(|| "no source given".to_owned(), str::to_owned);
+    if !t["declared"].is_null() {
+        text.push_str(&format!(
+            "\n  trust: {} entries checked against the rules; declared by the log, not checked: catalogue ({}); board ({}); encounter content",
+            t["entries_checked"],
+            source("catalogue"),
+            source("board")
+        ));
+    }
+    for p in t["players"].as_array().map(Vec::as_slice).unwrap_or(&[]) {
+        let verified = &p["verified"];
+        let trusted: Vec<String> = p["trusted"]
+            .as_object()
+            .map(|o| {
+                o.iter()
+                    .filter(|(_, n)| n.as_i64().is_some_and(|n| n != 0))
+                    .map(|(k, n)| format!("{} {n}", k.replace('_', " ")))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let trusted = if trusted.is_empty() { "nothing".to_owned() } else { trusted.join(", ") };
+        text.push_str(&format!(
+            "\n  {}: checked {} ({} against cave tables); trusted: {trusted}",
+            p["name"].as_str().unwrap_or("?"),
+            counted(&verified["explorations"], "exploration", "explorations"),
+            counted(&verified["paragraphs_checked"], "first paragraph", "first paragraphs"),
+        ));
+    }
+    for w in t["warnings"].as_array().map(Vec::as_slice).unwrap_or(&[]) {
+        let at = w["entry"].as_u64().map(|e| format!(" at entry {e}")).unwrap_or_default();
+        let player = w["player"].as_u64().map(|p| format!(" (player {p})")).unwrap_or_default();
+        text.push_str(&format!(
+            "\n  warning {}{at}{player}: {}",
+            w["code"].as_str().unwrap_or(""),
+            w["message"].as_str().unwrap_or("")
+        ));
+    }
+    text
+}
+
+/// What `chronicle state` finds in a log.
+pub enum StateOutcome {
+    /// The state after the entry asked for, as the engine's view, and the log's status.
+    State(Status, Value),
+    /// No state: the setup (or the envelope) is invalid; the replay's summary line says why.
+    NoSetup(String),
+}
+
+/// `chronicle state`: the state after entry `at` (0-based; after the last legal entry when
+/// `None`). An entry that does not exist or is not legal is an `Err`.
+pub fn state(file: &str, bytes: &[u8], at: Option<usize>) -> Result<StateOutcome, String> {
+    let kind = kind_of(bytes);
+    let verdict = games::verdict_of(bytes, kind.map(GameKind::format));
+    if verdict.player_count.is_none() {
+        let line = replay_text(file, &GameReplay { kind, verdict, waiting: None, trust: None });
+        return Ok(StateOutcome::NoSetup(line));
+    }
+    let s = games::state_at(kind, bytes, at)?;
+    Ok(StateOutcome::State(verdict.status, s.state))
 }
 
 /// Totals for `chronicle replay --summary`.
@@ -86,21 +241,6 @@ impl Totals {
     pub fn json(&self) -> Value {
         json!({ "logs": self.logs, "complete": self.complete, "incomplete": self.incomplete, "invalid": self.invalid })
     }
-}
-
-/// The replay of a log up to and including entry `at` (the whole log when `None`), for showing
-/// the state there (`chronicle state`, the API's `replay`). Refuses entries that do not exist or
-/// are not legal.
-pub fn state_at(input: &[u8], at: Option<usize>) -> Result<chronicle_caverna::Replay, String> {
-    let full = chronicle_caverna::replay(input);
-    let Some(n) = at else { return Ok(full) };
-    if let Some(e) = full.error.as_ref().and_then(|e| e.entry).filter(|&i| n >= i) {
-        return Err(format!("entry {n} is not legal: the log is invalid at entry {e}"));
-    }
-    if n >= full.entries_applied {
-        return Err(format!("entry {n} does not exist; the log has {} entries", full.entries_applied));
-    }
-    Ok(chronicle_caverna::replay_until(input, Some(n + 1)))
 }
 
 /// The legal alternatives to an illegal entry, one per line under the report (`replay

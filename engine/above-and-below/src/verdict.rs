@@ -28,6 +28,10 @@ impl GameEngine for AboveAndBelow {
         verdict(r)
     }
 
+    fn parse_only(log: &[u8]) -> Result<usize, LogError> {
+        crate::replay::parse_only(log).map_err(|e| LogError::new(e.entry, e.player, e.code.as_str(), &e.message))
+    }
+
     fn state_view(r: &Replay) -> Option<StateAt> {
         let game = r.game.as_ref()?;
         Some(StateAt {

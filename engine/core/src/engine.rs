@@ -8,7 +8,7 @@ use std::marker::PhantomData;
 use serde_json::Value;
 
 use crate::kind::GameKind;
-use crate::verdict::Verdict;
+use crate::verdict::{LogError, Verdict};
 
 /// The state of a game after some entries, as a client shows it.
 #[derive(Clone, Debug, PartialEq)]
@@ -101,6 +101,11 @@ pub trait GameEngine {
 
     /// The game-agnostic verdict of a replay.
     fn verdict(replay: &Self::Replay) -> Verdict;
+
+    /// Reads a log's envelope, setup and every entry's notation without applying a rule: the
+    /// number of entries, or the first notation error (`chronicle replay --parse-only`, the
+    /// measure of what reading costs apart from the rules).
+    fn parse_only(log: &[u8]) -> Result<usize, LogError>;
 
     /// The state after the last legal entry of a replay; `None` without a valid setup.
     fn state_view(replay: &Self::Replay) -> Option<StateAt>;
@@ -206,6 +211,8 @@ pub trait Engine: Send + Sync {
     fn version(&self) -> &'static str;
     /// The verdict of a whole log.
     fn verdict(&self, log: &[u8]) -> Verdict;
+    /// See [`GameEngine::parse_only`].
+    fn parse_only(&self, log: &[u8]) -> Result<usize, LogError>;
     /// See [`GameEngine::state_at`].
     fn state_at(&self, log: &[u8], at: Option<usize>) -> Result<StateAt, String>;
     /// See [`GameEngine::open_state`].
@@ -242,6 +249,9 @@ impl<E: GameEngine> Engine for Handle<E> {
     }
     fn verdict(&self, log: &[u8]) -> Verdict {
         E::verdict(&E::replay(log))
+    }
+    fn parse_only(&self, log: &[u8]) -> Result<usize, LogError> {
+        E::parse_only(log)
     }
     fn state_at(&self, log: &[u8], at: Option<usize>) -> Result<StateAt, String> {
         E::state_at(log, at)

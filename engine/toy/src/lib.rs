@@ -209,6 +209,22 @@ impl GameEngine for Toy {
             .collect()
     }
 
+    /// The toy notation: a JSON object whose `setup.players` is a list of names and whose
+    /// `entries` are objects with a whole `player` and `steps`.
+    fn parse_only(log: &[u8]) -> Result<usize, LogError> {
+        let doc: Value = serde_json::from_slice(log).map_err(|e| fail(None, None, "malformed_json", e.to_string()))?;
+        if !doc["setup"]["players"].as_array().is_some_and(|a| a.iter().all(Value::is_string)) {
+            return Err(fail(None, None, "bad_setup", "setup.players is a list of names"));
+        }
+        let entries = doc["entries"].as_array().map(Vec::as_slice).unwrap_or(&[]);
+        for (i, entry) in entries.iter().enumerate() {
+            if entry["player"].as_u64().is_none() || entry["steps"].as_i64().is_none() {
+                return Err(fail(Some(i), None, "bad_steps", "an entry is {\"player\": seat, \"steps\": n}"));
+            }
+        }
+        Ok(entries.len())
+    }
+
     fn simulate(seed: u64, players: u8) -> Result<Value, String> {
         if !TOY.players().contains(&players) {
             return Err("a toy game has 2 or 3 players".to_owned());

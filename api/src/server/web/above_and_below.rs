@@ -9,7 +9,6 @@ use serde_json::Value;
 use chronicle_game::GameKind;
 
 use super::panels::{chips, ids, label, name_of, names, phase_line, provisional};
-use crate::commands::game_report::counted;
 
 /// The face-up rows, in the order the view names them, with what the table calls them.
 const ROWS: [(&str, &str); 5] = [
@@ -184,4 +183,10 @@ mod tests {
         assert!(html.contains("4 explorations, 0 first paragraphs against cave tables"), "{html}");
         assert!(html.contains("data-good=\"encounter_coins\""), "{html}");
     }
+}
+
+/// A count read from a report in words: "1 exploration", "4 explorations" (0 when absent).
+fn counted(n: &Value, one: &str, many: &str) -> String {
+    let n = n.as_u64().unwrap_or(0);
+    format!("{n} {}", if n == 1 { one } else { many })
 }
