@@ -160,6 +160,12 @@ fn source(s: &Value) -> String {
     s.as_str().map_or_else(|| "declared without a source".to_owned(), str::to_owned)
 }
 
+/// A count read from a report in words: "1 exploration", "4 explorations" (0 when absent).
+fn counted(n: &Value, one: &str, many: &str) -> String {
+    let n = n.as_u64().unwrap_or(0);
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -183,10 +189,4 @@ mod tests {
         assert!(html.contains("4 explorations, 0 first paragraphs against cave tables"), "{html}");
         assert!(html.contains("data-good=\"encounter_coins\""), "{html}");
     }
-}
-
-/// A count read from a report in words: "1 exploration", "4 explorations" (0 when absent).
-fn counted(n: &Value, one: &str, many: &str) -> String {
-    let n = n.as_u64().unwrap_or(0);
-    format!("{n} {}", if n == 1 { one } else { many })
 }
