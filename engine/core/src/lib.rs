@@ -7,11 +7,14 @@
 //!   winner and the claimed total).
 //! - [`GameEngine`]: the trait each game's engine crate implements.
 //! - [`envelope`]: the verdict for a log whose format names no game.
+//! - `conformance` (feature `conformance`): the checks every game's engine must pass.
 //!
 //! Services work with these types and dispatch on [`GameKind`] with exhaustive matches, so
 //! adding a game is a new variant that the compiler walks through every place that must know it.
 //! Like the engines, nothing here does IO, reads a clock or keeps global state.
 
+#[cfg(feature = "conformance")]
+pub mod conformance;
 pub mod cursor;
 pub mod engine;
 pub mod envelope;
