@@ -33,7 +33,7 @@ use crate::kind::GameKind;
 use crate::verdict::{Status, Verdict};
 
 /// Seeds of the simulated games (each played at every player count of the game's spec).
-pub const SEEDS: &[u64] = &[1, 2];
+pub const SEEDS: &[u64] = &[1, 2, 3];
 
 /// At most this many positions of one log are sampled for its legal entries, spread evenly
 /// over the log (offering and replaying every legal entry at every position is quadratic).
@@ -302,13 +302,23 @@ fn write_escaped(v: &Value, out: &mut String) {
     }
 }
 
-/// `v` without its error's message: a message is for people and may quote where in the text
-/// the fault is (a parser's line and column), which depends on how the log is written; the
-/// code, entry and player do not.
-fn without_message(v: &Verdict) -> Verdict {
+/// The games whose error messages quote where in the text a fault is (a parser's line and
+/// column, which depend on how the log is written): their verdicts are compared without the
+/// message (the code, entry and player still must match). Measured when written: Above and
+/// Below words an entry it cannot read with serde's position inside the entry's own text
+/// (`entry 33: entry: missing field `type` at line 3 column 5`); Caverna and Village give the
+/// same message however the log is written. Delete a game's line once its messages no longer
+/// depend on the writing.
+pub const MESSAGES_QUOTE_POSITIONS: &[&str] = &["above-and-below"];
+
+/// `v` as compared across writings: without its error's message for a game of
+/// [`MESSAGES_QUOTE_POSITIONS`].
+fn as_compared(v: &Verdict) -> Verdict {
     let mut v = v.clone();
-    if let Some(e) = &mut v.error {
-        e.message.clear();
+    if let (Some(e), Some(game)) = (&mut v.error, v.game) {
+        if MESSAGES_QUOTE_POSITIONS.contains(&game.id()) {
+            e.message.clear();
+        }
     }
     v
 }
@@ -335,8 +345,8 @@ pub fn how_a_log_is_written_never_changes_its_verdict<E: GameEngine>(games: &[Si
             for writing in Writing::ALL {
                 let other = verdict::<E>(&writing.write(&log));
                 assert_eq!(
-                    without_message(&plain),
-                    without_message(&other),
+                    as_compared(&plain),
+                    as_compared(&other),
                     "{g}: {what} written {writing:?} gave another verdict (plain: {}; {writing:?}: {})",
                     describe(&plain),
                     describe(&other)
@@ -741,5 +751,86 @@ impl fmt::Display for Timer {
             write!(f, "{}{what} {secs:.1} s", if i > 0 { ", " } else { "" })?;
         }
         f.write_str(")")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn log() -> Value {
+        json!({"format": "x-log/1", "meta": {"id": "é☃ \"q\""}, "setup": {"players": ["A", "B"], "n": -1.5},
+               "entries": [{"player": 0, "steps": 2}, [], {}, null, true]})
+    }
+
+    /// Every writing is the same JSON document, written otherwise than compactly: the check
+    /// compares verdicts of one document, never of two.
+    #[test]
+    fn every_writing_is_the_same_document_written_otherwise() {
+        let plain = compact(&log());
+        for writing in Writing::ALL {
+            let bytes = writing.write(&log());
+            assert_ne!(bytes, plain, "{writing:?}");
+            let read: Value = serde_json::from_slice(&bytes).unwrap_or_else(|e| panic!("{writing:?}: {e}"));
+            assert_eq!(read, log(), "{writing:?}");
+        }
+    }
+
+    /// The reordering puts `entries` before `setup`, which the engines' single passes leave to
+    /// the tree reading: the fallback is what it compares against.
+    #[test]
+    fn the_reordered_writing_puts_entries_before_the_setup() {
+        let text = String::from_utf8(Writing::Reordered.write(&log())).unwrap_or_default();
+        let at = |name: &str| text.find(name).unwrap_or(usize::MAX);
+        assert!(at("\"entries\"") < at("\"setup\"") && at("\"setup\"") < at("\"format\""), "{text}");
+    }
+
+    #[test]
+    fn the_escaped_writing_escapes_every_character_of_every_string() {
+        let text = String::from_utf8(Writing::Escaped.write(&json!({"ab": ["é", "☃"]}))).unwrap_or_default();
+        assert_eq!(text, r#"{"\u0061\u0062":["\u00e9","\u2603"]}"#);
+    }
+
+    #[test]
+    fn sampled_positions_are_bounded_and_start_at_the_first_entry() {
+        assert_eq!(sampled_positions(0), Vec::<usize>::new());
+        assert_eq!(sampled_positions(3), vec![0, 1, 2]);
+        for n in [1, 11, 12, 13, 500, 10_000] {
+            let p = sampled_positions(n);
+            assert!(p.len() <= LEGAL_POSITIONS && p[0] == 0 && p.iter().all(|&i| i < n), "{n}: {p:?}");
+        }
+    }
+
+    /// Every fault has its unified answer, and every known difference names a fault of the
+    /// table once: deleting a line is all it takes to hold a game to the unified answer.
+    #[test]
+    fn every_envelope_fault_has_one_expected_answer_and_known_differences_are_unique() {
+        for (i, (fault, _)) in EXPECTED_ENVELOPE_CODES.iter().enumerate() {
+            assert!(!EXPECTED_ENVELOPE_CODES[..i].iter().any(|(f, _)| f == fault), "{fault:?} twice");
+        }
+        for (i, (game, fault, _, _)) in KNOWN_ENVELOPE_DIFFERENCES.iter().enumerate() {
+            let earlier = &KNOWN_ENVELOPE_DIFFERENCES[..i];
+            assert!(!earlier.iter().any(|(g, f, _, _)| g == game && f == fault), "{game} {fault:?} listed twice");
+            assert!(EXPECTED_ENVELOPE_CODES.iter().any(|(f, _)| f == fault), "{fault:?} is not in the table");
+        }
+    }
+
+    /// The faults are what they say, built from a valid log: the bytes that must not be
+    /// JSON are not, and the others are JSON with the one change.
+    #[test]
+    fn envelope_faults_are_built_from_the_valid_log() {
+        let log = json!({"format": "toy-log/1", "setup": {"players": ["A", "B"]}, "entries": []});
+        let g = Simulated { kind: GameKind::Caverna, seed: 0, players: 2, bytes: compact(&log), log };
+        let parsed = |f| serde_json::from_slice::<Value>(&envelope_fault(f, &g)).ok();
+        for f in [EnvelopeFault::NotJson, EnvelopeFault::TrailingText, EnvelopeFault::NotUtf8] {
+            assert_eq!(parsed(f), None, "{f:?}");
+        }
+        assert_eq!(parsed(EnvelopeFault::FormatMissing).and_then(|v| v.get("format").cloned()), None);
+        assert_eq!(parsed(EnvelopeFault::SetupMissing).and_then(|v| v.get("setup").cloned()), None);
+        assert_eq!(parsed(EnvelopeFault::EntriesNotAnArray).map(|v| v["entries"].is_object()), Some(true));
+        let large = envelope_fault(EnvelopeFault::TooLarge, &g);
+        assert_eq!(large.len(), MAX_LOG_BYTES + 1);
+        assert_eq!(serde_json::from_slice::<Value>(&large).ok(), Some(g.log.clone()), "valid but for its size");
     }
 }
