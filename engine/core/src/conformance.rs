@@ -16,7 +16,8 @@
 //!   single pass, member-by-member reading) and the tree reading they fall back on agree;
 //! - [`state_at_every_entry_of_a_valid_log`]: every position of a valid log can be shown;
 //! - [`every_offered_legal_entry_is_accepted`]: `legal_entries` never offers what the replay
-//!   refuses;
+//!   refuses, and [`a_complete_legal_list_offers_the_entry_played`]: a list that says it is
+//!   complete has the move that was played;
 //! - [`envelope_faults_have_the_shared_codes`]: a fault of the envelope (the part every
 //!   game's log shares) gets the same code and `entry` from every engine (with the per-game
 //!   differences of today listed in [`KNOWN_ENVELOPE_DIFFERENCES`]);
@@ -391,8 +392,14 @@ pub fn sampled_positions(n: usize) -> Vec<usize> {
 /// the last entry of a complete game, what it still offers (a window the log left open) must
 /// keep the game complete.
 pub fn every_offered_legal_entry_is_accepted<E: GameEngine>(g: &Simulated) {
+    every_offered_legal_entry_is_accepted_at::<E>(g, &sampled_positions(g.entries().len()), LEGAL_ENTRIES_TRIED);
+}
+
+/// [`every_offered_legal_entry_is_accepted`] at the given positions, with up to `tried` of
+/// the entries offered at each (and the last one): for a deeper sweep than the suite's.
+pub fn every_offered_legal_entry_is_accepted_at<E: GameEngine>(g: &Simulated, positions: &[usize], tried: usize) {
     let n = g.entries().len();
-    for i in sampled_positions(n) {
+    for &i in positions.iter().filter(|&&i| i < n) {
         let legal = E::legal_entries(&E::replay_until(&g.bytes, i), LEGAL_LIMIT);
         assert!(
             !(legal.complete && legal.entries.is_empty()),
@@ -400,9 +407,9 @@ pub fn every_offered_legal_entry_is_accepted<E: GameEngine>(g: &Simulated) {
              is legal: {}",
             g.entries()[i]
         );
-        let mut tried: Vec<&Value> = legal.entries.iter().take(LEGAL_ENTRIES_TRIED).collect();
-        tried.extend(legal.entries.last().filter(|_| legal.entries.len() > LEGAL_ENTRIES_TRIED));
-        for entry in tried {
+        let mut offered: Vec<&Value> = legal.entries.iter().take(tried).collect();
+        offered.extend(legal.entries.last().filter(|_| legal.entries.len() > tried));
+        for entry in offered {
             let v = verdict::<E>(&g.prefix(i, Some(entry)));
             assert!(
                 v.status != Status::Invalid && v.entries_applied == i + 1,
@@ -415,13 +422,36 @@ pub fn every_offered_legal_entry_is_accepted<E: GameEngine>(g: &Simulated) {
     // the end of the log settles by default) may still be offered: each must be accepted as
     // one more entry of the complete game.
     let end = E::legal_entries(&E::replay_until(&g.bytes, usize::MAX), LEGAL_LIMIT);
-    for entry in end.entries.iter().take(LEGAL_ENTRIES_TRIED) {
+    for entry in end.entries.iter().take(tried) {
         let v = verdict::<E>(&g.with_entry(entry));
         assert!(
             v.status == Status::Complete && v.entries_applied == n + 1,
             "{g}: after the last entry {}: the offered legal entry {entry} was refused: {}",
             n.saturating_sub(1),
             describe(&v)
+        );
+    }
+}
+
+/// A list of legal entries that says it is complete offers the entry that was played: at
+/// sampled positions of a bot game where `legal_entries` says its list is every legal entry,
+/// one of them leads to the same state as the log's own entry (the same move, however the
+/// engine writes it). A client that offers only the engine's list must let the players make
+/// every move the rules allow.
+pub fn a_complete_legal_list_offers_the_entry_played<E: GameEngine>(g: &Simulated) {
+    let n = g.entries().len();
+    for i in sampled_positions(n) {
+        let legal = E::legal_entries(&E::replay_until(&g.bytes, i), LEGAL_LIMIT);
+        if !legal.complete {
+            continue;
+        }
+        let played = E::state_view(&E::replay_until(&g.bytes, i + 1));
+        let offered = |e: &Value| E::state_view(&E::replay_until(&g.prefix(i, Some(e)), i + 1)) == played;
+        assert!(
+            legal.entries.iter().any(offered),
+            "{g}: entry {i}: the complete list of {} legal entries has none with the effect of the entry played, {}",
+            legal.entries.len(),
+            g.entries()[i]
         );
     }
 }
@@ -711,6 +741,7 @@ pub fn check_all<E: GameEngine>() {
     timer.lap("state_at");
     for g in &sampled {
         every_offered_legal_entry_is_accepted::<E>(g);
+        a_complete_legal_list_offers_the_entry_played::<E>(g);
     }
     timer.lap("legal");
     for g in &sampled {
