@@ -147,7 +147,7 @@ pub fn simulated<E: GameEngine>() -> Vec<Simulated> {
 /// A bot game replays as a complete, valid game of its engine (its format, player count, one
 /// score and rank per player, every entry applied), and the same bytes give the identical
 /// verdict twice: verdicts are stored and compared, so a replay must be a pure function of
-/// the bytes.
+/// the bytes (and so must the ledger and the state shown after the last entry).
 pub fn simulated_games_replay_complete_valid_and_deterministic<E: GameEngine>(games: &[Simulated]) {
     for g in games {
         assert_eq!(
@@ -158,6 +158,8 @@ pub fn simulated_games_replay_complete_valid_and_deterministic<E: GameEngine>(ga
         let first = verdict::<E>(&g.bytes);
         let second = verdict::<E>(&g.bytes);
         assert_eq!(first, second, "{g}: the same bytes gave two different verdicts");
+        assert_eq!(E::ledger(&g.bytes), E::ledger(&g.bytes), "{g}: the same bytes gave two different ledgers");
+        assert_eq!(E::open_state(&g.bytes), E::open_state(&g.bytes), "{g}: the same bytes gave two different states");
         assert_eq!(first.status, Status::Complete, "{g}: a simulated game is complete; got {}", describe(&first));
         assert_eq!(first.error, None, "{g}: a complete game has no error");
         assert_eq!(first.game, Some(E::KIND), "{g}: the verdict names its game");
