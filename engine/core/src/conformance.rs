@@ -13,7 +13,8 @@
 //! - [`simulated_games_replay_complete_valid_and_deterministic`]: a bot game is a complete,
 //!   valid game of the right shape, and the same bytes give the same verdict every time;
 //! - [`how_a_log_is_written_never_changes_its_verdict`]: the engines' fast readings (the
-//!   single pass, member-by-member reading) and the tree reading they fall back on agree;
+//!   single pass, member-by-member reading) and the tree reading they fall back on agree
+//!   (messages aside for the games of [`MESSAGES_QUOTE_POSITIONS`]);
 //! - [`state_at_every_entry_of_a_valid_log`]: every position of a valid log can be shown;
 //! - [`every_offered_legal_entry_is_accepted`]: `legal_entries` never offers what the replay
 //!   refuses, and [`a_complete_legal_list_offers_the_entry_played`]: a list that says it is
