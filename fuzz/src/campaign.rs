@@ -11,7 +11,6 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use chronicle_caverna::ErrorCode;
 use serde_json::{json, Value};
 
 use crate::corpus::{Corpus, CorpusError, DEFAULT_ROOT};
@@ -91,8 +90,11 @@ pub struct Summary {
     pub wall: Duration,
     /// Indexed by [`Outcome::index`].
     pub outcomes: [u64; 4],
-    /// Every error code seen, most frequent first (ties by code).
-    pub error_codes: Vec<(ErrorCode, u64)>,
+    /// Every error code seen (of every game), most frequent first (ties by code).
+    pub error_codes: Vec<(String, u64)>,
+    /// Per game (its id; `none` for cases whose format names no game, which every engine
+    /// judged): the outcomes of its cases, indexed by [`Outcome::index`]; by game id.
+    pub games: Vec<(&'static str, [u64; 4])>,
     /// Indexed by [`Operator::index`]: how often each operator was applied.
     pub operators: [u64; Operator::ALL.len()],
     /// The first failures by case index (at most 100).
@@ -102,6 +104,11 @@ pub struct Summary {
 impl Summary {
     pub fn outcome(&self, o: Outcome) -> u64 {
         self.outcomes[o.index()]
+    }
+
+    /// The outcomes of the cases of game `id` (`none`: of no game).
+    pub fn game_outcomes(&self, id: &str) -> [u64; 4] {
+        self.games.iter().find(|(g, _)| *g == id).map_or([0; 4], |(_, o)| *o)
     }
 
     pub fn mean_case(&self) -> Duration {
@@ -118,7 +125,16 @@ impl Summary {
         let outcomes: serde_json::Map<String, Value> =
             Outcome::ALL.iter().map(|o| (o.id().to_owned(), json!(self.outcome(*o)))).collect();
         let codes: Vec<Value> =
-            self.error_codes.iter().take(10).map(|(c, n)| json!({ "code": c.as_str(), "count": n })).collect();
+            self.error_codes.iter().take(10).map(|(c, n)| json!({ "code": c, "count": n })).collect();
+        let games: serde_json::Map<String, Value> = self
+            .games
+            .iter()
+            .map(|(g, o)| {
+                let by: serde_json::Map<String, Value> =
+                    Outcome::ALL.iter().map(|x| (x.id().to_owned(), json!(o[x.index()]))).collect();
+                ((*g).to_owned(), Value::Object(by))
+            })
+            .collect();
         let operators: serde_json::Map<String, Value> =
             Operator::ALL.iter().map(|o| (o.id().to_owned(), json!(self.operators[o.index()]))).collect();
         json!({
@@ -135,6 +151,7 @@ impl Summary {
             "wall_seconds": round3(self.wall.as_secs_f64()),
             "cases_per_second": self.cases_per_second().round(),
             "outcomes": outcomes,
+            "games": games,
             "error_codes_top10": codes,
             "operators": operators,
             "failures": self.failures.iter().map(|f| json!({
@@ -168,7 +185,8 @@ struct Tally {
     slowest_case: u64,
     case_time: Duration,
     outcomes: [u64; 4],
-    codes: HashMap<ErrorCode, u64>,
+    codes: HashMap<String, u64>,
+    games: HashMap<&'static str, [u64; 4]>,
     operators: [u64; Operator::ALL.len()],
     failures: Vec<Failure>,
 }
@@ -185,6 +203,7 @@ impl Tally {
         operators.iter().for_each(|o| self.operators[o.index()] += 1);
         if let Some(outcome) = checked.outcome {
             self.outcomes[outcome.index()] += 1;
+            self.games.entry(checked.game.map_or("none", |g| g.id())).or_default()[outcome.index()] += 1;
         }
         if let Some(code) = checked.code {
             *self.codes.entry(code).or_default() += 1;
@@ -217,6 +236,10 @@ impl Tally {
         (0..Operator::ALL.len()).for_each(|i| self.operators[i] += other.operators[i]);
         for (code, n) in other.codes {
             *self.codes.entry(code).or_default() += n;
+        }
+        for (game, outcomes) in other.games {
+            let mine = self.games.entry(game).or_default();
+            (0..4).for_each(|i| mine[i] += outcomes[i]);
         }
         self.failures.extend(other.failures);
     }
@@ -331,8 +354,10 @@ fn report_stall(config: &Config, corpus: &Corpus, index: u64, running: Duration)
 fn summarize(mut total: Tally, corpus: &Corpus, config: &Config, wall: Duration) -> Summary {
     total.failures.sort_by_key(|f| f.index);
     total.failures.truncate(KEPT_FAILURES);
-    let mut error_codes: Vec<(ErrorCode, u64)> = total.codes.into_iter().collect();
-    error_codes.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.as_str().cmp(b.0.as_str())));
+    let mut error_codes: Vec<(String, u64)> = total.codes.into_iter().collect();
+    error_codes.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    let mut games: Vec<(&'static str, [u64; 4])> = total.games.into_iter().collect();
+    games.sort_unstable();
     Summary {
         seed: config.seed,
         threads: config.threads.max(1),
@@ -346,6 +371,7 @@ fn summarize(mut total: Tally, corpus: &Corpus, config: &Config, wall: Duration)
         wall,
         outcomes: total.outcomes,
         error_codes,
+        games,
         operators: total.operators,
         failures: total.failures,
     }

@@ -1,9 +1,10 @@
 //! The seed logs the mutator starts from, and the dictionaries it draws replacement ids and
 //! keys from.
 //!
-//! Real logs come from the repository (the golden fixtures and the example), simulated logs
-//! from the engine's own bots with fixed seeds, so a campaign needs no files beyond the
-//! repository and is the same on every machine.
+//! Real logs come from the repository (the golden fixtures and the example of Caverna, the
+//! fixtures of the other games' engines), simulated logs from each engine's own bots with
+//! fixed seeds, so a campaign needs no files beyond the repository and is the same on every
+//! machine. Every game of [`crate::GAMES`] has seed logs, so every engine is fuzzed.
 
 use std::collections::BTreeSet;
 use std::fmt;
@@ -14,6 +15,7 @@ use chronicle_caverna::bots::{self, BotChoice, BotKind};
 use chronicle_caverna::furnishing::Furnishing;
 use chronicle_caverna::goods::{FarmAnimal, Good};
 use chronicle_caverna::notation::{FurnishingSet, LootItem};
+use chronicle_game::{GameEngine, GameKind};
 use serde_json::Value;
 
 /// The repository root as seen when this crate was compiled (`fuzz/..`).
@@ -22,6 +24,10 @@ pub const DEFAULT_ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
 /// Where the real logs live, relative to the repository root.
 const FIXTURE_DIR: &str = "tests/fixtures/games";
 const EXAMPLE_LOG: &str = "examples/solo.json";
+
+/// Where the other games' engines keep their fixture logs, relative to the repository root
+/// (files that are not a log of a known game, such as expected results, are skipped).
+const ENGINE_FIXTURE_DIRS: [&str; 2] = ["engine/village/tests/fixtures", "engine/above-and-below/tests/fixtures"];
 
 /// Base seed of the simulated games (any fixed value; changing it changes every case).
 const SIMULATION_SEED: u64 = 0xF0_22;
@@ -73,11 +79,14 @@ impl fmt::Display for CorpusError {
 impl std::error::Error for CorpusError {}
 
 impl Corpus {
-    /// The standard corpus: every fixture log and the example under `root`, plus the
-    /// simulated games of [`simulated_logs`].
+    /// The standard corpus: every fixture log and the example under `root`, the other
+    /// games' fixture logs, plus the simulated games of [`simulated_logs`] and
+    /// [`other_games_simulated_logs`].
     pub fn load(root: &Path) -> Result<Corpus, CorpusError> {
         let mut logs = repository_logs(root)?;
         logs.extend(simulated_logs()?);
+        logs.extend(engine_fixture_logs(root)?);
+        logs.extend(other_games_simulated_logs()?);
         Corpus::from_logs(logs)
     }
 
@@ -103,6 +112,48 @@ fn repository_logs(root: &Path) -> Result<Vec<SeedLog>, CorpusError> {
     paths.sort();
     paths.push(root.join(EXAMPLE_LOG));
     paths.iter().map(|p| read_log(root, p)).collect()
+}
+
+/// The fixture logs of the other games' engines ([`ENGINE_FIXTURE_DIRS`], sorted by file
+/// name): every JSON file whose `format` names a game Chronicle knows.
+fn engine_fixture_logs(root: &Path) -> Result<Vec<SeedLog>, CorpusError> {
+    let mut logs = Vec::new();
+    for dir in ENGINE_FIXTURE_DIRS {
+        let dir = root.join(dir);
+        let entries = std::fs::read_dir(&dir).map_err(|e| CorpusError::Io(dir.clone(), e))?;
+        let mut paths: Vec<PathBuf> =
+            entries.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| is_log_file(p)).collect();
+        paths.sort();
+        for path in paths {
+            let log = read_log(root, &path)?;
+            if log.log.get("format").and_then(Value::as_str).and_then(GameKind::from_format).is_some() {
+                logs.push(log);
+            }
+        }
+    }
+    Ok(logs)
+}
+
+/// Complete games of the other games played by their engines' bots: every player count of
+/// each game's spec, from fixed seeds.
+pub fn other_games_simulated_logs() -> Result<Vec<SeedLog>, CorpusError> {
+    let mut logs = Vec::new();
+    logs.extend(engine_simulated::<chronicle_village::Village>()?);
+    logs.extend(engine_simulated::<chronicle_above_and_below::AboveAndBelow>()?);
+    Ok(logs)
+}
+
+fn engine_simulated<E: GameEngine>() -> Result<Vec<SeedLog>, CorpusError> {
+    E::KIND
+        .spec()
+        .players()
+        .map(|players| {
+            let seed = bots::game_seed(SIMULATION_SEED, u64::from(players));
+            let log = E::simulate(seed, players)
+                .map_err(|e| CorpusError::Simulation(format!("{} {players} players, seed {seed}: {e}", E::KIND)))?;
+            Ok(SeedLog { name: format!("simulated/{}-{players}p-{seed}", E::KIND), log })
+        })
+        .collect()
 }
 
 /// A game log, as opposed to the `*.expect.json` file of expected results beside it.

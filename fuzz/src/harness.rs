@@ -2,6 +2,10 @@
 //! `catch_unwind`, timed. The report is part of the path under test: a verdict the engine
 //! returns but cannot describe (a state view that panics, a score that does not serialize)
 //! fails a user just as a panic in the replay does.
+//!
+//! Every game is fuzzed: a case goes to the engine its `format` names (Caverna, Village,
+//! Above and Below), and a case whose format names no game (mutated away, or bytes that are
+//! not JSON) goes to every engine, since each must refuse it without panicking.
 
 use std::any::Any;
 use std::backtrace::Backtrace;
@@ -10,7 +14,10 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Once;
 use std::time::{Duration, Instant};
 
-use chronicle_caverna::{replay, ErrorCode, Replay, Status, ENGINE_VERSION};
+use chronicle_above_and_below::AboveAndBelow;
+use chronicle_caverna::{replay, Replay, ENGINE_VERSION};
+use chronicle_game::{envelope, GameEngine, GameKind, Status, Verdict};
+use chronicle_village::Village;
 use serde_json::{json, Map, Value};
 
 /// What a replay made of a case.
@@ -40,12 +47,18 @@ impl Outcome {
         self as usize
     }
 
-    fn of(r: &Replay) -> Outcome {
-        match (r.status, r.error.as_ref().map(|e| e.code)) {
-            (Status::Complete, _) => Outcome::Complete,
-            (Status::Incomplete, _) => Outcome::Incomplete,
-            (Status::Invalid, Some(ErrorCode::MalformedJson)) => Outcome::Unparseable,
-            (Status::Invalid, _) => Outcome::Invalid,
+    /// The outcome of a verdict on `bytes`. Above and Below words a log that is not JSON as
+    /// any other fault of its document (`E_FORMAT`), so whether the bytes parse is asked of
+    /// the parser for an invalid envelope.
+    fn of(v: &Verdict, bytes: &[u8]) -> Outcome {
+        let envelope_fault = v.error.as_ref().is_some_and(|e| e.entry.is_none());
+        match v.status {
+            Status::Complete => Outcome::Complete,
+            Status::Incomplete => Outcome::Incomplete,
+            Status::Invalid if envelope_fault && serde_json::from_slice::<serde::de::IgnoredAny>(bytes).is_err() => {
+                Outcome::Unparseable
+            }
+            Status::Invalid => Outcome::Invalid,
         }
     }
 }
@@ -64,26 +77,67 @@ pub struct PanicReport {
 pub struct Checked {
     /// `None` when the case panicked.
     pub outcome: Option<Outcome>,
-    pub code: Option<ErrorCode>,
+    /// The error code of the verdict, when invalid.
+    pub code: Option<String>,
+    /// The game whose engine judged the case: the one its `format` names, else `None` (every
+    /// engine judged it; the outcome and code are Caverna's).
+    pub game: Option<GameKind>,
     /// Replay plus report.
     pub elapsed: Duration,
     pub panic: Option<PanicReport>,
 }
 
-/// Replays `bytes`, builds and serializes the report, and times both.
+/// The games fuzzed, each through its engine (every game of [`GameKind::ALL`] but the
+/// test-only toy game, which a test of this crate checks).
+pub const GAMES: [GameKind; 3] = [GameKind::Caverna, GameKind::Village, GameKind::AboveAndBelow];
+
+/// Replays `bytes` with the engine of the game its `format` names (every engine of [`GAMES`]
+/// when it names none), builds and serializes the report, and times both.
 pub fn check(bytes: &[u8]) -> Checked {
     let start = Instant::now();
+    let game = envelope::classify(bytes).ok().filter(|k| GAMES.contains(k));
     let result = catch_panic(|| {
-        let r = replay(bytes);
-        let text = report_json(&r).to_string();
-        std::hint::black_box(text);
-        (Outcome::of(&r), r.error.as_ref().map(|e| e.code))
+        let verdicts: Vec<Verdict> = match game {
+            Some(kind) => judge(kind, bytes).into_iter().collect(),
+            None => GAMES.iter().filter_map(|&kind| judge(kind, bytes)).collect(),
+        };
+        let verdict =
+            verdicts.into_iter().next().unwrap_or_else(|| chronicle_caverna::verdict::verdict(&replay(bytes)));
+        (Outcome::of(&verdict, bytes), verdict.error.map(|e| e.code))
     });
     let elapsed = start.elapsed();
     match result {
-        Ok((outcome, code)) => Checked { outcome: Some(outcome), code, elapsed, panic: None },
-        Err(panic) => Checked { outcome: None, code: None, elapsed, panic: Some(panic) },
+        Ok((outcome, code)) => Checked { outcome: Some(outcome), code, game, elapsed, panic: None },
+        Err(panic) => Checked { outcome: None, code: None, game, elapsed, panic: Some(panic) },
     }
+}
+
+/// The replay and report of game `kind`: Caverna's as `chronicle replay --json` and `chronicle
+/// state` print them ([`report_json`]); the other games' through their [`GameEngine`]
+/// ([`engine_report`]). Returns the verdict; `None` for a game not in [`GAMES`].
+fn judge(kind: GameKind, bytes: &[u8]) -> Option<Verdict> {
+    match kind {
+        GameKind::Caverna => {
+            let r = replay(bytes);
+            std::hint::black_box(report_json(&r).to_string());
+            Some(chronicle_caverna::verdict::verdict(&r))
+        }
+        GameKind::Village => Some(engine_report::<Village>(bytes)),
+        GameKind::AboveAndBelow => Some(engine_report::<AboveAndBelow>(bytes)),
+        // The test-only toy game, present when another crate of the build enables it.
+        #[allow(unreachable_patterns)]
+        _ => None,
+    }
+}
+
+/// The replay of `bytes` by engine `E`, its verdict and state view serialized as the service
+/// shows them; returns the verdict.
+fn engine_report<E: GameEngine>(bytes: &[u8]) -> Verdict {
+    let r = E::replay(bytes);
+    let verdict = E::verdict(&r);
+    let state = E::state_view(&r).map(|s| json!({ "round": s.round, "phase": s.phase, "state": s.state }));
+    std::hint::black_box(json!({ "verdict": verdict, "state": state }).to_string());
+    verdict
 }
 
 /// The report of `chronicle replay --json` (file, status, round, engine, error when invalid;
@@ -171,6 +225,20 @@ mod tests {
         assert_eq!(caught.message, "boom 7");
         assert!(caught.location.contains("harness.rs"), "{}", caught.location);
         assert_eq!(catch_panic(|| 5).ok(), Some(5));
+    }
+
+    /// A game added to Chronicle is fuzzed too: every game but the test-only toy is in
+    /// [`GAMES`], and a log of each goes to its own engine.
+    #[test]
+    fn every_game_is_fuzzed_by_its_own_engine() {
+        for &kind in GameKind::ALL.iter().filter(|k| k.id() != "toy") {
+            assert!(GAMES.contains(&kind), "{kind} is not fuzzed");
+            let log = format!(r#"{{"format": "{}", "entries": []}}"#, kind.format());
+            let checked = check(log.as_bytes());
+            assert_eq!(checked.game, Some(kind));
+            assert_eq!(checked.outcome, Some(Outcome::Invalid), "{kind}: a log without a setup");
+        }
+        assert_eq!(check(b"[]").game, None, "a log of no game goes to every engine");
     }
 
     #[test]

@@ -1,5 +1,5 @@
-//! A fuzzing harness for the replay path (log bytes → `chronicle_caverna::replay` → the JSON
-//! report), built on the stable toolchain alone: no nightly, no sanitizers, no coverage
+//! A fuzzing harness for the replay path of every game (log bytes → the engine its format
+//! names → the JSON report), built on the stable toolchain alone: no nightly, no sanitizers, no coverage
 //! feedback. What makes it effective is the input: real and simulated logs ([`corpus`]),
 //! mutated with knowledge of the JSON structure and of the ids the format uses ([`mutate`]),
 //! plus byte-level damage so the JSON parser is exercised too.
@@ -17,5 +17,5 @@ pub mod mutate;
 
 pub use campaign::{run, run_on, Config, Failure, FailureKind, Summary};
 pub use corpus::Corpus;
-pub use harness::{check, report_json, Checked, Outcome, PanicReport};
+pub use harness::{check, report_json, Checked, Outcome, PanicReport, GAMES};
 pub use mutate::{generate, Case, Operator};

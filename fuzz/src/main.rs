@@ -15,7 +15,7 @@ use chronicle_fuzz::{check, generate, run_on, Config, Corpus, Failure, FailureKi
 use clap::Parser;
 
 #[derive(Parser, Debug)]
-#[command(name = "chronicle-fuzz", about = "Fuzz the replay path with mutated caverna-log/1 logs")]
+#[command(name = "chronicle-fuzz", about = "Fuzz the replay path with mutated logs of every game")]
 struct Args {
     /// Number of cases (case indices 0..N).
     #[arg(long, default_value_t = 100_000)]
@@ -100,7 +100,8 @@ fn run_one(corpus: &Corpus, args: &Args, index: u64) -> ExitCode {
             "base": corpus.logs[case.base].name,
             "operators": ops,
             "outcome": checked.outcome.map(|o| o.id()),
-            "code": checked.code.map(|c| c.as_str()),
+            "game": checked.game.map(|g| g.id()),
+            "code": checked.code,
             "ms": checked.elapsed.as_secs_f64() * 1e3,
             "panic": checked.panic.as_ref().map(|p| format!("{} at {}", p.message, p.location)),
             "log": path.display().to_string(),

@@ -1,12 +1,12 @@
 //! A fixed-seed slice of the fuzzing campaign, small enough for a debug build in CI: mutated
-//! logs (structural and byte-level mutations of the fixtures, the example and bot games)
-//! never make the replay or its report panic, and no case takes a second. The mix of
-//! outcomes shows that the mutations reach every stage of the replay, so a clean run means
-//! something.
+//! logs of every game (structural and byte-level mutations of the fixtures, the example and
+//! bot games) never make the replay or its report panic, and no case takes a second. The mix
+//! of outcomes, overall and per game, shows that the mutations reach every stage of every
+//! engine's replay, so a clean run means something.
 
 use std::sync::OnceLock;
 
-use chronicle_fuzz::{generate, run_on, Config, Corpus, Outcome};
+use chronicle_fuzz::{generate, run_on, Config, Corpus, Outcome, GAMES};
 
 /// Cases of the CI slice, sized for a debug build on 2 cores (timing in docs/reliability.md).
 const SLICE_CASES: u64 = 6_000;
@@ -37,6 +37,13 @@ fn mutated_logs_never_panic_or_hang_fixed_seed_slice() {
     assert!(summary.outcome(Outcome::Complete) > 0, "no complete game left: {report}");
     assert!(summary.error_codes.len() >= 15, "few distinct error codes: {report}");
     assert!(summary.operators.iter().all(|&n| n > 0), "an operator never ran: {report}");
+    // Every game is fuzzed: its cases reach its engine's checks and some stay legal.
+    for game in GAMES {
+        let o = summary.game_outcomes(game.id());
+        let at = |x: Outcome| o[x.index()];
+        assert!(at(Outcome::Invalid) > 100, "{game}: too few invalid logs: {report}");
+        assert!(at(Outcome::Complete) + at(Outcome::Incomplete) > 10, "{game}: too few still-valid logs: {report}");
+    }
 }
 
 #[test]

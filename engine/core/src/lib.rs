@@ -8,12 +8,15 @@
 //! - [`GameEngine`]: the trait each game's engine crate implements; [`Engine`]: the object-safe
 //!   handle of one, which the registry of games hands to services.
 //! - [`envelope`]: the verdict for a log whose format names no game.
+//! - `conformance` (feature `conformance`): the checks every game's engine must pass.
 //!
 //! Services work with these types: what a game offers is data ([`GameSpec`]'s
 //! [`Capabilities`]), and its engine is reached through the one registry that maps a
 //! [`GameKind`] to its [`Engine`], so adding a game is a variant, a spec and a registry line.
 //! Like the engines, nothing here does IO, reads a clock or keeps global state.
 
+#[cfg(feature = "conformance")]
+pub mod conformance;
 pub mod cursor;
 pub mod engine;
 pub mod envelope;
