@@ -2,25 +2,14 @@
 //! (`chronicle_game::conformance`): simulated games replay complete and deterministic, the way
 //! a log is written never changes its verdict, every position can be shown, every offered
 //! legal entry is accepted, envelope faults get the shared codes and the ledger accounts for
-//! every entry. A game gets all of them by its line in [`check`]; nothing else is needed.
+//! every entry. A game gets all of them by its line in the registry; nothing else is needed.
 
-use chronicle_above_and_below::AboveAndBelow;
-use chronicle_caverna::Caverna;
-use chronicle_game::conformance::check_all;
 use chronicle_game::GameKind;
-use chronicle_village::Village;
 
-/// The conformance checks of the engine of `kind`. The match is exhaustive, as in the
-/// registry (`chronicle_ingest::games`): a new [`GameKind`] does not compile until its engine
-/// is listed here, and then it is checked like every other game.
+/// The conformance checks of the engine of `kind`, through the registry
+/// (`chronicle_ingest::games`): a game is checked by being registered there.
 fn check(kind: GameKind) {
-    match kind {
-        GameKind::Caverna => check_all::<Caverna>(),
-        GameKind::Village => check_all::<Village>(),
-        GameKind::AboveAndBelow => check_all::<AboveAndBelow>(),
-        #[cfg(feature = "toy")]
-        GameKind::Toy => check_all::<chronicle_toy::Toy>(),
-    }
+    chronicle_ingest::games::engine(kind).check_conformance();
 }
 
 /// The games to check: every one of `GameKind::ALL`, or only those named (by id, comma

@@ -230,6 +230,10 @@ pub trait Engine: Send + Sync {
     fn simulate_with(&self, seed: u64, players: u8, choice: &Simulation) -> Result<Value, String>;
     /// The trust report of a log (see [`GameEngine::trust_report`]).
     fn trust_report(&self, log: &[u8]) -> Option<Value>;
+    /// Runs the conformance checks every engine must pass ([`crate::conformance::check_all`]),
+    /// panicking with the first failure: a game registered gets them with no other line.
+    #[cfg(feature = "conformance")]
+    fn check_conformance(&self);
 }
 
 /// The [`Engine`] of the [`GameEngine`] `E`: a zero-sized value the registry keeps in a static.
@@ -279,5 +283,9 @@ impl<E: GameEngine> Engine for Handle<E> {
             return None;
         }
         E::trust_report(&E::replay(log))
+    }
+    #[cfg(feature = "conformance")]
+    fn check_conformance(&self) {
+        crate::conformance::check_all::<E>();
     }
 }
