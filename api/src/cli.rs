@@ -73,8 +73,13 @@ enum Command {
     Players(PlayersCommand),
     /// Print the GraphQL schema (SDL).
     Schema,
-    /// Print the rules reference for players (docs/rules/caverna.md), from the engine's tables.
-    Rules,
+    /// Print the rules as the game's engine implements them, for players (docs/rules/<game>.md;
+    /// Caverna's is generated from the engine's tables).
+    Rules {
+        /// The game, by id (`caverna`, `village`, `above-and-below`).
+        #[arg(long, default_value = "caverna")]
+        game: String,
+    },
 }
 
 #[derive(Subcommand, Debug)]
@@ -147,6 +152,15 @@ fn exit_code(done: Done) -> i32 {
     }
 }
 
+/// `chronicle rules --game <id>`: the engine's reference, through the registry.
+fn rules(game: &str, out: &mut dyn Write) -> Result<Done, String> {
+    let kind = chronicle_game::GameKind::from_id(game).ok_or_else(|| format!("no game `{game}`"))?;
+    let text = chronicle_ingest::games::engine(kind)
+        .rules_reference()
+        .ok_or_else(|| format!("{} has no rules reference", kind.spec().name))?;
+    write!(out, "{text}").map(|()| Done::Success).map_err(|e| e.to_string())
+}
+
 /// Runs the command line `args` (program name first) against the given streams.
 pub fn run(args: Vec<OsString>, stdin: &mut dyn Read, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
     run_with(args, stdin, out, err, false)
@@ -198,9 +212,7 @@ fn run_with(
         Command::Players(PlayersCommand::Aliases { json, db }) => {
             crate::commands::players::aliases(json, db.database_url, out)
         }
-        Command::Rules => write!(out, "{}", chronicle_caverna::reference::markdown())
-            .map(|()| Done::Success)
-            .map_err(|e| e.to_string()),
+        Command::Rules { game } => rules(&game, out),
         Command::Schema => writeln!(out, "{}", crate::server::graphql::sdl().trim_end())
             .map(|()| Done::Success)
             .map_err(|e| e.to_string()),

@@ -57,6 +57,11 @@ impl GameEngine for AboveAndBelow {
         crate::ledger::ledger(log)
     }
 
+    /// The project's reference of the rules as this engine implements them.
+    fn rules_reference() -> Option<String> {
+        Some(include_str!("../../../docs/rules/above-and-below.md").to_owned())
+    }
+
     fn simulate(seed: u64, players: u8) -> Result<Value, String> {
         crate::bots::simulate(seed, players)
     }

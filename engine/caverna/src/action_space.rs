@@ -386,6 +386,9 @@ impl RoundCard {
         RoundCard::RubyDelivery,
     ];
 
+    /// The stages round cards are revealed in (`RULES.md` B.3).
+    pub const STAGES: u8 = 4;
+
     /// The stage (1–4) of the card (`RULES.md` B.3).
     pub fn stage(self) -> u8 {
         match self {

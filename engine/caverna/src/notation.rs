@@ -73,6 +73,18 @@ pub enum HarvestToken {
     Red,
 }
 
+impl HarvestToken {
+    pub const ALL: [HarvestToken; 2] = [HarvestToken::Green, HarvestToken::Red];
+
+    /// The token's id in a log.
+    pub const fn id(self) -> &'static str {
+        match self {
+            HarvestToken::Green => "green",
+            HarvestToken::Red => "red",
+        }
+    }
+}
+
 /// The `setup` object, unvalidated (`LOG-FORMAT.md` "Setup").
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]

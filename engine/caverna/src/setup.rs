@@ -56,14 +56,20 @@ impl Setup {
     }
 }
 
+/// The rounds of a game with three or more players (`RULES.md` B.3; 1–2 players skip round 9).
+pub const ROUNDS: u8 = 12;
+
+/// The first round a harvest token decides (`RULES.md` B.4): tokens cover the rounds from here.
+pub const FIRST_TOKEN_ROUND: u8 = 6;
+
 fn rounds_for(players: usize) -> Vec<u8> {
-    (1..=12).filter(|&r| players > 2 || r != 9).collect()
+    (1..=ROUNDS).filter(|&r| players > 2 || r != 9).collect()
 }
 
 fn token_rounds_for(players: usize) -> Vec<u8> {
     match players {
         1 => vec![],
-        _ => rounds_for(players).into_iter().filter(|&r| r >= 6).collect(),
+        _ => rounds_for(players).into_iter().filter(|&r| r >= FIRST_TOKEN_ROUND).collect(),
     }
 }
 

@@ -105,6 +105,11 @@ impl GameEngine for Caverna {
         crate::ledger::ledger(log)
     }
 
+    /// Generated from the engine's own tables (docs/rules/caverna.md is this text).
+    fn rules_reference() -> Option<String> {
+        Some(crate::reference::markdown())
+    }
+
     fn simulate(seed: u64, players: u8) -> Result<Value, String> {
         Self::simulate_with(seed, players, &Simulation { bot: Some("mixed"), variant: None })
     }

@@ -148,6 +148,12 @@ pub trait GameEngine {
     /// What each legal entry of a log changed, in one replay (empty without a valid setup).
     fn ledger(log: &[u8]) -> Vec<LedgerLine>;
 
+    /// The rules as this engine implements them, for players, in Markdown (`chronicle rules`:
+    /// the project's `docs/rules/<game>.md`); `None` for a game without a reference.
+    fn rules_reference() -> Option<String> {
+        None
+    }
+
     /// What a replay had to take as declared rather than check, for a game whose logs declare
     /// their own component data (its spec's `capabilities.trust_report`); `None` for a game
     /// whose engine holds every rule and number it checks.
@@ -230,6 +236,8 @@ pub trait Engine: Send + Sync {
     fn simulate_with(&self, seed: u64, players: u8, choice: &Simulation) -> Result<Value, String>;
     /// The trust report of a log (see [`GameEngine::trust_report`]).
     fn trust_report(&self, log: &[u8]) -> Option<Value>;
+    /// See [`GameEngine::rules_reference`].
+    fn rules_reference(&self) -> Option<String>;
     /// Runs the conformance checks every engine must pass ([`crate::conformance::check_all`]),
     /// panicking with the first failure: a game registered gets them with no other line.
     #[cfg(feature = "conformance")]
@@ -283,6 +291,9 @@ impl<E: GameEngine> Engine for Handle<E> {
             return None;
         }
         E::trust_report(&E::replay(log))
+    }
+    fn rules_reference(&self) -> Option<String> {
+        E::rules_reference()
     }
     #[cfg(feature = "conformance")]
     fn check_conformance(&self) {

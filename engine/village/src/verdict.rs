@@ -53,6 +53,11 @@ impl GameEngine for Village {
         crate::ledger::ledger(log)
     }
 
+    /// The project's reference of the rules as this engine implements them.
+    fn rules_reference() -> Option<String> {
+        Some(include_str!("../../../docs/rules/village.md").to_owned())
+    }
+
     fn simulate(seed: u64, players: u8) -> Result<Value, String> {
         crate::bots::simulate(seed, players)
     }

@@ -201,3 +201,22 @@ fn import_stores_village_and_above_and_below_games() {
     assert_eq!(json(&again)["duplicates"], 3);
     std::fs::remove_dir_all(&dir).expect("remove the scratch directory");
 }
+
+/// `chronicle rules --game <id>` prints each game's reference through the registry: the
+/// project's page of the rules as that engine implements them.
+#[test]
+fn rules_print_each_games_reference() {
+    for (game, page, heading) in
+        [("village", "village.md", "# Village"), ("above-and-below", "above-and-below.md", "# Above and Below")]
+    {
+        let (code, out, _) = chronicle(&["rules", "--game", game], b"");
+        assert_eq!(code, 0, "{game}");
+        let path: PathBuf = [env!("CARGO_MANIFEST_DIR"), "..", "docs", "rules", page].iter().collect();
+        let doc = std::fs::read_to_string(&path).unwrap_or_default();
+        assert_eq!(out, doc, "{game}: the printed reference is docs/rules/{page}");
+        assert!(out.starts_with(heading), "{game}");
+    }
+    let (code, _, err) = chronicle(&["rules", "--game", "chess"], b"");
+    assert_eq!(code, 2);
+    assert!(err.contains("no game `chess`"), "{err}");
+}

@@ -9,10 +9,9 @@ use std::collections::BTreeMap;
 use maud::{html, Markup};
 use serde_json::Value;
 
-/// Rows and columns of a Caverna home board with its Office-room ring (RULES.md A; the engine's
-/// `board::ROWS`, `board::COLS`): the printed board is rows 0–3 × columns 0–5.
-const ROWS: std::ops::RangeInclusive<i64> = -1..=4;
-const COLS: std::ops::RangeInclusive<i64> = -1..=6;
+// Rows and columns of a Caverna home board with its Office-room ring, as the engine has them:
+// the printed board is rows 0–3 × columns 0–5.
+use chronicle_caverna::board::{COLS, ROWS};
 
 /// The state's goods of a player, the counts that are numbers.
 fn goods(player: &Value) -> BTreeMap<String, i64> {
@@ -70,7 +69,7 @@ fn player_panel(seat: usize, p: &Value) -> Markup {
             div.home-board role="img" aria-label={ "home board of " (p["name"].as_str().unwrap_or("?")) } {
                 @for row in ROWS { @for col in COLS {
                     @let inner = (0..=3).contains(&row) && (0..=5).contains(&col);
-                    @let cell = cells.get(&(row, col));
+                    @let cell = cells.get(&(i64::from(row), i64::from(col)));
                     div class={ "cell" @if !inner { " ring" } @if let Some(c) = cell { " " (c["tile"].as_str().unwrap_or("stable-only")) } }
                         data-at={ (row) "," (col) } title={ "row " (row) ", column " (col) } {
                         @if let Some(c) = cell {

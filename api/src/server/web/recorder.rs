@@ -14,6 +14,8 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use chronicle_caverna::action_space::RoundCard;
+use chronicle_caverna::notation::HarvestToken;
+use chronicle_caverna::setup::{FIRST_TOKEN_ROUND, ROUNDS};
 use chronicle_game::GameKind;
 use chronicle_service::cost::Budget;
 use chronicle_service::ServiceError;
@@ -54,12 +56,12 @@ pub async fn page_(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse
                         label { input type="radio" name="setup-from" value="seed" checked; " shuffled from a seed: " input #seed type="number" min="0" step="1"; }
                         label { input type="radio" name="setup-from" value="drawn"; " as drawn at the table (solo games use the fixed order and need nothing here)" }
                         div #drawn {
-                            p.hint { "Round cards in the order revealed (leave the last slot empty in 1–2 player games), then the harvest tokens for rounds 6 to 12 (six in 2-player games)." }
-                            @for round in 1..=12 {
+                            p.hint { "Round cards in the order revealed (leave the last slot empty in 1–2 player games), then the harvest tokens for rounds " (FIRST_TOKEN_ROUND) " to " (ROUNDS) " (one fewer in 2-player games)." }
+                            @for round in 1..=ROUNDS {
                                 label { "Round " (round)
                                     select.round-card {
                                         option value="" { "—" }
-                                        @for stage in 1..=4u8 {
+                                        @for stage in 1..=RoundCard::STAGES {
                                             optgroup label={ "stage " (stage) } {
                                                 @for card in RoundCard::ALL.iter().filter(|c| c.stage() == stage) {
                                                     option value=(card.id()) { (card.id().replace('_', " ")) }
@@ -69,9 +71,9 @@ pub async fn page_(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse
                                     }
                                 }
                             }
-                            @for round in 6..=12 {
-                                label { "Harvest token " (round - 5)
-                                    select.harvest-token { option value="" { "—" } option value="green" { "green" } option value="red" { "red" } }
+                            @for round in FIRST_TOKEN_ROUND..=ROUNDS {
+                                label { "Harvest token " (round - FIRST_TOKEN_ROUND + 1)
+                                    select.harvest-token { option value="" { "—" } @for t in HarvestToken::ALL { option value=(t.id()) { (t.id()) } } }
                                 }
                             }
                         }
