@@ -15,6 +15,89 @@ both_stores!(
     every_known_game_has_its_engine_and_unknown_formats_are_bad_format
 );
 
+/// Runs the `chronicle` binary with `args` and `stdin`: (success, stdout, stderr).
+fn run(args: &[&str], stdin: &[u8]) -> (bool, String, String) {
+    use std::io::Write;
+    let mut child = chronicle()
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run chronicle");
+    child.stdin.take().expect("stdin").write_all(stdin).expect("write stdin");
+    let out = child.wait_with_output().expect("chronicle ends");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The toy game goes through the whole stack by its registry line alone (issue: one
+/// platform): its bots play it on the command line, `replay`, `state` and `--parse-only` read
+/// it, GraphQL lists it with its capabilities (none: no board, no trust report, no
+/// statistics page), and its stored game has a page drawn by the game-agnostic panels.
+#[test]
+fn the_toy_game_goes_through_the_cli_graphql_and_its_page() {
+    let (ok, log, err) =
+        run(&["simulate", "--game", "toy", "--games", "1", "--players", "3", "--seed", "4", "--out", "-"], b"");
+    assert!(ok, "{err}");
+    let (ok, text, err) = run(&["replay", "-"], log.as_bytes());
+    assert!(ok && text.starts_with("-: Toy (test-only), valid, complete: "), "{text}{err}");
+    let (ok, parsed, _) = run(&["replay", "--parse-only", "--json", "-"], log.as_bytes());
+    let parsed: Value = serde_json::from_str(parsed.trim()).expect("a JSON line");
+    assert!(ok && parsed["status"] == "parsed", "{parsed}");
+    let (ok, state, err) = run(&["state", "--json", "--at", "0", "-"], log.as_bytes());
+    assert!(ok && state.contains("\"to_move\""), "{state}{err}");
+    let (ok, _, err) = run(
+        &[
+            "simulate",
+            "--game",
+            "toy",
+            "--bot",
+            "random",
+            "--games",
+            "1",
+            "--players",
+            "2",
+            "--seed",
+            "1",
+            "--out",
+            "-",
+        ],
+        b"",
+    );
+    assert!(!ok && err.contains("Toy (test-only) games are played by its engine's own bots"), "{err}");
+
+    let db = Database::sqlite();
+    let server = Server::start(&db, &[]);
+    let kinds = server.data(
+        None,
+        "{ gameKinds { id capabilities { trustReport stepForm outcomeStats recorder boardView } } }",
+        json!({}),
+    );
+    let toy_kind =
+        kinds["gameKinds"].as_array().and_then(|a| a.iter().find(|k| k["id"] == "toy").cloned()).expect("toy listed");
+    assert!(toy_kind["capabilities"].as_object().is_some_and(|c| c.values().all(|v| v == false)), "{toy_kind}");
+
+    let token = create_token(&db, "toy uploader");
+    let log: Value = serde_json::from_str(log.trim()).expect("the simulated log");
+    let id = submit(&server, &token, &log)["game"]["id"].as_str().expect("stored").to_owned();
+    let (status, page) = server.get(&format!("/games/{id}"));
+    assert_eq!(status, 200, "{page}");
+    let names: Vec<String> = log["setup"]["players"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|n| n.as_str().map(str::to_owned))
+        .collect();
+    assert!(names.iter().all(|n| page.contains(n.as_str())), "every player is named on the page");
+    assert!(page.contains("doubled: no") && !page.contains("\"doubled\""), "the generic panels, not the state as JSON");
+    let (status, _) = server.get("/stats/toy");
+    assert_eq!(status, 404, "no statistics page for a game without outcome statistics");
+}
+
 const GAME_FIELDS: &str = "id game status round entriesApplied playerCount variant furnishingSet engineVersion \
     error { entry player code } players { seat name winner rank claimedScore \
     score { total rows { id label points } farmAnimalsAndDogs } } claimedMismatches { player claimed computed }";

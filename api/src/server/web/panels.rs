@@ -141,17 +141,46 @@ pub fn changes(before: &Value, after: &Value, entry: Option<&Value>) -> Markup {
 }
 
 /// A state of a game without a board of its own (`capabilities.board_view` false): the phase
-/// line, then each player's counts as the engine's view gives them, in words.
+/// line, then each player's counts as the engine's view gives them, in words; a view without
+/// players is listed member by member (numbers, yes or no, lists joined), never as JSON.
 pub fn generic(state: &Value) -> Markup {
     let names = names(state);
     let players = state["players"].as_array().map(Vec::as_slice).unwrap_or(&[]);
+    let members: Vec<(String, String)> = state
+        .as_object()
+        .map(|o| {
+            o.iter().filter(|(k, _)| k.as_str() != "players").filter_map(|(k, v)| Some((label(k), words(v)?))).collect()
+        })
+        .unwrap_or_default();
     html! {
         (phase_line(state, &names))
+        @if !members.is_empty() { ul.state { @for (what, value) in &members { li { (what) ": " (value) } } } }
         div.players { @for (seat, p) in players.iter().enumerate() {
             section.player {
                 h3 { (p["name"].as_str().unwrap_or("?")) span.hint { " · seat " (seat + 1) } }
                 ul { @for (what, n) in counts(p) { li { (what) ": " (n) } } }
             }
         } }
+    }
+}
+
+/// Members of a view the phase line and the player panels already show.
+const IN_PHASE_LINE: [&str; 5] = ["players", "round", "phase", "to_move", "waiting_for"];
+
+/// A scalar, or a list of scalars, in words (`None` for anything deeper).
+fn words(v: &Value) -> Option<String> {
+    match v {
+        Value::Bool(b) => Some(if *b { "yes" } else { "no" }.to_owned()),
+        Value::Number(n) => Some(n.to_string()),
+        Value::String(s) => Some(label(s)),
+        Value::Array(a) => a
+            .iter()
+            .map(|x| match x {
+                Value::Array(_) | Value::Object(_) => None,
+                other => words(other),
+            })
+            .collect::<Option<Vec<String>>>()
+            .map(|w| if w.is_empty() { "none".to_owned() } else { w.join(", ") }),
+        Value::Null | Value::Object(_) => None,
     }
 }
