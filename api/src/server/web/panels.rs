@@ -149,7 +149,10 @@ pub fn generic(state: &Value) -> Markup {
     let members: Vec<(String, String)> = state
         .as_object()
         .map(|o| {
-            o.iter().filter(|(k, _)| k.as_str() != "players").filter_map(|(k, v)| Some((label(k), words(v)?))).collect()
+            o.iter()
+                .filter(|(k, _)| !IN_PHASE_LINE.contains(&k.as_str()))
+                .filter_map(|(k, v)| Some((label(k), words(v)?)))
+                .collect()
         })
         .unwrap_or_default();
     html! {
