@@ -6,6 +6,7 @@
 //! with a dependency's version.
 
 /// Advances `state` by one SplitMix64 step and returns the output.
+#[inline]
 pub fn next(state: &mut u64) -> u64 {
     *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
     let mut z = *state;
