@@ -429,10 +429,13 @@ async fn board_at(state: &AppState, head: &GameHead, at: Option<usize>, budget: 
         Ok(s) => s,
         Err(e) => return html! { p.error { (e.public_message()) } },
     };
-    let before = match at {
-        Some(n) if n > 0 => state.service.state(head.id, Some(n - 1), budget).await.ok(),
-        _ => None,
+    // What the entry changed is the engine's ledger line (kept with the game), not a second
+    // replay to the state before it.
+    let ledger = match at {
+        Some(_) => state.service.ledger(head.id, budget).await.ok(),
+        None => None,
     };
+    let line = at.and_then(|n| ledger.as_deref().and_then(|l| l.iter().find(|line| line.entry == n)));
     let entry = match at {
         Some(n) => state.service.entry(head.id, n, budget).await.ok().flatten(),
         None => None,
@@ -445,8 +448,8 @@ async fn board_at(state: &AppState, head: &GameHead, at: Option<usize>, budget: 
                 None => { strong { "Setup" } " (round " (now.round) ")" }
             }
             @if let Some(e) = &entry { pre.json { (e) } }
-            @if let Some(b) = &before {
-                (super::views::changes(head.record.game, &b.state, &now.state, entry.as_ref()))
+            @if at.is_some() {
+                (super::views::changes(head, line))
             }
         }
         (super::views::board(head.record.game, &now.state))

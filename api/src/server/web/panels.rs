@@ -2,7 +2,7 @@
 //! small labelled chips, the phase line, a player's provisional score by the game's score-pad
 //! rows, and what an entry changed. They only show the engine's numbers (its state view, docs/state.md).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use maud::{html, Markup};
 use serde_json::Value;
@@ -107,37 +107,6 @@ fn counts(player: &Value) -> BTreeMap<String, i64> {
         out.insert("points".to_owned(), total);
     }
     out
-}
-
-/// What an entry changed for each player, from the states before and after it: every count
-/// that moved (the engine's ledger, below the viewer, lists the same per entry).
-pub fn changes(before: &Value, after: &Value, entry: Option<&Value>) -> Markup {
-    let empty = Vec::new();
-    let (b, a) = (before["players"].as_array().unwrap_or(&empty), after["players"].as_array().unwrap_or(&empty));
-    let lines: Vec<(String, Vec<String>)> = a
-        .iter()
-        .enumerate()
-        .map(|(seat, now)| {
-            let (c0, c1) = (b.get(seat).map(counts).unwrap_or_default(), counts(now));
-            let keys: BTreeSet<&String> = c0.keys().chain(c1.keys()).collect();
-            let moved = keys
-                .into_iter()
-                .filter_map(|k| {
-                    let d = c1.get(k).copied().unwrap_or(0) - c0.get(k).copied().unwrap_or(0);
-                    (d != 0).then(|| format!("{d:+} {k}"))
-                })
-                .collect();
-            (now["name"].as_str().unwrap_or("?").to_owned(), moved)
-        })
-        .filter(|(_, c): &(String, Vec<String>)| !c.is_empty())
-        .collect();
-    html! {
-        div.ledger {
-            @if lines.is_empty() { p { "No count of any player changed." } }
-            @else { ul { @for (name, changes) in &lines { li { strong { (name) } ": " (changes.join(", ")) } } } }
-            @if let Some(p) = entry.and_then(|e| e["player"].as_u64()) { p.hint { "Entry by player " (p) "." } }
-        }
-    }
 }
 
 /// A state of a game without a board of its own (`capabilities.board_view` false): the phase

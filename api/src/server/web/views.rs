@@ -6,14 +6,13 @@
 use maud::{html, Markup};
 use serde_json::Value;
 
-use chronicle_game::GameKind;
+use chronicle_game::{GameKind, LedgerLine};
+use chronicle_store::GameHead;
 
 /// How the pages draw one game.
 pub struct GameView {
     /// The board of a state (the engine's view of it).
     pub board: fn(&Value) -> Markup,
-    /// What one entry changed, from the states before and after it and the entry.
-    pub changes: fn(&Value, &Value, Option<&Value>) -> Markup,
     /// What the ledger below the viewer counts, for people.
     pub ledger_hint: &'static str,
 }
@@ -23,18 +22,13 @@ const GENERIC_LEDGER: &str = "What each entry changed, player by player, as the 
 
 static CAVERNA: GameView = GameView {
     board: super::board::caverna,
-    changes: super::board::ledger,
     ledger_hint: "Goods and animals, begging markers, spaces covered, stables, furnishings, dwarfs, and points",
 };
 
-static VILLAGE: GameView =
-    GameView { board: super::village::village, changes: super::panels::changes, ledger_hint: GENERIC_LEDGER };
+static VILLAGE: GameView = GameView { board: super::village::village, ledger_hint: GENERIC_LEDGER };
 
-static ABOVE_AND_BELOW: GameView = GameView {
-    board: super::above_and_below::above_and_below,
-    changes: super::panels::changes,
-    ledger_hint: GENERIC_LEDGER,
-};
+static ABOVE_AND_BELOW: GameView =
+    GameView { board: super::above_and_below::above_and_below, ledger_hint: GENERIC_LEDGER };
 
 /// The games with a board and their views: one line per game.
 static VIEWS: [(GameKind, &GameView); 3] =
@@ -55,12 +49,26 @@ pub fn board(kind: Option<GameKind>, state: &Value) -> Markup {
     }
 }
 
-/// What one entry changed, drawn as its game's view draws it.
-pub fn changes(kind: Option<GameKind>, before: &Value, after: &Value, entry: Option<&Value>) -> Markup {
-    let draw = kind
-        .and_then(view)
-        .map_or(super::panels::changes as fn(&Value, &Value, Option<&Value>) -> Markup, |v| v.changes);
-    draw(before, after, entry)
+/// What one entry changed, player by player, as the engine's ledger line for it says (the
+/// line the ledger table marks): every game alike, in the players' names.
+pub fn changes(head: &GameHead, line: Option<&LedgerLine>) -> Markup {
+    let names: Vec<&str> = head.record.players.iter().map(|p| p.name.as_str()).collect();
+    let name = |seat: usize| names.get(seat).copied().unwrap_or("?");
+    let mut by_player: Vec<(usize, Vec<String>)> = Vec::new();
+    for c in line.map(|l| l.changes.as_slice()).unwrap_or(&[]) {
+        let text = format!("{:+} {}", c.delta, c.item.replace('_', " "));
+        match by_player.iter_mut().find(|(p, _)| *p == c.player) {
+            Some((_, list)) => list.push(text),
+            None => by_player.push((c.player, vec![text])),
+        }
+    }
+    html! {
+        div.ledger {
+            @if by_player.is_empty() { p { "Nothing any player counts changed." } }
+            @else { ul { @for (seat, list) in &by_player { li { strong { (name(*seat)) } ": " (list.join(", ")) } } } }
+            @if let Some(p) = line.and_then(|l| l.player) { p.hint { "Entry by " (name(p)) " (seat " (p + 1) ")." } }
+        }
+    }
 }
 
 /// The ledger's hint for game `kind`.
