@@ -8,7 +8,9 @@
 #
 # Corpus: the JSON logs under tests/fixtures and engine/*/tests/fixtures, GAMES simulated games
 # per engine and player count (written by the current tree's build), and edited copies of the
-# fixtures and of every 25th simulated game (scripts/compare-engines/edit_logs.py). Exit code 1 when the outputs differ.
+# fixtures and of every 25th simulated game (scripts/compare-engines/edit_logs.py). Exit code 1 when the outputs differ,
+# after the first 40 lines of the difference and a count of the differing answers by kind
+# (COMPARE_DIFF=FILE keeps the whole difference).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BASE="${1:?usage: scripts/compare-engines.sh BASE_REV [GAMES]}"
@@ -57,7 +59,12 @@ FILES=("$CORPUS"/fixtures/*.json "$CORPUS"/*.ndjson)
 if cmp -s "$WORK/old.txt" "$WORK/new.txt"; then
   echo "identical: $(grep -c '^== ' "$WORK/new.txt") logs in ${#FILES[@]} files, $BASE against the working tree"
 else
-  diff "$WORK/old.txt" "$WORK/new.txt" | head -n 40
+  diff "$WORK/old.txt" "$WORK/new.txt" > "$WORK/diff.txt" || true
+  head -n 40 "$WORK/diff.txt"
+  # Every differing answer line, counted by its kind (verdict, state, ledger, …).
+  echo "differing answers (kind: count), of $(grep -c '^== ' "$WORK/new.txt") logs:"
+  grep '^> ' "$WORK/diff.txt" | awk '{ print $2 }' | sort | uniq -c
+  if [ -n "${COMPARE_DIFF:-}" ]; then cp "$WORK/diff.txt" "$COMPARE_DIFF"; fi
   echo "DIFFERENT: $BASE against the working tree" >&2
   exit 1
 fi
