@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Lists every rules citation in the code ("RULES.md B.3", "RULES.md` G.1.4", "(RULES.md H.17)",
-# "RULES.md §0", "LOG-FORMAT.md" …) with the crate it is in, and reports every cited section that
+# Lists every rules citation in the code ("docs/rules/village.md G.1.4", "RULES.md B.3" in the
+# engines' messages, "(RULES.md H.17)", "RULES.md §0", "LOG-FORMAT.md", "docs/log-format.md" …)
+# with the crate it is in, and reports every cited section that
 # the game's own rules page does not define as a heading, a table row or a numbered rule item.
 #
 #   scripts/check-rule-citations.sh            # summary + missing sections; exit 1 if any
@@ -46,9 +47,10 @@ def defined(paths):
     return ids
 
 SEC = r'(?:§\s?\d+|[A-H](?:\.\d+)*)(?![\w.]*\w)'
-CITE = re.compile(r'RULES(?:\.md)?`?\s*(?:decides)?\s*((?:' + SEC + r')(?:\s*(?:,|/|–|-|and)\s*(?:' + SEC + r'))*)')
-HREF = re.compile(r'\b(H\.\d+)\b[^.\n]{0,80}?\.\s*RULES\.md decides')
-LOGC = re.compile(r'LOG-FORMAT(?:\.md)?')
+PAGE = r'(?:RULES(?:\.md)?|docs/rules/(?:caverna-reference|caverna|village|above-and-below)\.md)'
+CITE = re.compile(PAGE + r'`?\s*(?:decides)?\s*((?:' + SEC + r')(?:\s*(?:,|/|–|-|and)\s*(?:' + SEC + r'))*)')
+HREF = re.compile(r'\b(H\.\d+)\b[^.\n]{0,80}?\.\s*' + PAGE + r' decides')
+LOGC = re.compile(r'LOG-FORMAT(?:\.md)?|docs/log-format(?:-village|-above-and-below)?\.md')
 
 files = subprocess.run(['git', 'ls-files', '*.rs', '*.json'], capture_output=True, text=True, check=True).stdout.split()
 files = [f for f in files if not f.startswith('docs/') and not f.endswith('.schema.json')]
@@ -79,7 +81,7 @@ for f in files:
     except (UnicodeDecodeError, FileNotFoundError):
         continue
     for n, line in enumerate(lines, 1):
-        if 'RULES' not in line and 'LOG-FORMAT' not in line:
+        if 'RULES' not in line and 'LOG-FORMAT' not in line and 'docs/rules/' not in line and 'docs/log-format' not in line:
             continue
         # the comment block or statement around the citation decides the game outside the engines
         g = game_of(f, ' '.join(lines[max(0, n - 6):n]))

@@ -1,4 +1,4 @@
-//! The board profile (`RULES.md` A.5, A.6, A.8): storage track, reputation track and training
+//! The board profile (`docs/rules/above-and-below.md` A.5, A.6, A.8): storage track, reputation track and training
 //! costs. The built-in profile `standard` holds only the cells the rulebook gives (base income
 //! 4, storage space 3 = `[2, 6]`, the top track space −2 VP, positions −1…+2 worth 0); a log
 //! supplies the rest in `setup.board` (H.27). An incomplete or insane profile is `E_SETUP_BOARD`.

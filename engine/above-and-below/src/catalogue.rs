@@ -1,4 +1,4 @@
-//! The validated card catalogue (`RULES.md` B): houses and outposts with effects from the
+//! The validated card catalogue (`docs/rules/above-and-below.md` B): houses and outposts with effects from the
 //! closed vocabulary of B.3, villagers (B.5–B.6) and caves (B.7).
 //!
 //! The engine ships **no** named catalogue: the printed card data is not available to the

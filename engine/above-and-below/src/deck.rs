@@ -1,4 +1,4 @@
-//! The deck model of `RULES.md` G.1.1: an **unseen part** (cards never seen, in unknown order)
+//! The deck model of `docs/rules/above-and-below.md` G.1.1: an **unseen part** (cards never seen, in unknown order)
 //! followed by a **known tail** (cards put at the bottom, in order). A draw names a card of the
 //! unseen part while it is not empty, and then the first card of the tail. In seeded mode the
 //! unseen part's order is known (the setup shuffle), so draws are derived instead.

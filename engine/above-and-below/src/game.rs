@@ -1,5 +1,5 @@
 //! The game state: the validated setup, the round and phase, whose turn it is, the face-up
-//! rows, the decks, and every player's village (`RULES.md` A, C). Entries change it only
+//! rows, the decks, and every player's village (`docs/rules/above-and-below.md` A, C). Entries change it only
 //! through [`Game::apply`], which dispatches to the rule families in [`crate::rules`].
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -45,7 +45,7 @@ pub struct Villager {
 }
 
 /// A house or outpost a player owns, with the goods tokens lying on it (not owned until
-/// harvested, RULES.md "Owned goods").
+/// harvested, docs/rules/above-and-below.md "Owned goods").
 #[derive(Clone, PartialEq, Eq, Serialize)]
 pub struct OwnedCard {
     pub id: String,

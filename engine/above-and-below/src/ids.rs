@@ -1,4 +1,4 @@
-//! The closed id vocabularies of `RULES.md` A.1–A.4: goods, items, skills and traits. Each is an
+//! The closed id vocabularies of `docs/rules/above-and-below.md` A.1–A.4: goods, items, skills and traits. Each is an
 //! enum, so an unknown id is refused when the log is read (`E_UNKNOWN_ID`).
 
 use serde::{Deserialize, Serialize};

@@ -1,4 +1,4 @@
-//! The log's syntax (`LOG-FORMAT.md`): serde types for the envelope, the setup, the catalogue,
+//! The log's syntax (`docs/log-format-above-and-below.md`): serde types for the envelope, the setup, the catalogue,
 //! the board and every entry, with unknown fields refused at every level (`E_UNKNOWN_FIELD`)
 //! and closed vocabularies as enums (`E_UNKNOWN_ID`). Nothing here is a rule: the setup is
 //! validated by [`crate::setup`] and entries are applied by [`crate::rules`].
@@ -72,7 +72,7 @@ pub struct SetupNotation<C = Box<RawValue>, B = Value> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Catalogue (RULES.md B)
+// Catalogue (docs/rules/above-and-below.md B)
 
 tag_first_struct! {
     /// The catalogue object.
@@ -229,7 +229,7 @@ pub struct CaveNotation {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Board (RULES.md A.8)
+// Board (docs/rules/above-and-below.md A.8)
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

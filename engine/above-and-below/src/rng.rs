@@ -1,4 +1,4 @@
-//! The seeded generator `ab-splitmix-1` of `LOG-FORMAT.md` ("Randomness"), exactly as
+//! The seeded generator `ab-splitmix-1` of `docs/log-format-above-and-below.md` ("Randomness"), exactly as
 //! specified: SplitMix64 steps, rejection sampling for `uniform`, and a Fisher–Yates shuffle
 //! from the end. Seeded logs depend on every detail, so nothing here may change.
 

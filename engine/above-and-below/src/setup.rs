@@ -1,4 +1,5 @@
-//! Setup validation (`RULES.md` C, A.8, B; `LOG-FORMAT.md` "Setup"): the unvalidated
+//! Setup validation (`docs/rules/above-and-below.md` C, A.8, B; `docs/log-format-above-and-below.md` "Setup"): the
+//! unvalidated
 //! [`SetupNotation`] becomes a [`Setup`] whose players, catalogue, board profile, random mode
 //! and face-up rows are all checked. A [`crate::game::Game`] starts only from a [`Start`]: a
 //! `Setup` and the decks it dealt.

@@ -1,7 +1,7 @@
 //! The labelled **synthetic** component set (`data/synthetic-components.json`): a catalogue and
 //! a board profile whose every value is made up for tests and the simulator. It is *not* the
 //! printed game (whose card texts and board numbers are not available to the project,
-//! `RULES.md` B.1, A.8); its `source` fields say so, and every log that uses it carries it whole
+//! `docs/rules/above-and-below.md` B.1, A.8); its `source` fields say so, and every log that uses it carries it whole
 //! in `setup.catalogue` and `setup.board`, never as a named catalogue.
 
 use serde_json::Value;

@@ -4,7 +4,7 @@
 //! cargo run --release -p chronicle-caverna --example rules_bench -- [--rounds R] [--calls N]
 //! ```
 //!
-//! `housing`: the animal housing check (`rules::housing::fits`, `RULES.md` F.1) with absurd
+//! `housing`: the animal housing check (`rules::housing::fits`, `docs/rules/caverna-reference.md` F.1) with absurd
 //! animal and dog counts (up to `u32::MAX`, the rows of the unit test
 //! `f1_big_numbers_are_rejected_quickly`) against a same-run baseline: the same board, the same
 //! number of calls and the same verdicts with small counts. The module documentation promises

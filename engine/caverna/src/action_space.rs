@@ -1,5 +1,5 @@
 //! Action spaces: which exist for each player count, their replenishment, and the round cards
-//! (`RULES.md` B.1–B.3, B.5, B.7, B.8, H.6, H.14).
+//! (`docs/rules/caverna-reference.md` B.1–B.3, B.5, B.7, B.8, H.6, H.14).
 //!
 //! What a space *does* lives in [`crate::rules::placement`]; this file is the printed boards.
 
@@ -159,7 +159,7 @@ impl ActionSpace {
         matches!(self, A::Imitation | A::Imitation2 | A::Imitation3)
     }
 
-    /// Food paid to use this Imitation space with `players` players (`RULES.md` B.5).
+    /// Food paid to use this Imitation space with `players` players (`docs/rules/caverna-reference.md` B.5).
     pub fn imitation_cost(self, players: usize) -> u32 {
         match (self, players) {
             (A::Imitation, 3) => 4,
@@ -174,7 +174,7 @@ impl ActionSpace {
         }
     }
 
-    /// Replenishment with `players` players (`RULES.md` B.2/B.3, notation `A (B)`), or `None`
+    /// Replenishment with `players` players (`docs/rules/caverna-reference.md` B.2/B.3, notation `A (B)`), or `None`
     /// for a space that does not accumulate.
     pub fn replenish(self, players: usize) -> Option<Replenish> {
         self.replenishment(players)
@@ -223,7 +223,7 @@ impl ActionSpace {
     }
 
     /// The printed action spaces (round cards excluded) of a game with `players` players
-    /// (`RULES.md` B.1, solo per H.6).
+    /// (`docs/rules/caverna-reference.md` B.1, solo per H.6).
     pub fn printed(players: usize) -> Vec<ActionSpace> {
         const SMALL_BASE: [ActionSpace; 3] = [A::RubyMining, A::Housework, A::SlashAndBurn];
         let mut v: Vec<ActionSpace> = match players {
@@ -337,7 +337,7 @@ const fn always(goods: Added) -> (Added, Added) {
     (goods, goods)
 }
 
-/// The twelve action-space cards revealed one per round (`RULES.md` B.3).
+/// The twelve action-space cards revealed one per round (`docs/rules/caverna-reference.md` B.3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RoundCard {
@@ -371,7 +371,7 @@ impl RoundCard {
         RoundCard::RubyDelivery,
     ];
 
-    /// The fixed card order of the solo game (`RULES.md` B.8).
+    /// The fixed card order of the solo game (`docs/rules/caverna-reference.md` B.8).
     pub const SOLO_ORDER: [RoundCard; 11] = [
         RoundCard::Blacksmithing,
         RoundCard::SheepFarming,
@@ -386,10 +386,10 @@ impl RoundCard {
         RoundCard::RubyDelivery,
     ];
 
-    /// The stages round cards are revealed in (`RULES.md` B.3).
+    /// The stages round cards are revealed in (`docs/rules/caverna-reference.md` B.3).
     pub const STAGES: u8 = 4;
 
-    /// The stage (1–4) of the card (`RULES.md` B.3).
+    /// The stage (1–4) of the card (`docs/rules/caverna-reference.md` B.3).
     pub fn stage(self) -> u8 {
         match self {
             RoundCard::Blacksmithing | RoundCard::SheepFarming | RoundCard::OreMineConstruction => 1,
@@ -443,14 +443,14 @@ impl RoundCard {
 mod tests {
     use super::*;
 
-    /// `RULES.md` B.1: the number of printed spaces per player count.
+    /// `docs/rules/caverna-reference.md` B.1: the number of printed spaces per player count.
     #[test]
     fn b1_printed_space_counts_per_player_count() {
         let counts: Vec<usize> = (1..=7).map(|n| ActionSpace::printed(n).len()).collect();
         assert_eq!(counts, vec![8, 12, 15, 13, 19, 19, 22]);
     }
 
-    /// `RULES.md` B.5: imitation food costs per player count.
+    /// `docs/rules/caverna-reference.md` B.5: imitation food costs per player count.
     #[test]
     fn b5_imitation_costs() {
         let table = [(3, vec![4]), (4, vec![2]), (5, vec![2, 4]), (6, vec![1, 2]), (7, vec![0, 1, 2])];

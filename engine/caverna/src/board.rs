@@ -1,5 +1,5 @@
 //! The home board: a 4 × 6 grid (forest left, mountain right) plus the one-cell ring the
-//! Office room opens (`RULES.md` A.1–A.5, E.7).
+//! Office room opens (`docs/rules/caverna-reference.md` A.1–A.5, E.7).
 //!
 //! The board only records what lies where; whether a placement is legal is decided by
 //! [`crate::rules::tiles`].
@@ -38,7 +38,7 @@ impl Coord {
         (0..=3).contains(&self.row) && (0..=5).contains(&self.col)
     }
 
-    /// Forest side: columns ≤ 2 (ring cells take the side they border, `RULES.md` A.4).
+    /// Forest side: columns ≤ 2 (ring cells take the side they border, `docs/rules/caverna-reference.md` A.4).
     pub const fn is_forest(self) -> bool {
         self.col <= 2
     }
@@ -48,7 +48,7 @@ impl Coord {
     }
 
     /// Orthogonal adjacency; the cliff between columns 2 and 3 separates the halves except on
-    /// row 3, where the cave opens (`RULES.md` A.2).
+    /// row 3, where the cave opens (`docs/rules/caverna-reference.md` A.2).
     pub const fn is_adjacent(self, other: Coord) -> bool {
         let dr = (self.row - other.row).abs();
         let dc = (self.col - other.col).abs();
@@ -187,7 +187,7 @@ fn bits(mut set: u64) -> impl Iterator<Item = usize> {
     })
 }
 
-/// Bonuses printed under board spaces (`RULES.md` A.1, A.3).
+/// Bonuses printed under board spaces (`docs/rules/caverna-reference.md` A.1, A.3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PrintedBonus {
     Boar,
@@ -232,7 +232,7 @@ pub enum Tile {
     DeepTunnel,
     OreMine,
     RubyMine,
-    /// The pre-printed entry-level dwelling (`RULES.md` A.5).
+    /// The pre-printed entry-level dwelling (`docs/rules/caverna-reference.md` A.5).
     EntryDwelling,
     /// A furnishing tile on a cavern (or, with the Work room, on a tunnel or deep tunnel).
     Furnished {
@@ -323,7 +323,7 @@ impl Default for HomeBoard {
 }
 
 impl HomeBoard {
-    /// The starting board: entry dwelling and one empty cavern (`RULES.md` A.5).
+    /// The starting board: entry dwelling and one empty cavern (`docs/rules/caverna-reference.md` A.5).
     pub fn new() -> HomeBoard {
         let mut b = HomeBoard {
             spaces: [Space::default(); CELLS],
@@ -487,7 +487,7 @@ impl HomeBoard {
 mod tests {
     use super::*;
 
-    /// `RULES.md` A.2: the cliff separates forest and mountain except on row 3.
+    /// `docs/rules/caverna-reference.md` A.2: the cliff separates forest and mountain except on row 3.
     #[test]
     fn a2_cliff_blocks_adjacency_except_row_3() {
         for row in 0..=2 {
@@ -551,7 +551,7 @@ mod tests {
         assert!(Coord::new(4, 6).is_some_and(|c| !c.is_inner()));
     }
 
-    /// `RULES.md` A.5: entry dwelling and start cavern are pre-printed.
+    /// `docs/rules/caverna-reference.md` A.5: entry dwelling and start cavern are pre-printed.
     #[test]
     fn a5_starting_board() {
         let b = HomeBoard::new();

@@ -1,5 +1,5 @@
 //! A player's dwarfs, stored inline: at most six ever exist (5, or 6 with the Additional
-//! dwelling, `RULES.md` E.1), and a [`crate::game::Game`] is copied for every candidate move the
+//! dwelling, `docs/rules/caverna-reference.md` E.1), and a [`crate::game::Game`] is copied for every candidate move the
 //! generator verifies, so a heap vector here would cost an allocation per player per copy.
 
 use std::ops::{Deref, DerefMut};
@@ -33,7 +33,7 @@ impl Dwarfs {
 }
 
 impl Dwarfs {
-    /// Every dwarf home from its action space (the return home, `RULES.md` C.2).
+    /// Every dwarf home from its action space (the return home, `docs/rules/caverna-reference.md` C.2).
     pub(crate) fn return_home(&mut self) {
         // Over every slot, the unused ones included (ignored, and already home): a loop of
         // fixed length, with no length to check. It runs for every player every round.
@@ -42,7 +42,7 @@ impl Dwarfs {
         }
     }
 
-    /// Every newborn grown up (the start of a round, `RULES.md` C.2).
+    /// Every newborn grown up (the start of a round, `docs/rules/caverna-reference.md` C.2).
     pub(crate) fn grow_up(&mut self) {
         // Over every slot, like `return_home`.
         for d in &mut self.items {

@@ -44,7 +44,7 @@ codes! {
     // --- setup ---
     /// Not 1–7 players.
     PlayerCount = "setup_player_count",
-    /// `round_cards` breaks the stage structure of `RULES.md` B.3 / B.7 / B.8.
+    /// `round_cards` breaks the stage structure of `docs/rules/caverna-reference.md` B.3 / B.7 / B.8.
     RoundCards = "setup_round_cards",
     /// `harvest_tokens` has the wrong number or mix of tokens.
     HarvestTokens = "setup_harvest_tokens",
@@ -71,7 +71,7 @@ codes! {
     SpaceOccupied = "space_occupied",
     /// The named dwarf does not exist or is not at home.
     DwarfNotAvailable = "dwarf_not_available",
-    /// The dwarf breaks the weapon order without paying a ruby (`RULES.md` B.6).
+    /// The dwarf breaks the weapon order without paying a ruby (`docs/rules/caverna-reference.md` B.6).
     DwarfOrder = "dwarf_order",
     /// The action is not part of this space, or breaks its connector.
     ActionNotAllowed = "action_not_allowed",
@@ -79,14 +79,14 @@ codes! {
     NoAction = "no_action",
     /// Not enough goods to pay.
     InsufficientGoods = "insufficient_goods",
-    /// An Imitation target that may not be imitated (`RULES.md` B.5, H.7).
+    /// An Imitation target that may not be imitated (`docs/rules/caverna-reference.md` B.5, H.7).
     ImitationTarget = "imitation_target",
     // --- tiles on the board ---
     /// The cell already holds a tile (or a stable where none may stand).
     CellOccupied = "cell_occupied",
     /// The cell is on the wrong side or holds the wrong tile for this placement.
     WrongTerrain = "wrong_terrain",
-    /// The tile does not touch what it must touch (`RULES.md` A.2).
+    /// The tile does not touch what it must touch (`docs/rules/caverna-reference.md` A.2).
     NotAdjacent = "not_adjacent",
     /// The `kinds` of a twin tile are not a tile that this action places.
     BadTileKinds = "bad_tile_kinds",
@@ -114,7 +114,7 @@ codes! {
     /// A `keep` entry naming a space that is not being cleared.
     KeepInvalid = "keep_invalid",
     // --- animals, conversions, tiles ---
-    /// After the entry, no arrangement houses all of the player's animals (`RULES.md` F.1).
+    /// After the entry, no arrangement houses all of the player's animals (`docs/rules/caverna-reference.md` F.1).
     AnimalsUnhoused = "animals_unhoused",
     /// A conversion or trade the rules do not offer.
     ConversionInvalid = "conversion_invalid",

@@ -1,4 +1,4 @@
-//! The 48 furnishing tiles: catalogue data of `RULES.md` E (cost, printed points, set, family).
+//! The 48 furnishing tiles: catalogue data of `docs/rules/caverna-reference.md` E (cost, printed points, set, family).
 //!
 //! Abilities live in the rule modules that use them; this file is only the printed tile.
 
@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::goods::{Good, Goods};
 
-/// A furnishing tile id (`RULES.md` E). `dwelling` has unlimited copies; every other tile is
+/// A furnishing tile id (`docs/rules/caverna-reference.md` E). `dwelling` has unlimited copies; every other tile is
 /// unique in a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -69,7 +69,7 @@ pub enum Furnishing {
     FodderChamber,
 }
 
-/// The colour of a tile's name tag (`RULES.md` E, "Structure").
+/// The colour of a tile's name tag (`docs/rules/caverna-reference.md` E, "Structure").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Family {
     /// Orange: room for dwarfs.
@@ -90,7 +90,7 @@ pub struct TileCard {
     /// Printed gold value (score-pad row 8); 0 for bonus tiles without a printed value.
     pub points: u32,
     pub family: Family,
-    /// In the introductory set (`RULES.md` E "Set" column, decision H.21).
+    /// In the introductory set (`docs/rules/caverna-reference.md` E "Set" column, decision H.21).
     pub intro: bool,
 }
 
@@ -110,7 +110,7 @@ macro_rules! card {
     };
 }
 
-/// The catalogue, in `RULES.md` E order. Index = `Furnishing as usize`.
+/// The catalogue, in `docs/rules/caverna-reference.md` E order. Index = `Furnishing as usize`.
 pub const CATALOGUE: [TileCard; 48] = [
     card!(Dwelling, "dwelling", "Dwelling", [(W, 4), (S, 3)], 3, Dwelling, true),
     card!(SimpleDwelling4w2s, "simple_dwelling_4w2s", "Simple dwelling", [(W, 4), (S, 2)], 0, Dwelling, true),
@@ -183,7 +183,7 @@ impl Furnishing {
         self.card().family == Family::Dwelling
     }
 
-    /// Room for dwarfs this dwelling gives (`RULES.md` F.2); the Additional dwelling's room
+    /// Room for dwarfs this dwelling gives (`docs/rules/caverna-reference.md` F.2); the Additional dwelling's room
     /// exists only once its owner has five dwarfs, which [`crate::family`] accounts for.
     pub fn dwarf_rooms(self) -> u32 {
         match self {
@@ -193,7 +193,7 @@ impl Furnishing {
         }
     }
 
-    /// Only `dwelling` has copies enough to be built any number of times (`RULES.md` E).
+    /// Only `dwelling` has copies enough to be built any number of times (`docs/rules/caverna-reference.md` E).
     pub fn is_unique(self) -> bool {
         self != Furnishing::Dwelling
     }
@@ -215,7 +215,7 @@ mod tests {
         assert_eq!(ids.len(), 48);
     }
 
-    /// `RULES.md` H.21: BGA's beginner flags give 27 introductory tiles, 3 of them dwellings.
+    /// `docs/rules/caverna-reference.md` H.21: BGA's beginner flags give 27 introductory tiles, 3 of them dwellings.
     #[test]
     fn h21_introductory_set_has_27_tiles() {
         assert_eq!(CATALOGUE.iter().filter(|c| c.intro).count(), 27);

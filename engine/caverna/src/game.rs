@@ -14,12 +14,12 @@ pub use crate::dwarfs::Dwarfs;
 pub use crate::per_player::PerPlayer;
 pub use crate::spaces::Spaces;
 
-/// Most dwarfs a player can have: 5, or 6 with the Additional dwelling (`RULES.md` E.1).
+/// Most dwarfs a player can have: 5, or 6 with the Additional dwelling (`docs/rules/caverna-reference.md` E.1).
 pub const MAX_DWARFS: usize = 5;
 /// Facts a new game makes room for, per player: a player of a 4-player game places about 25
 /// dwarfs and adds about 9 other facts (furnished, forged, expeditions).
 const EVENTS_PER_PLAYER: usize = 40;
-/// Stables per player (`RULES.md` A.4).
+/// Stables per player (`docs/rules/caverna-reference.md` A.4).
 pub const MAX_STABLES: usize = 3;
 
 /// One dwarf. Dwarfs are numbered per player in the order they joined.
@@ -56,11 +56,11 @@ pub struct Player {
     pub begging: u32,
     pub dwarfs: Dwarfs,
     pub board: HomeBoard,
-    /// The harvest-event choice of this round's harvest (`RULES.md` C.4, 3rd red event).
+    /// The harvest-event choice of this round's harvest (`docs/rules/caverna-reference.md` C.4, 3rd red event).
     pub harvest_choice: Option<HarvestPhase>,
     /// Furnishing tiles built, in order, with the round they were built in.
     pub built: Arc<Vec<(Furnishing, u8)>>,
-    /// Both halves of Extension used with the Guest room (once per game, `RULES.md` H.8).
+    /// Both halves of Extension used with the Guest room (once per game, `docs/rules/caverna-reference.md` H.8).
     pub extension_both: bool,
     /// Goods promised by suppliers: (printed round, good), collected at that round's start.
     pub future: Arc<Vec<(u8, crate::goods::Good)>>,
@@ -126,7 +126,7 @@ impl Player {
     }
 }
 
-/// What happens at the end of the current round (`RULES.md` C.4).
+/// What happens at the end of the current round (`docs/rules/caverna-reference.md` C.4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Harvest {
@@ -141,7 +141,7 @@ pub enum Harvest {
 }
 
 /// Where the game waits. Required decisions stop an incomplete log; optional ones take their
-/// default when the log moves on (`LOG-FORMAT.md` "Entries").
+/// default when the log moves on (`docs/log-format.md` "Entries").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Phase {
     /// Solo replenish step with spaces of 6+ goods: optional `keep`.

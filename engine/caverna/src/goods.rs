@@ -1,7 +1,7 @@
 //! Goods: building materials, food, gold, crops and animals, and counted bundles of them.
 //!
-//! Every good a player can hold has one id shared with the log format (`RULES.md` §0,
-//! `LOG-FORMAT.md` "Goods ids"). Counts are `u32`; arithmetic that could overflow saturates at
+//! Every good a player can hold has one id shared with the log format (`docs/rules/caverna-reference.md` §0,
+//! `docs/log-format.md` "Goods ids"). Counts are `u32`; arithmetic that could overflow saturates at
 //! the caller's bound checks, so absurd inputs give errors instead of wrapping.
 
 use serde::{Deserialize, Serialize};
@@ -70,7 +70,7 @@ impl Good {
         self as usize
     }
 
-    /// The farm animal this good is, if any (dogs are not farm animals, `RULES.md` F.1).
+    /// The farm animal this good is, if any (dogs are not farm animals, `docs/rules/caverna-reference.md` F.1).
     pub fn farm_animal(self) -> Option<FarmAnimal> {
         match self {
             Good::Sheep => Some(FarmAnimal::Sheep),
@@ -82,7 +82,7 @@ impl Good {
     }
 }
 
-/// The four farm animals, in the order the default breeding tries them (`LOG-FORMAT.md`
+/// The four farm animals, in the order the default breeding tries them (`docs/log-format.md`
 /// "breed": sheep, donkey, boar, cattle).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

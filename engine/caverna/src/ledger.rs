@@ -69,7 +69,7 @@ pub fn ledger(input: &[u8]) -> Vec<LedgerLine> {
 mod tests {
     use super::*;
 
-    /// RULES.md C: a placement on a space with goods moves them into the player's supply.
+    /// docs/rules/caverna-reference.md C: a placement on a space with goods moves them into the player's supply.
     #[test]
     fn a_placement_on_logging_gains_its_wood() {
         let log = br#"{"format": "caverna-log/1", "setup": {"players": [{"name": "A"}, {"name": "B"}], "seed": 1},

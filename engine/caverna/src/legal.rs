@@ -163,7 +163,7 @@ pub(crate) fn outcome(game: &Game, mut entry: Entry, g: Box<Game>, result: crate
     }
 }
 
-/// A conversion of the fewest animals that lets the rest be housed (`RULES.md` F.1, F.4).
+/// A conversion of the fewest animals that lets the rest be housed (`docs/rules/caverna-reference.md` F.1, F.4).
 pub fn make_room(p: &crate::game::Player) -> Option<Action> {
     let mut animals = p.animals();
     let dogs = p.supply.get(Good::Dog);
@@ -759,7 +759,7 @@ fn imitate_options(
 }
 
 /// The spaces player `p` might imitate from `via`: occupied by another player, not the
-/// Starting player space (`RULES.md` B.5, H.7; the placement checks the rest).
+/// Starting player space (`docs/rules/caverna-reference.md` B.5, H.7; the placement checks the rest).
 pub(crate) fn imitation_targets(g: &Game, p: usize, via: ActionSpace) -> Vec<ActionSpace> {
     g.spaces()
         .iter()

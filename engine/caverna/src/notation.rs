@@ -85,7 +85,7 @@ impl HarvestToken {
     }
 }
 
-/// The `setup` object, unvalidated (`LOG-FORMAT.md` "Setup").
+/// The `setup` object, unvalidated (`docs/log-format.md` "Setup").
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SetupNotation {
@@ -113,7 +113,7 @@ pub enum HarvestPhase {
     Breeding,
 }
 
-/// One entry of `entries` (`LOG-FORMAT.md` "Entries").
+/// One entry of `entries` (`docs/log-format.md` "Entries").
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Entry {
@@ -186,7 +186,7 @@ pub enum TileKind {
     DeepTunnel,
 }
 
-/// The single tiles bought with rubies (`RULES.md` F.5).
+/// The single tiles bought with rubies (`docs/rules/caverna-reference.md` F.5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SingleTile {
@@ -203,7 +203,7 @@ pub enum UseFor {
     Food,
 }
 
-/// One action inside an entry (`LOG-FORMAT.md` "Actions").
+/// One action inside an entry (`docs/log-format.md` "Actions").
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(tag = "do", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Action {
@@ -313,7 +313,7 @@ impl Action {
         }
     }
 
-    /// Actions the rules allow at any time, also inside a placement (`LOG-FORMAT.md` "place").
+    /// Actions the rules allow at any time, also inside a placement (`docs/log-format.md` "place").
     pub fn is_free(&self) -> bool {
         matches!(
             self,
@@ -327,7 +327,7 @@ impl Action {
     }
 }
 
-/// Expedition loot ids (`RULES.md` D.2).
+/// Expedition loot ids (`docs/rules/caverna-reference.md` D.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum LootItem {
@@ -361,7 +361,7 @@ pub enum LootItem {
 }
 
 impl LootItem {
-    /// Every loot item, in `RULES.md` D.2 order (index = `LootItem as usize`).
+    /// Every loot item, in `docs/rules/caverna-reference.md` D.2 order (index = `LootItem as usize`).
     pub const ALL: [LootItem; 23] = [
         LootItem::IncreaseAllWeapons,
         LootItem::LootDog,

@@ -5,7 +5,7 @@
 
 use std::ops::{Deref, DerefMut};
 
-/// Most players a game has (`RULES.md` C.1; [`crate::setup::validate`] rejects more).
+/// Most players a game has (`docs/rules/caverna-reference.md` C.1; [`crate::setup::validate`] rejects more).
 pub const MAX_PLAYERS: usize = 7;
 
 /// A value for each of the players of one game, in seat order; reads and writes go through

@@ -96,7 +96,7 @@ mod tests {
         assert_eq!(table.ids().count(), count);
     }
 
-    /// The tables read every id as the types' own reading does (`LOG-FORMAT.md` "Entries",
+    /// The tables read every id as the types' own reading does (`docs/log-format.md` "Entries",
     /// "Actions"); a table leaving one out would only send it to the usual reading.
     #[test]
     fn id_tables_are_the_types_own_spellings() {

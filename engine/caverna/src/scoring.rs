@@ -1,4 +1,4 @@
-//! Final scoring by the rows of the score pad (`RULES.md` G.1, E.5, E.6, H.11).
+//! Final scoring by the rows of the score pad (`docs/rules/caverna-reference.md` G.1, E.5, E.6, H.11).
 
 use chronicle_game::kind::CAVERNA;
 use chronicle_game::{Score, ScoreRow};

@@ -1,5 +1,5 @@
-//! Setup: the unvalidated `setup` of a log becomes a validated [`Setup`] (`RULES.md` B.3,
-//! B.7, B.8, C.1, C.4; `LOG-FORMAT.md` "Setup").
+//! Setup: the unvalidated `setup` of a log becomes a validated [`Setup`] (`docs/rules/caverna-reference.md` B.3,
+//! B.7, B.8, C.1, C.4; `docs/log-format.md` "Setup").
 
 use crate::action_space::RoundCard;
 use crate::error::{fail, ErrorCode, RuleResult};
@@ -29,12 +29,12 @@ impl Setup {
         self.names.len()
     }
 
-    /// Printed round numbers played: 1–12, without 9 in 1–2 player games (`RULES.md` H.16).
+    /// Printed round numbers played: 1–12, without 9 in 1–2 player games (`docs/rules/caverna-reference.md` H.16).
     pub fn rounds(&self) -> &[u8] {
         &self.rounds
     }
 
-    /// The rounds whose harvest is decided by a token (`RULES.md` C.4, B.7).
+    /// The rounds whose harvest is decided by a token (`docs/rules/caverna-reference.md` C.4, B.7).
     pub fn token_rounds(&self) -> &[u8] {
         &self.token_rounds
     }
@@ -45,7 +45,7 @@ impl Setup {
         self.harvest_tokens.get(i).copied()
     }
 
-    /// Starting food of the seat in turn order (`RULES.md` C.1).
+    /// Starting food of the seat in turn order (`docs/rules/caverna-reference.md` C.1).
     pub fn starting_food(&self, seat: usize) -> u32 {
         match (self.players(), seat) {
             (1, _) => 2,
@@ -56,10 +56,10 @@ impl Setup {
     }
 }
 
-/// The rounds of a game with three or more players (`RULES.md` B.3; 1–2 players skip round 9).
+/// The rounds of a game with three or more players (`docs/rules/caverna-reference.md` B.3; 1–2 players skip round 9).
 pub const ROUNDS: u8 = 12;
 
-/// The first round a harvest token decides (`RULES.md` B.4): tokens cover the rounds from here.
+/// The first round a harvest token decides (`docs/rules/caverna-reference.md` B.4): tokens cover the rounds from here.
 pub const FIRST_TOKEN_ROUND: u8 = 6;
 
 fn rounds_for(players: usize) -> Vec<u8> {
@@ -126,7 +126,7 @@ fn stage_cards(players: usize, stage: u8) -> Vec<RoundCard> {
         .collect()
 }
 
-/// The stage layout: stage of each card position (`RULES.md` B.3, B.7).
+/// The stage layout: stage of each card position (`docs/rules/caverna-reference.md` B.3, B.7).
 fn stage_layout(players: usize) -> Vec<u8> {
     let stage3 = if players <= 2 { 2 } else { 3 };
     let mut v = vec![1, 1, 1, 2, 2, 2];
@@ -228,7 +228,7 @@ mod tests {
         }
     }
 
-    /// `RULES.md` B.3 / B.7 / B.8: seeded setups respect the stage structure for every count.
+    /// `docs/rules/caverna-reference.md` B.3 / B.7 / B.8: seeded setups respect the stage structure for every count.
     #[test]
     fn b3_seeded_setup_respects_stages_for_every_player_count() {
         for players in 1..=7 {
@@ -266,11 +266,11 @@ mod tests {
     fn missing_seed_is_rejected() {
         let e = validate(&notation(3, None)).unwrap_err();
         assert_eq!(e.code, ErrorCode::MissingSeed);
-        // LOG-FORMAT.md: cards and tokens omitted without a seed is rejected, solo included.
+        // docs/log-format.md: cards and tokens omitted without a seed is rejected, solo included.
         assert!(validate(&notation(1, None)).is_err());
     }
 
-    /// `RULES.md` C.1: starting food 1, 1, 2, 3, 3, 3, 3; solo 2.
+    /// `docs/rules/caverna-reference.md` C.1: starting food 1, 1, 2, 3, 3, 3, 3; solo 2.
     #[test]
     fn c1_starting_food() {
         let s = validate(&notation(7, Some(1))).unwrap();
@@ -280,7 +280,7 @@ mod tests {
         assert_eq!(solo.starting_food(0), 2);
     }
 
-    /// `RULES.md` B.7 / H.16: two-player games skip round 9 and have 6 tokens.
+    /// `docs/rules/caverna-reference.md` B.7 / H.16: two-player games skip round 9 and have 6 tokens.
     #[test]
     fn b7_two_players_skip_round_9() {
         let s = validate(&notation(2, Some(3))).unwrap();

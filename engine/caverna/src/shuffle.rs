@@ -1,5 +1,5 @@
 //! `chronicle-shuffle/1`: the versioned, documented shuffle that derives round cards and
-//! harvest tokens from a log's `seed` (`LOG-FORMAT.md` "Setup"; `docs/setup-shuffle.md`).
+//! harvest tokens from a log's `seed` (`docs/log-format.md` "Setup"; `docs/setup-shuffle.md`).
 //!
 //! The generator is SplitMix64, written out here rather than taken from a crate: its output
 //! is part of the log format (the same seed must give the same setup forever, on any machine,

@@ -96,7 +96,7 @@ impl Spaces {
         }
     }
 
-    /// Takes every dwarf off the spaces (the return home, `RULES.md` C.2). The spaces off the
+    /// Takes every dwarf off the spaces (the return home, `docs/rules/caverna-reference.md` C.2). The spaces off the
     /// table have no occupant, so all states are cleared without looking which are on it.
     pub(crate) fn clear_occupants(&mut self) {
         for state in &mut self.states {

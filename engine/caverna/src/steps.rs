@@ -143,7 +143,7 @@ pub fn steps(game: &Game, draft: &Draft) -> Result<Steps, Refusal> {
         return free_steps(game, draft);
     }
     // A placement closes the harvest window the game waits in with its defaults, as in a
-    // replay (`LOG-FORMAT.md` "entries of another type").
+    // replay (`docs/log-format.md` "entries of another type").
     let mut closed;
     let mut game = game;
     if matches!(game.phase(), Phase::Keep | Phase::Feeding { .. } | Phase::Breeding { .. }) {
@@ -573,7 +573,7 @@ fn loot_variants(g: &Game, p: usize, item: LootItem) -> Vec<Loot> {
     }
 }
 
-/// Free actions one unit at a time (`RULES.md` F.4, F.5, the any-time tiles of E): each
+/// Free actions one unit at a time (`docs/rules/caverna-reference.md` F.4, F.5, the any-time tiles of E): each
 /// conversion of one good, buying 1 food, each ruby trade for one good, each single tile a
 /// ruby buys on each cell, one use of each owned tile, releasing one animal.
 pub fn free_actions(g: &Game, p: usize) -> Vec<Action> {

@@ -37,7 +37,8 @@ fn player_json(p: &Player) -> Value {
         obj.insert(g.id().into(), json!(p.supply.get(g)));
     }
     obj.insert("begging".into(), json!(p.begging));
-    // The score pad if the game were scored now (RULES.md G.1): final only once the game is over.
+    // The score pad if the game were scored now (docs/rules/caverna-reference.md G.1): final only once the game is
+    // over.
     obj.insert("provisional_score".into(), json!(crate::scoring::score(p)));
     obj.insert(
         "dwarfs".into(),

@@ -1,4 +1,4 @@
-//! Replay time of logs declaring large travel maps (`RULES.md` D.6, A.8), against a same-run
+//! Replay time of logs declaring large travel maps (`docs/rules/village.md` D.6, A.8), against a same-run
 //! baseline.
 //!
 //! ```sh

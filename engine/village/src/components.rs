@@ -1,4 +1,4 @@
-//! The printed component data the rulebook text lacks (`RULES.md` A.11, M.1–M.11), validated
+//! The printed component data the rulebook text lacks (`docs/rules/village.md` A.11, M.1–M.11), validated
 //! against what the rulebook does fix (G.1.7). Every datum is optional: the rules ask for one
 //! only when they need it and fail with `missing_component_data` otherwise (G.1.5).
 //!
@@ -45,7 +45,7 @@ pub const MAX_CHRONICLE_SPACES: usize = 100;
 /// [`MAX_CHRONICLE_SPACES`] (the synthetic table has 6). Refused with `log_too_large`.
 pub const MAX_GRAVES: usize = 100;
 
-/// Which player counts open a chronicle space or grave (`RULES.md` A.10, B.1).
+/// Which player counts open a chronicle space or grave (`docs/rules/village.md` A.10, B.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mark {
     Always,

@@ -1,5 +1,5 @@
-//! The stable error codes of a replay (`LOG-FORMAT.md` "Replay result", each from a check of
-//! `RULES.md` G) and the error a rule returns.
+//! The stable error codes of a replay (`docs/log-format-village.md` "Replay result", each from a check of
+//! `docs/rules/village.md` G) and the error a rule returns.
 
 use serde::Serialize;
 
@@ -26,7 +26,7 @@ codes! {
     LogTooLarge = "log_too_large",
     MalformedJson = "malformed_json",
     Malformed = "malformed",
-    // RULES.md G.1 – G.14.
+    // docs/rules/village.md G.1 – G.14.
     BadFormat = "bad_format",
     UnknownField = "unknown_field",
     BadSetup = "bad_setup",
@@ -112,7 +112,7 @@ pub fn fail<T>(code: ErrorCode, message: impl Into<String>) -> RuleResult<T> {
     Err(RuleError::new(code, message))
 }
 
-/// `missing_component_data` for a key of `setup.components` (`RULES.md` G.1.5).
+/// `missing_component_data` for a key of `setup.components` (`docs/rules/village.md` G.1.5).
 pub fn missing<T>(key: &str, why: &str) -> RuleResult<T> {
     fail(
         ErrorCode::MissingComponentData,

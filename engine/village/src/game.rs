@@ -12,7 +12,7 @@ use crate::notation::{Face, FateSet, MemberRef, Who};
 use crate::rng::Rng;
 use crate::setup::{Setup, Start};
 
-/// Where a family member is (`LOG-FORMAT.md` "Member references").
+/// Where a family member is (`docs/log-format-village.md` "Member references").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Loc {
     Reserve,

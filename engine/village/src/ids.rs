@@ -1,4 +1,4 @@
-//! The ids of `RULES.md` A (and of the log format): colours, cubes, action spaces, goods, craft
+//! The ids of `docs/rules/village.md` A (and of the log format): colours, cubes, action spaces, goods, craft
 //! buildings, chronicle categories and customer tiles. Each is a closed enum, so an unknown id
 //! can only enter through the notation, where serde rejects it (`unknown_id`, G.1.6).
 
@@ -13,7 +13,7 @@ macro_rules! id_enum {
         pub enum $name { $($variant),+ }
 
         impl $name {
-            /// Every value, in the canonical order of `RULES.md`.
+            /// Every value, in the canonical order of `docs/rules/village.md`.
             pub const ALL: &'static [$name] = &[$($name::$variant),+];
 
             /// The stable id.
@@ -49,12 +49,12 @@ macro_rules! id_enum {
 }
 
 id_enum! {
-    /// A player colour (`RULES.md` A.1).
+    /// A player colour (`docs/rules/village.md` A.1).
     Color { Red = "red", Yellow = "yellow", Blue = "blue", White = "white", Purple = "purple" }
 }
 
 id_enum! {
-    /// A cube colour (`RULES.md` A.2), in the canonical order of the seeded generator.
+    /// A cube colour (`docs/rules/village.md` A.2), in the canonical order of the seeded generator.
     Cube { Orange = "orange", Green = "green", Brown = "brown", Pink = "pink", Black = "black" }
 }
 
@@ -68,7 +68,7 @@ impl Cube {
 }
 
 id_enum! {
-    /// An action space (`RULES.md` A.3), in the canonical order of the log.
+    /// An action space (`docs/rules/village.md` A.3), in the canonical order of the log.
     Space {
         Harvest = "harvest", Family = "family", Crafts = "crafts", Market = "market",
         Travel = "travel", Council = "council", Church = "church",
@@ -76,12 +76,12 @@ id_enum! {
 }
 
 id_enum! {
-    /// A goods tile (`RULES.md` A.1).
+    /// A goods tile (`docs/rules/village.md` A.1).
     Good { Scroll = "scroll", Horse = "horse", Plough = "plough", Ox = "ox", Wagon = "wagon" }
 }
 
 id_enum! {
-    /// A craft building (`RULES.md` A.5).
+    /// A craft building (`docs/rules/village.md` A.5).
     Building {
         Wainwright = "wainwright", Stables = "stables", Office = "office", Blacksmith = "blacksmith",
         Mill = "mill",
@@ -89,7 +89,7 @@ id_enum! {
 }
 
 impl Building {
-    /// Production time with a trained member (`RULES.md` A.5 column a); the mill's 2 time are
+    /// Production time with a trained member (`docs/rules/village.md` A.5 column a); the mill's 2 time are
     /// part of its only price.
     pub const fn production_time(self) -> u32 {
         match self {
@@ -98,7 +98,7 @@ impl Building {
         }
     }
 
-    /// Training time fixed by the rulebook (`RULES.md` A.5, H.4): only the wainwright and the
+    /// Training time fixed by the rulebook (`docs/rules/village.md` A.5, H.4): only the wainwright and the
     /// blacksmith; the stables and the office need component data.
     pub const fn known_training(self) -> Option<u32> {
         match self {
@@ -110,11 +110,11 @@ impl Building {
 }
 
 id_enum! {
-    /// A chronicle category (`RULES.md` A.10).
+    /// A chronicle category (`docs/rules/village.md` A.10).
     Category { Farm = "farm", Crafts = "crafts", Council = "council", Travel = "travel", Church = "church" }
 }
 
-/// What a wanted item or a stock item can be: a good, grain or coins (`LOG-FORMAT.md` "Actions").
+/// What a wanted item or a stock item can be: a good, grain or coins (`docs/log-format-village.md` "Actions").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Item {
@@ -143,7 +143,7 @@ impl Item {
     }
 }
 
-/// A customer tile `c01` … `c24` (`RULES.md` H.40). The number is 1..=24 by construction.
+/// A customer tile `c01` … `c24` (`docs/rules/village.md` H.40). The number is 1..=24 by construction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Customer(u8);
 

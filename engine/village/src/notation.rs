@@ -1,4 +1,4 @@
-//! The `village-log/1` notation (`LOG-FORMAT.md`): serde types for the envelope, the setup and
+//! The `village-log/1` notation (`docs/log-format-village.md`): serde types for the envelope, the setup and
 //! the entries, exactly as written. Nothing here is a rule; [`crate::setup`] validates the
 //! setup and [`crate::rules`] the entries. Unknown fields are errors everywhere (a typo must
 //! not pass silently, G.1.1).
@@ -48,7 +48,7 @@ pub struct SoloNotation {
     pub carla_rule: CarlaRule,
 }
 
-/// Carla's cube rule (`RULES.md` F.2; the die variant, H.39).
+/// Carla's cube rule (`docs/rules/village.md` F.2; the die variant, H.39).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CarlaRule {
@@ -114,7 +114,7 @@ impl<'de> serde::de::Visitor<'de> for ComponentsVisitor {
     }
 }
 
-/// Inline component data (`LOG-FORMAT.md` "Components"); every key optional.
+/// Inline component data (`docs/log-format-village.md` "Components"); every key optional.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct InlineComponents {
@@ -164,7 +164,7 @@ pub struct CityNotation {
     pub reward: Reward,
 }
 
-/// A city's reward (`RULES.md` A.8).
+/// A city's reward (`docs/rules/village.md` A.8).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Reward {
@@ -259,7 +259,7 @@ impl<'de> Deserialize<'de> for Who {
     }
 }
 
-/// A member reference (`LOG-FORMAT.md` "Member references"): generation and location.
+/// A member reference (`docs/log-format-village.md` "Member references"): generation and location.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MemberRef {
@@ -296,7 +296,7 @@ pub enum Pay {
     Brown,
 }
 
-/// A council privilege (`LOG-FORMAT.md` "Privilege objects").
+/// A council privilege (`docs/log-format-village.md` "Privilege objects").
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Privilege {
@@ -314,7 +314,7 @@ pub struct RewardChoice {
     pub cubes: Vec<Cube>,
 }
 
-/// An action (`{"do": ...}`, `LOG-FORMAT.md` "Actions").
+/// An action (`{"do": ...}`, `docs/log-format-village.md` "Actions").
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "do", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Action {
@@ -502,7 +502,7 @@ pub enum Face {
     Blank,
 }
 
-/// A log entry (`LOG-FORMAT.md` "Entries").
+/// A log entry (`docs/log-format-village.md` "Entries").
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Entry {

@@ -1,4 +1,4 @@
-//! `village-rng/1`, the generator of seeded games (`LOG-FORMAT.md` "Seeded games"): SplitMix64
+//! `village-rng/1`, the generator of seeded games (`docs/log-format-village.md` "Seeded games"): SplitMix64
 //! with rejection sampling for `below`, and `pick` / `shuffle` over canonical orders.
 
 /// The largest seed a log may carry (2^53 − 1, exact in JSON numbers).
@@ -63,7 +63,7 @@ impl Rng {
 mod tests {
     use super::*;
 
-    /// The published SplitMix64 reference outputs for seed 0 (`LOG-FORMAT.md` names SplitMix64).
+    /// The published SplitMix64 reference outputs for seed 0 (`docs/log-format-village.md` names SplitMix64).
     #[test]
     fn splitmix64_reference_values() {
         let mut r = Rng::new(0);

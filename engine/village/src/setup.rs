@@ -1,5 +1,5 @@
-//! Setup (`RULES.md` B, F.1): the log's [`SetupNotation`] validated into a [`Setup`] (G.1.2 –
-//! G.1.4, G.1.7), with the seeded setup events derived (`LOG-FORMAT.md` "Seeded games", events
+//! Setup (`docs/rules/village.md` B, F.1): the log's [`SetupNotation`] validated into a [`Setup`] (G.1.2 –
+//! G.1.4, G.1.7), with the seeded setup events derived (`docs/log-format-village.md` "Seeded games", events
 //! 1–3).
 
 use crate::components::{self, Components};

@@ -30,7 +30,7 @@
 //! }
 //! ```
 //!
-//! The provisional score is the score if the game were scored now (`RULES.md` E.3); served
+//! The provisional score is the score if the game were scored now (`docs/rules/village.md` E.3); served
 //! customers whose data the log lacks count 0 in it.
 
 use serde_json::{json, Map, Value};

@@ -1,5 +1,5 @@
 //! The bots' **synthetic encounter** content: made up from the paragraph number for simulated
-//! games only, never the Adventure Book's (which the project does not have, `RULES.md` B.1).
+//! games only, never the Adventure Book's (which the project does not have, `docs/rules/above-and-below.md` B.1).
 //! Every paragraph has one option (1) with two thresholds; the same paragraph always gives the
 //! same thresholds and rewards, so simulated logs pass the consistency checks of H.33.
 

@@ -1,4 +1,4 @@
-//! Build (`RULES.md` D.5): a hammer villager buys one face-up house or outpost, pays its price
+//! Build (`docs/rules/above-and-below.md` D.5): a hammer villager buys one face-up house or outpost, pays its price
 //! to the supply, places it (an outpost on an own free cave), gains its when-gained effects,
 //! collects `coin_on_build` from the player's other cards, and refills a house or outpost row.
 //! Also the shared card moves used by encounter `card` rewards (E.10, H.28, H.31).

@@ -1,4 +1,4 @@
-//! After round 7 (`RULES.md` F.9, B.4): players may still store goods, and declare the VP of
+//! After round 7 (`docs/rules/above-and-below.md` F.9, B.4): players may still store goods, and declare the VP of
 //! their cards' `custom` effects, at most once per card (trusted, row `card_vp_custom`).
 
 use crate::error::{ensure, ErrorCode, RuleResult};

@@ -1,4 +1,5 @@
-//! Explore (`RULES.md` E, D.3, D.10, H.7, H.11, H.14, H.15, H.24, H.28, H.30, H.33, H.34, H.36, H.39):
+//! Explore (`docs/rules/above-and-below.md` E, D.3, D.10, H.7, H.11, H.14, H.15, H.24, H.28, H.30, H.33, H.34, H.36,
+//! H.39):
 //! Cave Cat obedience first, then the cave drawn from the face-up cave deck, the paragraph die,
 //! one lantern die per party villager, rerolls within the owned allowance, and the declared
 //! steps of the Adventure Book: bonuses checked, efforts applied, `reached` checked against the
@@ -131,7 +132,8 @@ fn lantern_dice(game: &mut Game, party: &[String], rolls: Option<&[Roll]>) -> Ru
     }
 }
 
-/// E.5, H.7, H.14, H.39: rerolls of the lantern dice of party villagers still in the cave, within the exploration's allowance.
+/// E.5, H.7, H.14, H.39: rerolls of the lantern dice of party villagers still in the cave, within the exploration's
+/// allowance.
 fn reroll(game: &mut Game, c: &mut Cave<'_>, rerolls: &[Roll]) -> RuleResult {
     for r in rerolls {
         ensure(c.rerolls_left > 0, ErrorCode::Reroll, || {

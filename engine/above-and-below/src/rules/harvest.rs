@@ -1,4 +1,4 @@
-//! Harvest (`RULES.md` D.4): for each villager used, at most one goods token from an own house
+//! Harvest (`docs/rules/above-and-below.md` D.4): for each villager used, at most one goods token from an own house
 //! or outpost that holds one; fewer tokens than villagers is legal (H.20).
 
 use crate::error::{ensure, ErrorCode, RuleResult};

@@ -1,4 +1,4 @@
-//! The end of a round (`RULES.md` F.1–F.8, H.3): round marker, cider, villager row, rest,
+//! The end of a round (`docs/rules/above-and-below.md` F.1–F.8, H.3): round marker, cider, villager row, rest,
 //! income, restock and the first-player card. Round 7 never gets here: its last pass ends the
 //! game (F.2), so income is received 6 times.
 

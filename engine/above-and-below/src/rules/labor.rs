@@ -1,4 +1,4 @@
-//! Labor (`RULES.md` D.7): one coin per villager used; the round's first Labor also takes the
+//! Labor (`docs/rules/above-and-below.md` D.7): one coin per villager used; the round's first Labor also takes the
 //! cider on the board.
 
 use crate::error::{ensure, ErrorCode, RuleResult};

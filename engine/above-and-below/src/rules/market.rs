@@ -1,4 +1,4 @@
-//! Free actions between players and with the rows (`RULES.md` D.8): offering an item on the
+//! Free actions between players and with the rows (`docs/rules/above-and-below.md` D.8): offering an item on the
 //! sale spot, buying another player's item (coins only, at least 3), and refreshing the house
 //! or outpost row once per turn for 1 coin.
 

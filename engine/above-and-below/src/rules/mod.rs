@@ -1,4 +1,4 @@
-//! The rules, one module per rule family of `RULES.md`.
+//! The rules, one module per rule family of `docs/rules/above-and-below.md`.
 //!
 //! - [`turn`]: entry dispatch, turn order, passing and forced passes (D.2, LOG-FORMAT "Entries").
 //! - [`villagers`]: using villagers, Cave Cat obedience, arrival traits (D.2.5, D.10, A.4).

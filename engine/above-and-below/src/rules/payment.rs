@@ -1,4 +1,4 @@
-//! Payments to the supply (`RULES.md` D.5.3, H.5, H.18): coins, plus cider and potions at one
+//! Payments to the supply (`docs/rules/above-and-below.md` D.5.3, H.5, H.18): coins, plus cider and potions at one
 //! coin each for a player who owns `cider_as_coin` / `potion_as_coin`. The payment object must
 //! add up to the price exactly; without one, the price is paid in coins. Only the reserve pays.
 

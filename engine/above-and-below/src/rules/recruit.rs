@@ -1,4 +1,4 @@
-//! Train (`RULES.md` D.6): a quill villager takes the villager of one slot of the villager row,
+//! Train (`docs/rules/above-and-below.md` D.6): a quill villager takes the villager of one slot of the villager row,
 //! pays the slot's cost (−1 with `quill_plus`, minus trusted discounts), and the recruit joins
 //! exhausted, or ready with `train_to_ready`. The slot stays empty until the round end.
 

@@ -1,4 +1,4 @@
-//! The reputation track (`RULES.md` A.6, H.16): gaining moves the cube down (+1 per point),
+//! The reputation track (`docs/rules/above-and-below.md` A.6, H.16): gaining moves the cube down (+1 per point),
 //! losing moves it up; the cube is clamped at the track's ends and the excess is lost.
 
 use crate::game::Game;

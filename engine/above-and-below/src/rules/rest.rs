@@ -1,4 +1,4 @@
-//! Rest (`RULES.md` F.5, C.4, H.8, H.9, H.10): the 4-player starters move to ready after
+//! Rest (`docs/rules/above-and-below.md` F.5, C.4, H.8, H.9, H.10): the 4-player starters move to ready after
 //! round 1, mechanical villagers move one step by their own bed, then potions (injured →
 //! exhausted), cider (exhausted → ready) and beds (one step each, one bed per villager), as
 //! the `round_end` entry chooses or by the default of F.5.4.

@@ -1,4 +1,4 @@
-//! Final scoring (`RULES.md` F.10–F.12, H.2, H.17, H.35): the seven score rows of
+//! Final scoring (`docs/rules/above-and-below.md` F.10–F.12, H.2, H.17, H.35): the seven score rows of
 //! `chronicle_game::kind::ABOVE_AND_BELOW` in order, the reputation rank bonus with shared
 //! places rounded up, and the winners after the three tie-breaks.
 

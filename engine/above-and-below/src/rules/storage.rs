@@ -1,4 +1,4 @@
-//! The storage track (`RULES.md` A.5, D.9, H.19, H.23, H.32): goods move from the reserve to
+//! The storage track (`docs/rules/above-and-below.md` A.5, D.9, H.19, H.23, H.32): goods move from the reserve to
 //! the track at any time; the first token of a type takes the left-most empty space, later
 //! tokens join it; one type per space; stored tokens never move again.
 

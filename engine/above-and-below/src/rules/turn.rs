@@ -1,4 +1,4 @@
-//! Entry dispatch and turn order (`RULES.md` D.2, F.1, F.9; LOG-FORMAT "Entries"): whose turn
+//! Entry dispatch and turn order (`docs/rules/above-and-below.md` D.2, F.1, F.9; LOG-FORMAT "Entries"): whose turn
 //! it is, passing, forced passes (which a log may omit), the free actions before an action,
 //! and where `round_end`, `store` and `declare` may stand.
 

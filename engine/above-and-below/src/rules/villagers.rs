@@ -1,4 +1,4 @@
-//! Villagers (`RULES.md` A.4, D.2.5, D.10, B.6): using ready villagers, Cave Cat obedience
+//! Villagers (`docs/rules/above-and-below.md` A.4, D.2.5, D.10, B.6): using ready villagers, Cave Cat obedience
 //! dice, and the arrival traits of a villager who joins a village.
 
 use crate::error::{ensure, fail, ErrorCode, RuleResult};

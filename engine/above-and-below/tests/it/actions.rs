@@ -1,4 +1,4 @@
-//! The actions and turn order (`RULES.md` D.2, D.4 Harvest, D.5 Build, D.6 Train, D.7 Labor).
+//! The actions and turn order (`docs/rules/above-and-below.md` D.2, D.4 Harvest, D.5 Build, D.6 Train, D.7 Labor).
 
 use serde_json::json;
 

@@ -1,4 +1,4 @@
-//! The deck model (`RULES.md` G.1.1, D.8.3, H.29) in explicit mode, over the 25 basic houses of
+//! The deck model (`docs/rules/above-and-below.md` G.1.1, D.8.3, H.29) in explicit mode, over the 25 basic houses of
 //! the synthetic set: a draw names an unseen card while any is left, then the known tail in the
 //! order it went under the deck; anything else is `E_DRAW`.
 

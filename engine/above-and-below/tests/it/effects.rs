@@ -1,4 +1,4 @@
-//! The closed effect vocabulary (`RULES.md` B.3), each effect applied at its moment, on
+//! The closed effect vocabulary (`docs/rules/above-and-below.md` B.3), each effect applied at its moment, on
 //! synthetic cards changed for the test (synthetic test data, not the printed game). Effects
 //! shown elsewhere: beds (round_end, example), income_coins, income_potions, goods_refill
 //! (round_end), vp and vp_per (scoring, golden games), income_per_stored (golden-2p-rich),

@@ -1,4 +1,4 @@
-//! Exploration (`RULES.md` E, D.10 Cave Cat).
+//! Exploration (`docs/rules/above-and-below.md` E, D.10 Cave Cat).
 
 use serde_json::{json, Value};
 

@@ -1,4 +1,4 @@
-//! Golden logs (complete games for 2, 3 and 4 players, `RULES.md` C.1) with hand-worked scores,
+//! Golden logs (complete games for 2, 3 and 4 players, `docs/rules/above-and-below.md` C.1) with hand-worked scores,
 //! and invalid fixtures, each with a valid twin differing in one entry. Every fixture uses the
 //! synthetic component set (synthetic test data, not the printed game).
 

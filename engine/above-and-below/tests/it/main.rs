@@ -1,5 +1,5 @@
 //! The engine's rule tests, gathered in one binary. Each module is one suite:
-//! `setup` (RULES.md A.8, B, C), `actions` (D.4–D.7), `market` (D.8–D.9), `explore` (E, D.10),
+//! `setup` (docs/rules/above-and-below.md A.8, B, C), `actions` (D.4–D.7), `market` (D.8–D.9), `explore` (E, D.10),
 //! `round_end` (F.1–F.8), `scoring` (F.10–F.12), `effects` (B.3), `deck` (G.1.1),
 //! `decisions` (H), `codes` (every G.1 error code reachable), `trust` (the G.5 trust report),
 //! `fixtures` (golden logs and invalid twins), `example` (the LOG-FORMAT worked example),

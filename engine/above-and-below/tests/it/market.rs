@@ -1,4 +1,4 @@
-//! Free actions and storage (`RULES.md` D.8 offer / buy / refresh, D.9 storage track, A.5).
+//! Free actions and storage (`docs/rules/above-and-below.md` D.8 offer / buy / refresh, D.9 storage track, A.5).
 
 use serde_json::json;
 

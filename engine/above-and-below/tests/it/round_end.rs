@@ -1,4 +1,4 @@
-//! The end of a round (`RULES.md` F.1–F.8) and of the game (F.2, F.9).
+//! The end of a round (`docs/rules/above-and-below.md` F.1–F.8) and of the game (F.2, F.9).
 
 use serde_json::json;
 

@@ -1,4 +1,4 @@
-//! Scoring (`RULES.md` F.10–F.12).
+//! Scoring (`docs/rules/above-and-below.md` F.10–F.12).
 
 use serde_json::json;
 

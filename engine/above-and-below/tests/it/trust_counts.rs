@@ -1,4 +1,5 @@
-//! The per-player trust counts of the state (`RULES.md` G.5, B.4, G.2): per player, what a replay had to accept as
+//! The per-player trust counts of the state (`docs/rules/above-and-below.md` G.5, B.4, G.2): per player, what a replay
+//! had to accept as
 //! declared — custom credits of every kind, custom and card bonuses, custom outcomes, declared
 //! VP, and the totals gained from encounters — next to what it could check (paragraphs against
 //! a cave table). One complete game; every count is pinned.

@@ -52,7 +52,7 @@ pub trait Bot {
         self.place_and_play(game, p, rng)
     }
 
-    /// Field or breeding, at a harvest with the third red event (`RULES.md` C.4).
+    /// Field or breeding, at a harvest with the third red event (`docs/rules/caverna-reference.md` C.4).
     fn harvest_choice(&self, game: &Game, p: usize, _rng: &mut SplitMix64) -> HarvestPhase {
         sensible_harvest_choice(game, p)
     }

@@ -1,4 +1,4 @@
-//! Furnishing-tile abilities that hook into gaining goods and building (`RULES.md` E.3–E.5).
+//! Furnishing-tile abilities that hook into gaining goods and building (`docs/rules/caverna-reference.md` E.3–E.5).
 //!
 //! Gains go through [`gain`] so that tiles reacting to goods (Seam, Dog school) see every
 //! source exactly once.

@@ -1,5 +1,5 @@
 //! Breeding: one newborn per farm-animal type with 2 or more animals, if it can be housed
-//! (`RULES.md` F.3; Quarry and Breeding cave E.3/E.4).
+//! (`docs/rules/caverna-reference.md` F.3; Quarry and Breeding cave E.3/E.4).
 
 use crate::error::{ensure, ErrorCode, RuleResult};
 use crate::furnishing::Furnishing;
@@ -30,7 +30,7 @@ pub fn breed(game: &mut Game, p: usize, animals: &[FarmAnimal]) -> RuleResult {
 }
 
 /// Without a `breed` entry: every newborn that can be housed, trying sheep, donkey, boar,
-/// cattle in that order (`LOG-FORMAT.md` "breed").
+/// cattle in that order (`docs/log-format.md` "breed").
 pub fn default_breeding(game: &mut Game, p: usize) {
     let player = &game.players[p];
     let parents = player.animals();

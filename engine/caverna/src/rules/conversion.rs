@@ -1,5 +1,5 @@
 //! Any-time actions: food conversion, buying food with gold, ruby trades and ruby tiles,
-//! releasing animals (`RULES.md` F.4, F.5, F.6 and `LOG-FORMAT.md` "free").
+//! releasing animals (`docs/rules/caverna-reference.md` F.4, F.5, F.6 and `docs/log-format.md` "free").
 
 use crate::error::{ensure, fail, ErrorCode, RuleError, RuleResult};
 use crate::furnishing::Furnishing;

@@ -1,4 +1,4 @@
-//! Expeditions and their loot (`RULES.md` D.1, D.2, H.1, H.2).
+//! Expeditions and their loot (`docs/rules/caverna-reference.md` D.1, D.2, H.1, H.2).
 
 use crate::error::{ensure, fail, ErrorCode, RuleResult};
 use crate::furnishing::Furnishing;

@@ -1,4 +1,4 @@
-//! Family growth and dwelling room (`RULES.md` B.4, E.1, F.2).
+//! Family growth and dwelling room (`docs/rules/caverna-reference.md` B.4, E.1, F.2).
 
 use crate::board::Tile;
 use crate::error::{ensure, ErrorCode, RuleResult};

@@ -1,4 +1,4 @@
-//! Actions allowed at any time (`LOG-FORMAT.md` "free", `RULES.md` F.4, F.5, E.4–E.6 "any
+//! Actions allowed at any time (`docs/log-format.md` "free", `docs/rules/caverna-reference.md` F.4, F.5, E.4–E.6 "any
 //! time" tiles), and the dispatch of `use` to the tile abilities.
 
 use crate::error::{ensure, fail, ErrorCode, RuleResult};

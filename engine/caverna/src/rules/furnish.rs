@@ -1,5 +1,5 @@
 //! Furnishing a cavern or a dwelling: availability, cell, cost with discounts and the Builder's
-//! substitution (`RULES.md` B.4, E, E.7).
+//! substitution (`docs/rules/caverna-reference.md` B.4, E, E.7).
 
 use crate::board::{Coord, Tile, Under};
 use crate::error::{ensure, fail, ErrorCode, RuleResult};

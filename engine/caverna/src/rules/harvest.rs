@@ -1,4 +1,4 @@
-//! Harvest sub-phases: the field phase and paying for food (`RULES.md` C.3, F.6, E.4).
+//! Harvest sub-phases: the field phase and paying for food (`docs/rules/caverna-reference.md` C.3, F.6, E.4).
 
 use crate::board::{Crop, Tile};
 use crate::furnishing::Furnishing;

@@ -1,4 +1,4 @@
-//! Animal housing (`RULES.md` F.1): can a player keep these farm animals and dogs on this
+//! Animal housing (`docs/rules/caverna-reference.md` F.1): can a player keep these farm animals and dogs on this
 //! home board?
 //!
 //! # Containers
@@ -8,14 +8,14 @@
 //!
 //! * *dedicated* containers take one fixed type: Ore and Ruby mines 1 donkey each, a stable on
 //!   a forest space without tile 1 wild boar, the Breakfast room 3 cattle, the Cuddle room as
-//!   many sheep as there are dwarfs in play (`RULES.md` E.2, E.7);
+//!   many sheep as there are dwarfs in play (`docs/rules/caverna-reference.md` E.2, E.7);
 //! * *shared* containers take any one type, and their sizes are all powers of two: a stable on
 //!   an unfenced meadow and, with the Stubble room, each unsown field hold 1; the entry and
 //!   Mixed dwellings 2; a small pasture 2 (4 with its stable); a large pasture, counted once for
 //!   its two halves, 4, 8 or 16 with 0, 1 or 2 stables;
 //! * *guardable* zones are the meadow and pasture zones (a meadow cell, a small pasture, a large
 //!   pasture as a whole): `d ≥ 1` dogs there make the zone hold `d + 1` sheep and nothing else,
-//!   instead of its normal capacity (`RULES.md` F.1, decision H.18). An unfenced meadow without
+//!   instead of its normal capacity (`docs/rules/caverna-reference.md` F.1, decision H.18). An unfenced meadow without
 //!   a stable is guardable with normal capacity 0. Dogs themselves never need room.
 //!
 //! # Algorithm and why it is exact
@@ -65,7 +65,7 @@ const CATTLE: usize = FarmAnimal::Cattle as usize;
 /// Shared containers come in sizes `1 << class` for `class` in `0..CLASSES` (1 to 16).
 const CLASSES: usize = 5;
 
-/// Whether some arrangement houses all these animals on this board (RULES.md F.1).
+/// Whether some arrangement houses all these animals on this board (docs/rules/caverna-reference.md F.1).
 /// `animals` is indexed by `FarmAnimal::index()` (sheep, donkey, boar, cattle);
 /// `dwarfs` is the number of dwarfs in play (Cuddle room capacity, newborns included).
 pub fn fits(board: &HomeBoard, dwarfs: u32, animals: [u32; 4], dogs: u32) -> bool {
@@ -322,7 +322,7 @@ mod tests {
         }
     }
 
-    /// RULES.md F.1: with nothing to house, every board fits, whatever the dogs.
+    /// docs/rules/caverna-reference.md F.1: with nothing to house, every board fits, whatever the dogs.
     #[test]
     fn f1_zero_animals_always_fit() {
         let mut full = HomeBoard::new();
@@ -333,7 +333,7 @@ mod tests {
         }
     }
 
-    /// RULES.md F.1 `small_pasture` 2, `small_pasture_with_stable` 4, one farm type.
+    /// docs/rules/caverna-reference.md F.1 `small_pasture` 2, `small_pasture_with_stable` 4, one farm type.
     #[test]
     fn f1_small_pasture_holds_2_or_4_with_stable() {
         let mut b = bare();
@@ -353,7 +353,7 @@ mod tests {
         );
     }
 
-    /// RULES.md F.1 `large_pasture` 4 / 8 / 16 with 0 / 1 / 2 stables (`2^(stables+1) × 2`),
+    /// docs/rules/caverna-reference.md F.1 `large_pasture` 4 / 8 / 16 with 0 / 1 / 2 stables (`2^(stables+1) × 2`),
     /// one zone counted once.
     #[test]
     fn f1_large_pasture_holds_4_8_16_by_stables() {
@@ -366,7 +366,7 @@ mod tests {
         table("F.1 large_pasture_2_stables", &b, 2, &[(cattle(16), 0, true), (cattle(17), 0, false)]);
     }
 
-    /// RULES.md F.1 and A.4: cells of the Office-room ring house animals like any other.
+    /// docs/rules/caverna-reference.md F.1 and A.4: cells of the Office-room ring house animals like any other.
     #[test]
     fn f1_ring_cells_are_ordinary_cells() {
         let mut b = bare();
@@ -376,7 +376,7 @@ mod tests {
         table("F.1 ring cells", &b, 2, &[([0, 1, 8, 0], 0, true), ([0, 1, 9, 0], 0, false), ([0, 2, 8, 0], 0, false)]);
     }
 
-    /// RULES.md F.1 `stable_on_meadow`: 1 animal of any farm type; an unfenced meadow without a
+    /// docs/rules/caverna-reference.md F.1 `stable_on_meadow`: 1 animal of any farm type; an unfenced meadow without a
     /// stable holds none.
     #[test]
     fn f1_meadow_holds_one_any_with_stable_none_without() {
@@ -393,7 +393,7 @@ mod tests {
         }
     }
 
-    /// RULES.md F.1 `stable_in_forest`: a stable on a forest space without tile holds 1 wild
+    /// docs/rules/caverna-reference.md F.1 `stable_in_forest`: a stable on a forest space without tile holds 1 wild
     /// boar and nothing else.
     #[test]
     fn f1_forest_stable_holds_one_boar_only() {
@@ -415,7 +415,7 @@ mod tests {
         table("F.1 stable_in_forest ×2", &b, 2, &[(boars(2), 0, true), (boars(3), 0, false)]);
     }
 
-    /// RULES.md F.1 `ore_mine`, `ruby_mine`: 1 donkey each, donkeys only.
+    /// docs/rules/caverna-reference.md F.1 `ore_mine`, `ruby_mine`: 1 donkey each, donkeys only.
     #[test]
     fn f1_mines_hold_one_donkey_each() {
         let mut b = bare();
@@ -431,7 +431,7 @@ mod tests {
         table("F.1 ruby_mine", &b, 2, &[(donkeys(2), 0, true), (donkeys(3), 0, false), (cattle(1), 0, false)]);
     }
 
-    /// RULES.md F.1 `entry_dwelling` and `mixed_dwelling`: a pair of one type each.
+    /// docs/rules/caverna-reference.md F.1 `entry_dwelling` and `mixed_dwelling`: a pair of one type each.
     #[test]
     fn f1_dwellings_hold_a_pair_of_one_type() {
         let b = HomeBoard::new();
@@ -448,7 +448,7 @@ mod tests {
         table("F.1 plain dwelling holds no animals", &b, 2, &[(donkeys(3), 0, false)]);
     }
 
-    /// RULES.md F.1: each container holds one farm type. The entry dwelling cannot keep 1 sheep
+    /// docs/rules/caverna-reference.md F.1: each container holds one farm type. The entry dwelling cannot keep 1 sheep
     /// and 1 boar, but two small pastures can.
     #[test]
     fn f1_one_farm_type_per_container() {
@@ -485,7 +485,7 @@ mod tests {
         );
     }
 
-    /// RULES.md F.1 `breakfast_room` (E.2): up to 3 cattle, nothing else.
+    /// docs/rules/caverna-reference.md F.1 `breakfast_room` (E.2): up to 3 cattle, nothing else.
     #[test]
     fn f1_breakfast_room_holds_3_cattle_only() {
         let mut b = HomeBoard::new();
@@ -504,7 +504,7 @@ mod tests {
         );
     }
 
-    /// RULES.md F.1 `cuddle_room` (E.2, E.7): as many sheep as dwarfs in play, no other type.
+    /// docs/rules/caverna-reference.md F.1 `cuddle_room` (E.2, E.7): as many sheep as dwarfs in play, no other type.
     #[test]
     fn f1_cuddle_room_holds_sheep_up_to_dwarfs() {
         let mut b = bare();
@@ -519,7 +519,7 @@ mod tests {
         }
     }
 
-    /// RULES.md F.1 `stubble_room` fields (E.2): with the Stubble room, each unsown field holds
+    /// docs/rules/caverna-reference.md F.1 `stubble_room` fields (E.2): with the Stubble room, each unsown field holds
     /// 1 farm animal of any type; sown fields, or fields without the room, hold none.
     #[test]
     fn f1_stubble_room_unsown_fields_hold_one_any() {
@@ -541,7 +541,7 @@ mod tests {
         table("F.1 stubble_room harvested field", &b, 2, &[([1, 1, 1, 0], 0, true)]);
     }
 
-    /// RULES.md F.1 last row: caverns, tunnels, other furnishings and bare forest hold nothing.
+    /// docs/rules/caverna-reference.md F.1 last row: caverns, tunnels, other furnishings and bare forest hold nothing.
     #[test]
     fn f1_other_spaces_hold_nothing() {
         let mut b = bare();
@@ -557,7 +557,7 @@ mod tests {
         }
     }
 
-    /// RULES.md F.1 dogs and H.18: one dog on an unfenced meadow keeps 2 sheep, three dogs 4.
+    /// docs/rules/caverna-reference.md F.1 dogs and H.18: one dog on an unfenced meadow keeps 2 sheep, three dogs 4.
     #[test]
     fn h18_dogs_on_a_meadow_keep_dogs_plus_one_sheep() {
         let mut b = bare();
@@ -591,7 +591,7 @@ mod tests {
         );
     }
 
-    /// RULES.md F.1 and H.18: dogs may stand on fields or forest, but guard nothing there.
+    /// docs/rules/caverna-reference.md F.1 and H.18: dogs may stand on fields or forest, but guard nothing there.
     #[test]
     fn h18_dogs_guard_nothing_on_fields_or_forest() {
         let mut b = bare();
@@ -607,7 +607,7 @@ mod tests {
         table("F.1/H.18 dogs on a stubble field", &b, 2, &[(sheep(1), 2, true), (sheep(2), 2, false)]);
     }
 
-    /// RULES.md F.1 and H.18: guarding replaces a pasture's capacity (stables ignored), so the
+    /// docs/rules/caverna-reference.md F.1 and H.18: guarding replaces a pasture's capacity (stables ignored), so the
     /// pasture keeps max(normal, d + 1) sheep, never the sum.
     #[test]
     fn h18_dogs_replace_pasture_capacity() {
@@ -644,7 +644,7 @@ mod tests {
         );
     }
 
-    /// RULES.md F.1 and H.18: a guarded zone holds sheep and no other farm animal, so a stable
+    /// docs/rules/caverna-reference.md F.1 and H.18: a guarded zone holds sheep and no other farm animal, so a stable
     /// meadow keeps 1 animal of any type or, guarded, sheep only.
     #[test]
     fn h18_guarded_zone_holds_sheep_only() {
@@ -678,7 +678,7 @@ mod tests {
         );
     }
 
-    /// RULES.md F.1 and H.18: dogs themselves never need room.
+    /// docs/rules/caverna-reference.md F.1 and H.18: dogs themselves never need room.
     #[test]
     fn h18_dogs_alone_always_fit() {
         table("F.1/H.18 dogs alone", &bare(), 0, &[(NONE, 1, true), (NONE, 1000, true)]);
@@ -699,7 +699,7 @@ mod tests {
         b
     }
 
-    /// RULES.md F.1: absurd counts are rejected by the capacity bound, without overflow, and an
+    /// docs/rules/caverna-reference.md F.1: absurd counts are rejected by the capacity bound, without overflow, and an
     /// entry that leaves them on the board is rejected with `animals_unhoused`. (How quickly:
     /// `examples/rules_bench.rs`, `housing` section; a unit test does not time anything.)
     #[test]
@@ -753,7 +753,7 @@ mod tests {
         b
     }
 
-    /// RULES.md F.1: a late-game board mixing every kind of container.
+    /// docs/rules/caverna-reference.md F.1: a late-game board mixing every kind of container.
     #[test]
     fn f1_late_game_board() {
         let mut b = HomeBoard::new(); // entry dwelling: 2
@@ -872,7 +872,7 @@ mod tests {
         }
     }
 
-    /// RULES.md F.1 and H.18: the fast solver agrees with an exhaustive search on thousands of
+    /// docs/rules/caverna-reference.md F.1 and H.18: the fast solver agrees with an exhaustive search on thousands of
     /// random small boards.
     #[test]
     fn f1_h18_solver_matches_exhaustive_search() {

@@ -1,4 +1,4 @@
-//! The work phase: placing a dwarf and carrying out the action space (`RULES.md` B.2–B.6,
+//! The work phase: placing a dwarf and carrying out the action space (`docs/rules/caverna-reference.md` B.2–B.6,
 //! connectors in §0, H.4, H.7, H.8, H.10).
 
 use crate::action_space::ActionSpace;
@@ -39,7 +39,7 @@ pub enum Part {
     Imitate,
 }
 
-/// How the parts combine (`RULES.md` §0 "Connectors").
+/// How the parts combine (`docs/rules/caverna-reference.md` §0 "Connectors").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Connector {
     /// Any non-empty subset, any order.
@@ -108,7 +108,7 @@ const EXTENSION: &[(Part, usize)] =
 const URGENT_WISH: &[(Part, usize)] =
     &[(Part::Furnish(crate::rules::furnish::Furnish::DwellingOnly), 1), (Part::Grow, 1), (Part::Gain(URGENT_GOLD), 1)];
 
-/// What a space offers a dwarf: its parts and connector (`RULES.md` B.2, B.3, §0). Each flow
+/// What a space offers a dwarf: its parts and connector (`docs/rules/caverna-reference.md` B.2, B.3, §0). Each flow
 /// is a constant, handed out by reference, not copied: this runs for every placement and every
 /// candidate, and a placement keeps its flow while it lasts ([`Placing`]), which a copy of the
 /// whole table row (parts and all) would make several times larger.

@@ -1,5 +1,5 @@
 //! The round: reveal, replenish, work phase order, return home, and the harvest schedule
-//! (`RULES.md` C.2, C.4, B.7, B.8, H.5, H.16, H.17).
+//! (`docs/rules/caverna-reference.md` C.2, C.4, B.7, B.8, H.5, H.16, H.17).
 
 use crate::action_space::{ActionSpace, RoundCard, REPLENISHED, REPLENISHMENT};
 use crate::error::{ensure, ErrorCode, RuleResult};

@@ -1,4 +1,4 @@
-//! Sowing: up to 2 grain and 2 vegetable fields (`RULES.md` B.4).
+//! Sowing: up to 2 grain and 2 vegetable fields (`docs/rules/caverna-reference.md` B.4).
 
 use crate::board::{Crop, Tile};
 use crate::error::{ensure, ErrorCode, RuleResult};

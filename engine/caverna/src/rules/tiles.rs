@@ -1,5 +1,5 @@
 //! Placing landscape tiles on the home board: twins, singles, mines, pastures and stables
-//! (`RULES.md` A.2–A.4, E.7 for the Office-room ring).
+//! (`docs/rules/caverna-reference.md` A.2–A.4, E.7 for the Office-room ring).
 
 use crate::board::{printed_bonus, Coord, PrintedBonus, Tile};
 use crate::error::{ensure, fail, ErrorCode, RuleResult};

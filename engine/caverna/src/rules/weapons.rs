@@ -1,4 +1,4 @@
-//! Forging weapons (`RULES.md` B.4, E.3 Blacksmith, H.24).
+//! Forging weapons (`docs/rules/caverna-reference.md` B.4, E.3 Blacksmith, H.24).
 
 use crate::error::{ensure, ErrorCode, RuleResult};
 use crate::furnishing::Furnishing;

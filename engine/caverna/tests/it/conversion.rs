@@ -1,4 +1,4 @@
-//! Conversions and rubies: `RULES.md` F.4, F.5, H.15.
+//! Conversions and rubies: `docs/rules/caverna-reference.md` F.4, F.5, H.15.
 
 use crate::common::*;
 use chronicle_caverna::board::{Coord, Tile};

@@ -1,4 +1,4 @@
-//! `RULES.md` H: one test (or more) per row of the discrepancies table, named `h<N>_<topic>`.
+//! `docs/rules/caverna-reference.md` H: one test (or more) per row of the discrepancies table, named `h<N>_<topic>`.
 //! Some rows are also checked elsewhere (`placement.rs`, `tiles.rs`, `expedition.rs`,
 //! `scoring.rs`); here each is re-checked with a different case. Rows that say "not a rule"
 //! (H.19, H.20) show that the engine does not apply the BGA behaviour.
@@ -42,7 +42,7 @@ fn set(p: &mut Player, at: (i8, i8), tile: Furnishing) {
     p.board.set_tile(Coord::at(at.0, at.1), Tile::Furnished { tile, under: Under::Cavern });
 }
 
-/// Every row of `RULES.md` H has a test here, named `h<N>_…`.
+/// Every row of `docs/rules/caverna-reference.md` H has a test here, named `h<N>_…`.
 #[test]
 fn every_h_row_has_a_test() {
     let source = include_str!("decisions.rs");

@@ -1,4 +1,4 @@
-//! Weapons and expeditions: `RULES.md` B.4 (forging), D.1, D.2, H.1, H.24.
+//! Weapons and expeditions: `docs/rules/caverna-reference.md` B.4 (forging), D.1, D.2, H.1, H.24.
 
 use crate::common::*;
 use chronicle_caverna::goods::Good;

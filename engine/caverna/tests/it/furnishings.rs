@@ -1,4 +1,4 @@
-//! The 48 furnishing tiles of `RULES.md` E: one test per tile, named `e_<tile id>_<what it
+//! The 48 furnishing tiles of `docs/rules/caverna-reference.md` E: one test per tile, named `e_<tile id>_<what it
 //! pins>`, each with a worked expectation; the interaction notes of E.7; the catalogue data; the
 //! introductory set (H.21).
 //!
@@ -58,7 +58,7 @@ fn at(g: &Game, row: i8, col: i8) -> Option<Tile> {
 // Catalogue, coverage and the introductory set
 // ---------------------------------------------------------------------------------------------
 
-/// `RULES.md` E tables, transcribed independently: id, cost, printed points, intro set.
+/// `docs/rules/caverna-reference.md` E tables, transcribed independently: id, cost, printed points, intro set.
 /// (id, cost, printed points, introductory).
 type CardRow = (&'static str, &'static [(Good, u32)], u32, bool);
 
@@ -116,7 +116,7 @@ const RULES_E: [CardRow; 48] = {
     ]
 };
 
-/// E.1–E.6: the engine's catalogue has the costs, printed points and sets of `RULES.md` E, in
+/// E.1–E.6: the engine's catalogue has the costs, printed points and sets of `docs/rules/caverna-reference.md` E, in
 /// its order; the yellow tiles are the parlors, storages and chambers (E "Structure").
 #[test]
 fn catalogue_matches_rules_e() {

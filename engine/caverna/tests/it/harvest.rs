@@ -1,4 +1,4 @@
-//! Harvests: `RULES.md` C.3 (field, feeding, breeding), C.4 (schedule), F.3, F.6.
+//! Harvests: `docs/rules/caverna-reference.md` C.3 (field, feeding, breeding), C.4 (schedule), F.3, F.6.
 
 use crate::common::*;
 use chronicle_caverna::goods::Good;

@@ -1,5 +1,6 @@
 //! The engine's rule tests, gathered in one binary (one link instead of ten). Each module is one
-//! suite: `conversion`, `decisions` (`RULES.md` H), `expedition`, `furnishings` (`RULES.md` E),
+//! suite: `conversion`, `decisions` (`docs/rules/caverna-reference.md` H), `expedition`, `furnishings`
+//! (`docs/rules/caverna-reference.md` E),
 //! `harvest`, `placement`, `rounds`, `scoring`, `spaces`, `tiles`; `common` holds the shared
 //! log builders.
 

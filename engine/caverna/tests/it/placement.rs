@@ -1,4 +1,4 @@
-//! Work phase and action spaces: `RULES.md` B.2, B.5, B.6, connectors (§0), H.4, H.7, H.10.
+//! Work phase and action spaces: `docs/rules/caverna-reference.md` B.2, B.5, B.6, connectors (§0), H.4, H.7, H.10.
 
 use crate::common::*;
 use chronicle_caverna::goods::Good;

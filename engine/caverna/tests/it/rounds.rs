@@ -1,4 +1,4 @@
-//! Round structure: `RULES.md` B.3 (reveal), B.7 (two players), B.8 (solo), C.2 (phases).
+//! Round structure: `docs/rules/caverna-reference.md` B.3 (reveal), B.7 (two players), B.8 (solo), C.2 (phases).
 
 use crate::common::*;
 use chronicle_caverna::action_space::ActionSpace;

@@ -1,4 +1,4 @@
-//! Final scoring: `RULES.md` G.1 (score-pad rows) and G.2 (the rulebook's 80-point example).
+//! Final scoring: `docs/rules/caverna-reference.md` G.1 (score-pad rows) and G.2 (the rulebook's 80-point example).
 
 use chronicle_caverna::board::{Coord, Crop, Tile, Under};
 use chronicle_caverna::furnishing::Furnishing;

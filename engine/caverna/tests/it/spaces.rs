@@ -1,4 +1,4 @@
-//! More action spaces and tile limits: `RULES.md` B.2 (Strip mining, Depot, Large depot, Ruby
+//! More action spaces and tile limits: `docs/rules/caverna-reference.md` B.2 (Strip mining, Depot, Large depot, Ruby
 //! mining), A.4 (fields and stables), F.3 (`breed` entries), F.5 (ruby tiles).
 
 use crate::common::*;

@@ -1,4 +1,4 @@
-//! Home-board tiles: `RULES.md` A.2 (adjacency), A.3 (bonuses), A.4 (placement), E (furnishing).
+//! Home-board tiles: `docs/rules/caverna-reference.md` A.2 (adjacency), A.3 (bonuses), A.4 (placement), E (furnishing).
 
 use crate::common::*;
 use chronicle_caverna::board::{Coord, Tile};

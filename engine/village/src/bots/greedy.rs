@@ -1,4 +1,4 @@
-//! The greedy bot: plays the entry after which its provisional score (`RULES.md` E.3) plus a
+//! The greedy bot: plays the entry after which its provisional score (`docs/rules/village.md` E.3) plus a
 //! small value for what it holds is highest; ties broken by its seeded generator.
 
 use super::Bot;

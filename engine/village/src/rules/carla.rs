@@ -1,4 +1,4 @@
-//! Solo mode's Carla (`RULES.md` F.2 – F.6, G.13, H.21 – H.25, H.35, H.38, H.39, H.43): the
+//! Solo mode's Carla (`docs/rules/village.md` F.2 – F.6, G.13, H.21 – H.25, H.35, H.38, H.39, H.43): the
 //! cube she takes after each of your cube-taking turns, her life-cycle track with the fate
 //! tiles and her deaths, and her reactions.
 

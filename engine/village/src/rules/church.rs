@@ -1,4 +1,4 @@
-//! Church (`RULES.md` D.7, G.10.1): a member from the farm into the black bag for 1 brown
+//! Church (`docs/rules/village.md` D.7, G.10.1): a member from the farm into the black bag for 1 brown
 //! (or a coin) or 3 time.
 
 use super::payment::{pay, Cost, Deaths};

@@ -1,4 +1,4 @@
-//! Council chamber (`RULES.md` D.5, A.6, G.8, H.16, H.36): enter stage 1, advance one stage,
+//! Council chamber (`docs/rules/village.md` D.5, A.6, G.8, H.16, H.36): enter stage 1, advance one stage,
 //! or use a privilege only; privileges of stages 1–4.
 
 use super::payment::{can_pay, pay, pay_coins, Cost, Deaths};

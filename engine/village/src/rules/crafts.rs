@@ -1,4 +1,4 @@
-//! Crafts (`RULES.md` D.3, A.5, G.6, H.4, H.5): one good at a building, with time (a trained
+//! Crafts (`docs/rules/village.md` D.3, A.5, G.6, H.4, H.5): one good at a building, with time (a trained
 //! member, trained now if need be) or with the building's price; 2 coins at the mill.
 
 use super::payment::{pay, Cost, Deaths};

@@ -1,4 +1,4 @@
-//! The end of the game (`RULES.md` E.2, H.13, H.23): who is owed a last turn once a death
+//! The end of the game (`docs/rules/village.md` E.2, H.13, H.23): who is owed a last turn once a death
 //! fills the last chronicle space or the last grave.
 
 use std::collections::VecDeque;

@@ -1,4 +1,4 @@
-//! Family (`RULES.md` D.2, G.5.2, G.5.3, H.29): a birth from the reserve or a recall from the
+//! Family (`docs/rules/village.md` D.2, G.5.2, G.5.3, H.29): a birth from the reserve or a recall from the
 //! main board.
 
 use crate::error::{fail, ErrorCode, RuleResult};

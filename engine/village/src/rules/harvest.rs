@@ -1,4 +1,4 @@
-//! Grain harvest (`RULES.md` D.1, G.5.1, H.10).
+//! Grain harvest (`docs/rules/village.md` D.1, G.5.1, H.10).
 
 use crate::error::{fail, ErrorCode, RuleResult};
 use crate::game::{Game, Loc};

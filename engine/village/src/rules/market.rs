@@ -1,4 +1,4 @@
-//! Market day (`RULES.md` D.4, G.7, H.3, H.12, H.24, H.25): sequences of sales clockwise
+//! Market day (`docs/rules/village.md` D.4, G.7, H.3, H.12, H.24, H.25): sequences of sales clockwise
 //! from the trigger, the extra green + 1 time, Carla's sale, and the refill.
 
 use std::collections::VecDeque;

@@ -1,4 +1,4 @@
-//! Mass (`RULES.md` E.1, F.5, G.12, H.18, H.19, H.22): buys, random draws from the black bag,
+//! Mass (`docs/rules/village.md` E.1, F.5, G.12, H.18, H.19, H.22): buys, random draws from the black bag,
 //! promotions along the church track and the majority's 2 PP.
 
 use crate::error::{fail, ErrorCode, RuleResult};

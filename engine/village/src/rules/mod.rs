@@ -1,4 +1,4 @@
-//! The rules, one module per family of `RULES.md`, and the dispatcher that applies a log
+//! The rules, one module per family of `docs/rules/village.md`, and the dispatcher that applies a log
 //! entry where the game stands ([`apply`]) after running every step that needs neither a
 //! decision nor a random outcome ([`run_automatic`]).
 
@@ -264,7 +264,7 @@ fn apply_fitting(game: &mut Game, top: &Task, entry: &Entry) -> RuleResult {
 }
 
 /// The error of an entry that does not fit the step the game waits for. When it fails several
-/// checks, the code is the first in `RULES.md` H.44's order: the kind due there (a populate, a
+/// checks, the code is the first in `docs/rules/village.md` H.44's order: the kind due there (a populate, a
 /// mass, a death with a choice), then the entry's own checks in the order of G — a populate
 /// out of place (G.2.1) before an entry of another kind where a recorded outcome or a choice
 /// is due (G.3.9), before a sale or pass without a market day (G.7.1), a death not due (G.11.1),

@@ -1,4 +1,4 @@
-//! Paying costs (`RULES.md` D.9, G.4): influence cubes (any of them replaceable by a coin,
+//! Paying costs (`docs/rules/village.md` D.9, G.4): influence cubes (any of them replaceable by a coin,
 //! H.11), grain, goods, coins and time. Everything is checked before anything is taken, and
 //! "cannot pay" names what is missing.
 

@@ -1,4 +1,4 @@
-//! The round (`RULES.md` C.1, C.2, G.2, H.28): populating the action spaces from the green bag.
+//! The round (`docs/rules/village.md` C.1, C.2, G.2, H.28): populating the action spaces from the green bag.
 
 use crate::error::{fail, ErrorCode, RuleResult};
 use crate::game::{Game, Task};

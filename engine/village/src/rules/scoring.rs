@@ -1,4 +1,4 @@
-//! Final scoring (`RULES.md` E.3, E.4, F.7): the nine rows, the winners with their
+//! Final scoring (`docs/rules/village.md` E.3, E.4, F.7): the nine rows, the winners with their
 //! tie-break, and the solo rank.
 
 use serde::Serialize;
@@ -160,7 +160,7 @@ pub fn solo_rank(total: i64) -> &'static str {
 mod tests {
     use super::*;
 
-    /// RULES.md A.8, A.10: the two final-scoring tables.
+    /// docs/rules/village.md A.8, A.10: the two final-scoring tables.
     #[test]
     fn scoring_tables() {
         let travel: Vec<i64> = (0..=7).map(travel_points).collect();
@@ -169,7 +169,7 @@ mod tests {
         assert_eq!(chronicle, [0, 0, 0, 4, 7, 12, 12]);
     }
 
-    /// RULES.md F.7.
+    /// docs/rules/village.md F.7.
     #[test]
     fn solo_ranks() {
         for (t, r) in [

@@ -1,4 +1,4 @@
-//! Deaths (`RULES.md` C.6, C.7, G.11): who dies when the life marker passes the quill, and
+//! Deaths (`docs/rules/village.md` C.6, C.7, G.11): who dies when the life marker passes the quill, and
 //! where the dead member goes (chronicle category, else a grave, else removed), with the end
 //! trigger of E.2. Time itself is paid in [`super::payment::spend_time`].
 

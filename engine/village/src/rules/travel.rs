@@ -1,4 +1,4 @@
-//! Travel (`RULES.md` D.6, A.8, G.9, H.15): depart from the farm to a city next to the
+//! Travel (`docs/rules/village.md` D.6, A.8, G.9, H.15): depart from the farm to a city next to the
 //! village, or journey to an adjacent city; a first visit places a disc and gains the reward.
 
 use super::council::take_from_supply;

@@ -1,4 +1,4 @@
-//! A turn (`RULES.md` C.3, C.5, G.3, H.31 – H.33): take a cube, use the well, or — in the end
+//! A turn (`docs/rules/village.md` C.3, C.5, G.3, H.31 – H.33): take a cube, use the well, or — in the end
 //! sequence on an empty board — a free last action; then the action.
 
 use super::payment::{spend_time, Deaths};

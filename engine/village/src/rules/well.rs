@@ -1,4 +1,4 @@
-//! The well (`RULES.md` D.8, G.3.6, H.31): 3 influence cubes of one colour (coins standing
+//! The well (`docs/rules/village.md` D.8, G.3.6, H.31): 3 influence cubes of one colour (coins standing
 //! in, H.11) instead of taking a cube, for any one action.
 
 use super::payment::{pay, Cost, Deaths};

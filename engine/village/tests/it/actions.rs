@@ -1,4 +1,4 @@
-//! Actions (`RULES.md` D.1 – D.3, D.5 – D.7, G.5, G.6, G.8 – G.10).
+//! Actions (`docs/rules/village.md` D.1 – D.3, D.5 – D.7, G.5, G.6, G.8 – G.10).
 
 use serde_json::json;
 

@@ -1,4 +1,4 @@
-//! `RULES.md` G checks whose code other checks share and which the other suites do not reach
+//! `docs/rules/village.md` G checks whose code other checks share and which the other suites do not reach
 //! on their own, one row per check: the check's id, the log (or changed state) and the code.
 
 use chronicle_village::game::Loc;

@@ -1,4 +1,4 @@
-//! Every stable error code (`LOG-FORMAT.md` "Replay result", `RULES.md` G) is reachable: for
+//! Every stable error code (`docs/log-format-village.md` "Replay result", `docs/rules/village.md` G) is reachable: for
 //! each code of `ErrorCode::ALL` a log, or a short game whose state is changed directly where
 //! the rules take long to get there, that fails with exactly that code. A new code without a
 //! row here fails the test.

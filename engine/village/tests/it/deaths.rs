@@ -1,4 +1,4 @@
-//! Time and death (`RULES.md` C.6, C.7, G.11, H.8, H.9).
+//! Time and death (`docs/rules/village.md` C.6, C.7, G.11, H.8, H.9).
 
 use serde_json::json;
 

@@ -1,4 +1,4 @@
-//! One test per decision of `RULES.md` H, named `hN_…` (H.37 is a sourcing rule with nothing
+//! One test per decision of `docs/rules/village.md` H, named `hN_…` (H.37 is a sourcing rule with nothing
 //! to replay). This module holds the ones that need only a short log; `decisions_play`
 //! (H.1, H.3, H.5, H.7, H.13, H.15, H.16, H.19, H.20, H.27, H.28, H.31–H.33, H.36, H.40) and
 //! `decisions_solo` (H.21–H.25, H.34, H.35, H.38, H.39, H.41–H.43) the others. Elsewhere:

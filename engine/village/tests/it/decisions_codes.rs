@@ -1,4 +1,4 @@
-//! `RULES.md` H.44 – H.47, one test each (table-driven where a decision names several cases):
+//! `docs/rules/village.md` H.44 – H.47, one test each (table-driven where a decision names several cases):
 //! which code an entry failing several checks gets, Carla's take after the end trigger, where
 //! missing data first read by an automatic step fails, and an empty chronicle category.
 //! Rare positions are set up by changing the state directly; each such test says what it

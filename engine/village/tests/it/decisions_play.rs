@@ -1,4 +1,4 @@
-//! `RULES.md` H decisions of the multiplayer game not pinned in `decisions.rs`, one test each.
+//! `docs/rules/village.md` H decisions of the multiplayer game not pinned in `decisions.rs`, one test each.
 //! Positions the rules reach only after many turns are set up by changing the state of a
 //! short game directly (`common::game_at`); each such test says what it changes.
 

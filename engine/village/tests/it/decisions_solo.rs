@@ -1,4 +1,4 @@
-//! `RULES.md` H decisions of the solo mode, one test each, on the unseeded solo log of
+//! `docs/rules/village.md` H decisions of the solo mode, one test each, on the unseeded solo log of
 //! `solo.rs` (synthetic table: Carla's order harvest, family, crafts, market, travel, council,
 //! church; fate boxes top 2/5/8, bottom 3/7/11) and the golden solo game. Rare positions are
 //! set up by changing the state directly; each such test says what it changes.

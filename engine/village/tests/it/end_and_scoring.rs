@@ -1,4 +1,4 @@
-//! End of the game and scoring (`RULES.md` E.2 – E.4, G.3.7, G.3.8), on the golden logs.
+//! End of the game and scoring (`docs/rules/village.md` E.2 – E.4, G.3.7, G.3.8), on the golden logs.
 
 use serde_json::json;
 

@@ -1,4 +1,4 @@
-//! Rule families of `RULES.md` B–F that the other suites reach only in passing: the harvest's
+//! Rule families of `docs/rules/village.md` B–F that the other suites reach only in passing: the harvest's
 //! goods combinations (D.1), journeys and repeat visits (D.6), the scoring tables (E.3), the
 //! mass majority's tie-break (E.1 step 3), Carla at the mass (F.5), Carla's board at a new
 //! round (F.6) and the solo ranks (F.7). Positions are set up by changing the state of a short

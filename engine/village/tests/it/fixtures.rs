@@ -1,4 +1,4 @@
-//! Fixture logs: `LOG-FORMAT.md`'s worked example replays as documented, and each invalid
+//! Fixture logs: `docs/log-format-village.md`'s worked example replays as documented, and each invalid
 //! fixture fails at its entry with its code while its valid twin (one entry different) passes.
 
 use serde_json::json;

@@ -1,4 +1,4 @@
-//! Market day (`RULES.md` D.4, G.7, H.3, H.12).
+//! Market day (`docs/rules/village.md` D.4, G.7, H.3, H.12).
 
 use serde_json::json;
 

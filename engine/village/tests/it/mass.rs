@@ -1,4 +1,4 @@
-//! Mass (`RULES.md` E.1, G.12, H.18, H.19).
+//! Mass (`docs/rules/village.md` E.1, G.12, H.18, H.19).
 
 use serde_json::json;
 

@@ -1,4 +1,4 @@
-//! Seeded games (`LOG-FORMAT.md` "Seeded games", `RULES.md` G.14) and simulated games of
+//! Seeded games (`docs/log-format-village.md` "Seeded games", `docs/rules/village.md` G.14) and simulated games of
 //! every player count.
 
 use chronicle_game::{GameEngine, Status};

@@ -1,4 +1,4 @@
-//! Setup (`RULES.md` B, G.1): envelope, players, display, compensation, components.
+//! Setup (`docs/rules/village.md` B, G.1): envelope, players, display, compensation, components.
 
 use serde_json::json;
 

@@ -1,4 +1,4 @@
-//! Solo mode against Carla (`RULES.md` F, G.13, H.21 – H.25, H.43), on an unseeded log with
+//! Solo mode against Carla (`docs/rules/village.md` F, G.13, H.21 – H.25, H.43), on an unseeded log with
 //! the synthetic component set (Carla's order there: harvest, family, crafts, market, travel,
 //! council, church; fate boxes top 2/5/8, bottom 3/7/11).
 

@@ -1,4 +1,4 @@
-//! The travel map (`RULES.md` A.8, D.6, G.1.7, M.6; `LOG-FORMAT.md` "Components"): its
+//! The travel map (`docs/rules/village.md` A.8, D.6, G.1.7, M.6; `docs/log-format-village.md` "Components"): its
 //! indexed reading against a plain reference on random maps, its faults in their order, and
 //! the bounds on the size of what a log declares.
 
@@ -335,7 +335,7 @@ fn chain(travel: &mut Value, n: usize, hub: &str) {
     }
 }
 
-/// D.6, M.6, `LOG-FORMAT.md` "Components": a simulated game replays to the same end on the
+/// D.6, M.6, `docs/log-format-village.md` "Components": a simulated game replays to the same end on the
 /// synthetic map and on that map with a chain hung from `abbey` up to the bound on cities:
 /// a map of the largest size allowed is read, and every travel in the game looked up in it,
 /// without changing a verdict or a score.
@@ -359,7 +359,7 @@ fn d6_a_game_on_a_map_of_the_largest_size_allowed_ends_as_on_the_small_map() {
     assert_eq!(r.winners, small.winners);
 }
 
-/// M.6, `LOG-FORMAT.md` "Components": a map with the most paths allowed is read (the
+/// M.6, `docs/log-format-village.md` "Components": a map with the most paths allowed is read (the
 /// village's two paths, then every other path among the cities, each pair once).
 #[test]
 fn m6_a_map_with_the_most_paths_allowed_is_read() {
@@ -385,7 +385,7 @@ fn m6_a_map_with_the_most_paths_allowed_is_read() {
     assert!(map.path(Node::City(0), Node::City(n - 1)).is_some());
 }
 
-/// `LOG-FORMAT.md` "Components", G.1.7: a declared list over its bound — cities, paths, a
+/// `docs/log-format-village.md` "Components", G.1.7: a declared list over its bound — cities, paths, a
 /// chronicle category's spaces, graves — is refused at `setup` with `log_too_large`, naming
 /// the list, its length and the bound; a list at its bound is read.
 #[test]
@@ -420,7 +420,7 @@ fn g1_7_component_lists_over_their_bounds_are_refused_at_setup() {
     assert_eq!(over(&graves(MAX_GRAVES)), None);
 }
 
-/// D.6, `LOG-FORMAT.md` "Components": the log of the finding — 100,000 cities in a chain,
+/// D.6, `docs/log-format-village.md` "Components": the log of the finding — 100,000 cities in a chain,
 /// over 5 MB — is refused at `setup` with `log_too_large`, by the bound on cities, before any
 /// path is read. The time is a generous sanity check against a same-run baseline, not a
 /// measurement (the figures are in `docs/performance.md`): the refusal costs a few readings of

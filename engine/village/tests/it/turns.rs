@@ -1,4 +1,4 @@
-//! Rounds and turns (`RULES.md` C.1 – C.5, G.2, G.3).
+//! Rounds and turns (`docs/rules/village.md` C.1 – C.5, G.2, G.3).
 
 use serde_json::json;
 

@@ -1,11 +1,11 @@
-//! Decisions H.1–H.17 of `RULES.md`.
+//! Decisions H.1–H.17 of `docs/rules/above-and-below.md`.
 
 use serde_json::{json, Value};
 
 use super::*;
 use crate::common::*;
 
-/// H.1 (Outpost count (and deck sizes)). RULES.md decides: "Not hard-coded. The deck size used by
+/// H.1 (Outpost count (and deck sizes)). docs/rules/above-and-below.md decides: "Not hard-coded. The deck size used by
 /// G.1.1 is, with a complete catalogue (a named one, one that `extends` a named one, or any
 /// catalogue in seeded mode), the number of its entries of that kind; otherwise the count of A.7
 /// (25 basic houses, 25 outposts as printed in IT, 18 regular villagers, 25 caves)."
@@ -43,7 +43,7 @@ fn h01_deck_sizes_from_a_complete_catalogue() {
     );
 }
 
-/// H.2 (Does the starting house score 1 VP?). RULES.md decides: "No. Row 2 and the tie-break count
+/// H.2 (Does the starting house score 1 VP?). docs/rules/above-and-below.md decides: "No. Row 2 and the tie-break count
 /// basic, key and star houses and outposts only. Every player has one starting house, so the order
 /// of players is unaffected either way."
 ///
@@ -54,7 +54,7 @@ fn h02_starting_house_scores_no_vp() {
     assert_eq!(r.scores.map(|s| s[0].houses_outposts), Some(0));
 }
 
-/// H.3 (Income after round 7). RULES.md decides: "No rest, income, restock or cider after round 7.
+/// H.3 (Income after round 7). docs/rules/above-and-below.md decides: "No rest, income, restock or cider after round 7.
 /// Income is received 6 times."
 ///
 /// Shown here: income 6 times; no income after round 7.
@@ -64,7 +64,7 @@ fn h03_income_six_times() {
     assert_eq!(player(&st, 0)["coins"], 7 + 6 * 4);
 }
 
-/// H.4 (Supply limits). RULES.md decides: "Coins, potions, cider and goods are unlimited for
+/// H.4 (Supply limits). docs/rules/above-and-below.md decides: "Coins, potions, cider and goods are unlimited for
 /// legality. Exceeding the token counts gives warning `W_SUPPLY`."
 ///
 /// Shown here: supplies are unlimited; too many tokens is only W_SUPPLY.
@@ -80,7 +80,8 @@ fn h04_supply_is_a_warning() {
     assert!(r.warnings.iter().any(|w| w.code == "W_SUPPLY"));
 }
 
-/// H.5 (Cider and potions as coins). RULES.md decides: "With the effect, each token is worth 1 coin
+/// H.5 (Cider and potions as coins). docs/rules/above-and-below.md decides: "With the effect, each token is worth 1
+/// coin
 /// in any payment to the supply (Build, Train, Refresh, encounter `pay` items and bonuses), written
 /// as the payment object of D.5.3; never in a purchase from a player."
 ///
@@ -106,7 +107,8 @@ fn h05_cider_as_coin() {
     assert_error(&log(2, e3), Some(5), "E_PAYMENT");
 }
 
-/// H.6 (Scope of "gain 1 coin when building"). RULES.md decides: "Applies to every card bought with
+/// H.6 (Scope of "gain 1 coin when building"). docs/rules/above-and-below.md decides: "Applies to every card bought
+/// with
 /// the Build action (houses and outposts), from every other card with the symbol. It does not apply
 /// to cards gained free from an encounter (`card`), which are not built."
 ///
@@ -121,7 +123,7 @@ fn h06_coin_on_build() {
     assert_eq!(player(&state(&l), 0)["coins"], 5 + 4 - 3 + 1);
 }
 
-/// H.7 (Which dice may be rerolled). RULES.md decides: "Lantern dice only, one point per reroll.
+/// H.7 (Which dice may be rerolled). docs/rules/above-and-below.md decides: "Lantern dice only, one point per reroll.
 /// The paragraph die and Cave Cat obedience dice are never rerolled. Points from several cards add
 /// up. They are per exploration and do not carry over."
 ///
@@ -134,7 +136,7 @@ fn h07_only_lantern_dice_reroll() {
     assert_error(&log_with(s, vec![build(0, "house_01", Some("house_05")), pass(1), e]), Some(2), "E_REROLL");
 }
 
-/// H.8 (Potion then bed on one villager). RULES.md decides: "Allowed (injured → exhausted by
+/// H.8 (Potion then bed on one villager). docs/rules/above-and-below.md decides: "Allowed (injured → exhausted by
 /// potion, exhausted → ready by bed). The order is fixed: potions, cider, beds."
 ///
 /// Shown here: potion then bed on one villager.
@@ -161,7 +163,7 @@ fn h08_potion_then_bed() {
     assert_eq!(player(&st, 0)["potions"], 0);
 }
 
-/// H.9 (Mechanical Man's bed). RULES.md decides: "It moves one step per rest by itself, does not
+/// H.9 (Mechanical Man's bed). docs/rules/above-and-below.md decides: "It moves one step per rest by itself, does not
 /// take a house bed, and its bed helps no other villager."
 ///
 /// Shown here: a mechanical villager rests by its own bed and may not take a house bed.
@@ -183,7 +185,7 @@ fn h09_mechanical_villager_rest() {
     assert_error(&log(2, [base, vec![bed]].concat()), Some(3), "E_REST");
 }
 
-/// H.10 (4-player round-1 starters). RULES.md decides: "They move during rest step F.5.1, before
+/// H.10 (4-player round-1 starters). docs/rules/above-and-below.md decides: "They move during rest step F.5.1, before
 /// potions, cider and beds, without using a bed."
 ///
 /// Shown here: the 4-player starters move to ready by themselves after round 1.
@@ -196,7 +198,7 @@ fn h10_four_player_starters() {
     assert_error(&log(4, vec![labor(0, &["start_quill"])]), Some(0), "E_VILLAGER_NOT_READY");
 }
 
-/// H.11 (Cave Cat inside a group action). RULES.md decides: "Obedience dice are rolled before the
+/// H.11 (Cave Cat inside a group action). docs/rules/above-and-below.md decides: "Obedience dice are rolled before the
 /// action is resolved, and for Explore before the cave is drawn: the cave deck is face up (IT Prep.
 /// 6), so the order reveals nothing, and a cat failure never leaves a drawn cave without an
 /// exploration. A failed cat leaves the group. The player then takes any action with other
@@ -291,7 +293,7 @@ fn h11_cat_rolls_come_first() {
     assert_error(&log(2, [base, vec![e]].concat()), Some(5), "E_PARTY_SIZE");
 }
 
-/// H.12 (Where villagers gained from encounters go). RULES.md decides: "Exhausted, like trained
+/// H.12 (Where villagers gained from encounters go). docs/rules/above-and-below.md decides: "Exhausted, like trained
 /// villagers. `train_to_ready` does not apply (it concerns Train)."
 ///
 /// Shown here: villagers gained from an encounter arrive exhausted, even with train_to_ready.
@@ -328,7 +330,7 @@ fn h12_encounter_villagers_arrive_exhausted() {
     assert_error(&log(2, vec![e]), Some(0), "E_OUTCOME");
 }
 
-/// H.13 (Glogo's discount). RULES.md decides: "Glogo = `hammer_plus`: −1 in total, never −2."
+/// H.13 (Glogo's discount). docs/rules/above-and-below.md decides: "Glogo = `hammer_plus`: −1 in total, never −2."
 ///
 /// Shown here: Glogo pays 1 less, never 2.
 #[test]
@@ -354,7 +356,7 @@ fn h13_glogo_discount() {
     assert_eq!(player(&state(&l), 0)["coins"], 7 + 4 - 4);
 }
 
-/// H.14 (Chained paragraphs). RULES.md decides: "One set of lantern dice per exploration; they all
+/// H.14 (Chained paragraphs). docs/rules/above-and-below.md decides: "One set of lantern dice per exploration; they all
 /// carry over, including those of villagers that left the cave. Efforts and rerolls may be added at
 /// any step and carry over; the reroll allowance (E.5) is for the whole exploration. Bonuses count
 /// only at the step they belong to. The last step decides success."
@@ -376,7 +378,7 @@ fn h14_chained_steps_share_dice() {
 }
 
 /// H.15 (Reward names a villager, card or cave that is not available; penalty takes more than the
-/// player has). RULES.md decides: "That part of the outcome is lost, and the rest applies. The log
+/// player has). docs/rules/above-and-below.md decides: "That part of the outcome is lost, and the rest applies. The log
 /// leaves the item out (for `lose_good`, it writes only what the reserve held). Naming an
 /// unavailable villager, card or cave, or losing items not in the reserve, is `E_OUTCOME`."
 ///
@@ -390,7 +392,8 @@ fn h15_unavailable_rewards() {
     assert_eq!(player(&state(&log(2, vec![e])), 0)["coins"], 0);
 }
 
-/// H.16 (Reputation beyond the track). RULES.md decides: "Clamped at the ends. The excess is lost."
+/// H.16 (Reputation beyond the track). docs/rules/above-and-below.md decides: "Clamped at the ends. The excess is
+/// lost."
 ///
 /// Shown here: reputation is clamped at the track's ends.
 #[test]
@@ -404,7 +407,7 @@ fn h16_reputation_clamped() {
     assert_eq!(player(&state(&log(2, vec![lose])), 0)["reputation"], -2, "the top of the track is -2");
 }
 
-/// H.17 (What "Edificio" counts in `vp_per [house]`). RULES.md decides: "Own basic, key and star
+/// H.17 (What "Edificio" counts in `vp_per [house]`). docs/rules/above-and-below.md decides: "Own basic, key and star
 /// houses, including the scoring card itself. Never the starting house or outposts."
 ///
 /// Shown here: `vp_per [house]` counts own basic, key and star houses, itself included; never the

@@ -1,11 +1,11 @@
-//! Decisions H.18–H.35 of `RULES.md`.
+//! Decisions H.18–H.35 of `docs/rules/above-and-below.md`.
 
 use serde_json::{json, Value};
 
 use super::*;
 use crate::common::*;
 
-/// H.18 (Items on the sale spot). RULES.md decides: "Still owned (they count for `vp_per`,
+/// H.18 (Items on the sale spot). docs/rules/above-and-below.md decides: "Still owned (they count for `vp_per`,
 /// `if_have`, `per_have`), not stored (no income, no storage VP). They cannot be spent (payments,
 /// rest), stored or lost to `lose_good` until withdrawn to the reserve on the owner's turn (IT p.9:
 /// "solo durante il tuo turno"). A passed player's item can still be bought (the sale is that
@@ -31,7 +31,7 @@ fn h18_sale_spot() {
     assert_eq!(player(&st, 0)["coins"], 7 + 1 + 4);
 }
 
-/// H.19 (Storing goods at the end). RULES.md decides: "Allowed after the last round, before
+/// H.19 (Storing goods at the end). docs/rules/above-and-below.md decides: "Allowed after the last round, before
 /// scoring. Also allowed between the last pass of a round and its income."
 ///
 /// Shown here: storing after the last round, before scoring.
@@ -61,7 +61,7 @@ fn h19_store_before_the_income() {
     assert_eq!(coins(vec![]), 7 + 4);
 }
 
-/// H.20 (Harvest with fewer goods than villagers). RULES.md decides: "Legal."
+/// H.20 (Harvest with fewer goods than villagers). docs/rules/above-and-below.md decides: "Legal."
 ///
 /// Shown here: a harvest may take fewer goods than villagers.
 #[test]
@@ -69,7 +69,7 @@ fn h20_harvest_fewer_goods() {
     assert_ok(&log(2, vec![harvest(0, &["start_hammer"], &[])]));
 }
 
-/// H.21 (Other uses of potions and cider). RULES.md decides: "No other use. They cannot be spent
+/// H.21 (Other uses of potions and cider). docs/rules/above-and-below.md decides: "No other use. They cannot be spent
 /// during the action phase except as coins (H.5)."
 ///
 /// Shown here: potions have no use in the action phase except as coins (with the effect).
@@ -83,7 +83,7 @@ fn h21_potions_do_not_pay_without_the_effect() {
     assert_error(&log(2, vec![e, pass(1), b]), Some(2), "E_PAYMENT");
 }
 
-/// H.22 (Party size and the 7 dice). RULES.md decides: "No upper limit."
+/// H.22 (Party size and the 7 dice). docs/rules/above-and-below.md decides: "No upper limit."
 ///
 /// Shown here: no upper limit on the party.
 #[test]
@@ -97,7 +97,7 @@ fn h22_party_of_three() {
     assert_ok(&log(2, vec![e]));
 }
 
-/// H.23 (Stored goods). RULES.md decides: "They cannot be offered, paid or lost to `lose_good`
+/// H.23 (Stored goods). docs/rules/above-and-below.md decides: "They cannot be offered, paid or lost to `lose_good`
 /// (which takes from the reserve)."
 ///
 /// Shown here: stored goods cannot be offered.
@@ -109,7 +109,8 @@ fn h23_stored_goods_never_move() {
     assert_error(&log(2, vec![e, pass(1), offer]), Some(2), "E_OFFER");
 }
 
-/// H.24 (Empty cave deck). RULES.md decides: "Explore is illegal with an empty cave deck. An extra-
+/// H.24 (Empty cave deck). docs/rules/above-and-below.md decides: "Explore is illegal with an empty cave deck. An
+/// extra-
 /// cave reward with an empty deck is lost."
 ///
 /// Shown here: Explore is illegal with an empty cave deck, and an extra cave from an empty deck is
@@ -133,7 +134,7 @@ fn h24_empty_cave_deck() {
     assert_error(&log_with(s, vec![ex(0, json!([])), ex(1, json!([]))]), Some(1), "E_CAVE_DECK_EMPTY");
 }
 
-/// H.25 (Trades and table talk). RULES.md decides: "Only completed trades are logged. Price ≥ 3
+/// H.25 (Trades and table talk). docs/rules/above-and-below.md decides: "Only completed trades are logged. Price ≥ 3
 /// coins is the only price rule."
 ///
 /// Shown here: the only price rule is ≥ 3 coins.
@@ -149,7 +150,7 @@ fn h25_price_at_least_three() {
     );
 }
 
-/// H.26 (Card data unavailable). RULES.md decides: "The catalogue model (B) with custom credits. A
+/// H.26 (Card data unavailable). docs/rules/above-and-below.md decides: "The catalogue model (B) with custom credits. A
 /// log is verifiable only to the extent its catalogue is true. A named, checked catalogue is the
 /// target. Encounter data is not part of `/1` (B.8)."
 ///
@@ -164,7 +165,7 @@ fn h26_card_data_is_declared_in_the_log() {
     assert_eq!(player(&st, 0)["beds"], 4, "start_house 3 + house_01 1, as declared");
 }
 
-/// H.27 (Board numbers unavailable). RULES.md decides: "The profile must be completed from the
+/// H.27 (Board numbers unavailable). docs/rules/above-and-below.md decides: "The profile must be completed from the
 /// physical board. Until then, logs carry `setup.board`."
 ///
 /// Shown here: the built-in `standard` profile alone lacks cells and is E_SETUP_BOARD; a log
@@ -182,7 +183,7 @@ fn h27_board_numbers_come_from_the_log() {
     assert_ok(&log_with(s, vec![]));
 }
 
-/// H.28 (Outpost gained from an encounter). RULES.md decides: "The outpost needs an own cave
+/// H.28 (Outpost gained from an encounter). docs/rules/above-and-below.md decides: "The outpost needs an own cave
 /// without an outpost that was owned at the start of the turn. The cave being explored, and an
 /// extra cave gained in the same exploration, do not qualify. With none, the item is lost (H.15)."
 ///
@@ -203,7 +204,7 @@ fn h28_encounter_outpost_needs_an_earlier_cave() {
     assert_eq!(player(&st, 0)["caves"][0]["outpost"]["id"], "outpost_01");
 }
 
-/// H.29 (Order of refreshed cards under the deck). RULES.md decides: "Slot 0 first, so slot 0 is
+/// H.29 (Order of refreshed cards under the deck). docs/rules/above-and-below.md decides: "Slot 0 first, so slot 0 is
 /// drawn before slot 3 once the unseen part is empty (G.1.1). A row with fewer than 4 cards puts
 /// those under and draws up to 4."
 ///
@@ -233,7 +234,7 @@ fn h29_refresh_order() {
     assert_eq!(row[2], row0[1]);
 }
 
-/// H.30 (Which villagers count for `per_skill` and `if_tag`). RULES.md decides: "Villagers sent to
+/// H.30 (Which villagers count for `per_skill` and `if_tag`). docs/rules/above-and-below.md decides: "Villagers sent to
 /// the cave that are still there at the start of the step. This step's efforts do not remove them;
 /// earlier efforts, `injure` and `lose_villager` do."
 ///
@@ -264,7 +265,7 @@ fn h30_per_skill_counts_this_steps_efforts() {
     assert_error(&log(2, vec![chain]), Some(0), "E_BONUS");
 }
 
-/// H.31 (Rows a free `card` reward may take from). RULES.md decides: "Any face-up row: house, key,
+/// H.31 (Rows a free `card` reward may take from). docs/rules/above-and-below.md decides: "Any face-up row: house, key,
 /// star or outpost. Key and star cards are not replaced (D.5.7)."
 ///
 /// Shown here: a free card may come from the star row, which is not refilled.
@@ -290,7 +291,8 @@ fn h31_free_card_from_any_row() {
     assert_error(&log(2, vec![e]), Some(0), "E_OUTCOME");
 }
 
-/// H.32 (Number of storage spaces). RULES.md decides: "The profile gives 3 to 8 spaces (8 expected,
+/// H.32 (Number of storage spaces). docs/rules/above-and-below.md decides: "The profile gives 3 to 8 spaces (8
+/// expected,
 /// A.5). A new goods type with no empty space left cannot be stored (`E_STORE`)."
 ///
 /// Shown here: with every space used, a new goods type cannot be stored.
@@ -304,7 +306,7 @@ fn h32_storage_spaces_run_out() {
     assert_error(&log_with(s, vec![e, store]), Some(1), "E_STORE");
 }
 
-/// H.33 (Consistency of declared encounters within one log). RULES.md decides: "The same cave with
+/// H.33 (Consistency of declared encounters within one log). docs/rules/above-and-below.md decides: "The same cave with
 /// the same paragraph die always gives the same first paragraph, and the same paragraph and option
 /// always carry the same thresholds. A log that contradicts an earlier exploration of its own is
 /// `E_PARAGRAPH` or `E_THRESHOLD`. Outcomes are not compared, because they may contain a choice."
@@ -341,7 +343,7 @@ fn h33_consistency_within_a_log() {
     assert_ok(&log_with(s, vec![first, p1(1, json!([4]))]));
 }
 
-/// H.34 (`thresholds` in the log). RULES.md decides: "Required in every step (`[]` for an option
+/// H.34 (`thresholds` in the log). docs/rules/above-and-below.md decides: "Required in every step (`[]` for an option
 /// without a test), so `reached` and failure are always checked against them (E.8)."
 ///
 /// Shown here: thresholds are required in every step.
@@ -351,7 +353,7 @@ fn h34_thresholds_required() {
     assert_error(&log(2, vec![e]), Some(0), "E_FORMAT");
 }
 
-/// H.35 (Still tied after the three tie-breaks). RULES.md decides: "The tied players share the
+/// H.35 (Still tied after the three tie-breaks). docs/rules/above-and-below.md decides: "The tied players share the
 /// win."
 ///
 /// Shown here: players still tied after the tie-breaks share the win.

@@ -18,7 +18,7 @@ fn two_rolls(a: u8, b: u8) -> Value {
     json!([{"villager": "start_explorer", "die": a}, {"villager": "start_quill", "die": b}])
 }
 
-/// H.36 (One entry failing two checks). RULES.md decides: "The code is the first failing check
+/// H.36 (One entry failing two checks). docs/rules/above-and-below.md decides: "The code is the first failing check
 /// in G.1's table order, with two named exceptions: a `turn` or `pass` by a player who has
 /// passed is `E_PASSED` (not `E_NOT_YOUR_TURN` …); a bonus whose condition cannot hold (a
 /// `per_skill` bonus with no villager of that skill in the party) is `E_BONUS`, not
@@ -112,7 +112,7 @@ fn h36_first_failing_check_in_table_order() {
     assert_ok(&log(2, vec![explore_with(&party, two_rolls(4, 4), ok_step, json!({}))]));
 }
 
-/// H.37 (Reputation from encounters at the track's limits). RULES.md decides: "The trust
+/// H.37 (Reputation from encounters at the track's limits). docs/rules/above-and-below.md decides: "The trust
 /// report's net reputation is what was applied after clamping, not what the log declared."
 ///
 /// Shown here: an encounter declaring +40 reputation moves the marker to the track's end (7 on
@@ -131,7 +131,7 @@ fn h37_trust_reports_clamped_reputation() {
     }
 }
 
-/// H.38 (Catalogues in seeded mode). RULES.md decides: "In seeded mode the decks are exactly the
+/// H.38 (Catalogues in seeded mode). docs/rules/above-and-below.md decides: "In seeded mode the decks are exactly the
 /// catalogue's entries, however few; a deck that runs out is empty (H.24)."
 ///
 /// Shown here: a seeded catalogue with 2 caves and 5 basic houses: the cave deck holds 2, the
@@ -166,7 +166,7 @@ fn h38_seeded_decks_are_the_catalogue() {
     assert_eq!(both, vec![json!("cave_01"), json!("cave_02")]);
 }
 
-/// H.39 (Rerolling dice of villagers who left the cave). RULES.md decides: "A die of a villager
+/// H.39 (Rerolling dice of villagers who left the cave). docs/rules/above-and-below.md decides: "A die of a villager
 /// who left the party still counts toward the total but may no longer be rerolled."
 ///
 /// Shown here (one reroll allowed by a house): the quill's effort takes it out of the cave at

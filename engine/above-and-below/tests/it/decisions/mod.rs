@@ -1,4 +1,4 @@
-//! One test per decision of `RULES.md` H, named `hNN_…`, its doc comment quoting the decision
+//! One test per decision of `docs/rules/above-and-below.md` H, named `hNN_…`, its doc comment quoting the decision
 //! (where a decision is structural, the test shows its observable effect). `h01_h17` holds
 //! H.1–H.17, `h18_h35` H.18–H.35, `h36_h39` H.36–H.39 and G.5's trust counts; this module the
 //! shared builders.

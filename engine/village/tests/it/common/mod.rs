@@ -1,5 +1,5 @@
 //! Shared log builders: a 2-player unseeded game on the labelled synthetic component set
-//! (`chronicle-synthetic/1`, not the printed game) with the populate of `LOG-FORMAT.md`'s
+//! (`chronicle-synthetic/1`, not the printed game) with the populate of `docs/log-format-village.md`'s
 //! worked example, and helpers to replay and read verdicts.
 
 #![allow(dead_code)]
