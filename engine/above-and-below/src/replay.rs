@@ -116,8 +116,16 @@ pub(crate) fn envelope_code(code: envelope::Code) -> ErrorCode {
 /// scores in this engine's notation.
 #[allow(clippy::result_large_err)]
 pub(crate) fn parse_document(input: &[u8]) -> Result<Document, (LogError, Meta)> {
-    let parts = envelope::read(input, FORMAT, MAX_ENTRIES)
-        .map_err(|f| (doc_error(envelope_code(f.code), f.message), f.meta))?;
+    let fault = |f: envelope::Fault| (doc_error(envelope_code(f.code), f.message), f.meta);
+    let parts = envelope::read(input, FORMAT, MAX_ENTRIES).map_err(fault)?;
+    // This format refuses a member name repeated in any object (LOG-FORMAT "Envelope").
+    // (A log the tree reader refuses is `malformed_json`, as for every envelope fault.)
+    if let Some(f) = parts.refuse_repeated() {
+        return Err(match chronicle_game::members::tree_rejects(input) {
+            Some(e) => (doc_error(ErrorCode::MalformedJson, e.to_string()), Meta::default()),
+            None => fault(f),
+        });
+    }
     let meta = parts.meta;
     let setup: SetupNotation =
         serde_json::from_str(parts.setup.get()).map_err(|e| (located(notation_error(&e, "setup")), meta.clone()))?;

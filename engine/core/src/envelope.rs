@@ -107,6 +107,11 @@ pub mod messages {
         format!("`{member}` is not an array")
     }
 
+    /// A top-level member written twice, for a format that refuses it.
+    pub fn repeated(member: &str) -> String {
+        format!("top-level member `{member}` is repeated")
+    }
+
     /// A fault inside `meta`, as serde words it (without a place in the text).
     pub fn in_meta(text: &str) -> String {
         format!("meta: {text}")
@@ -138,6 +143,18 @@ pub struct Parts<'a> {
     pub entries: Vec<&'a RawValue>,
     /// `claimed`, unless it is absent or `null`.
     pub claimed: Option<&'a RawValue>,
+    /// The first top-level member written twice, if any (only its last copy is read above):
+    /// for an engine whose format refuses repeated members ([`Parts::refuse_repeated`]).
+    pub repeated: Option<String>,
+}
+
+impl Parts<'_> {
+    /// The fault of a log whose top-level member is written twice, for an engine whose format
+    /// refuses that (Above and Below): `malformed`, with the log's `meta`.
+    pub fn refuse_repeated(&self) -> Option<Fault> {
+        let name = self.repeated.as_deref()?;
+        Some(Fault { code: Code::Malformed, message: messages::repeated(name), meta: self.meta.clone() })
+    }
 }
 
 /// The top-level members a log may have.
@@ -212,7 +229,8 @@ fn parts<'a>(input: &'a [u8], format: &str, max_entries: usize) -> Result<Parts<
     if entries.len() > max_entries {
         return fail(Code::LogTooLarge, messages::too_many_entries(entries.len(), max_entries));
     }
-    Ok(Parts { meta, setup, entries, claimed: present(members.get("claimed")) })
+    let repeated = members.first_repeated().map(str::to_owned);
+    Ok(Parts { meta, setup, entries, claimed: present(members.get("claimed")), repeated })
 }
 
 fn invalid(game: Option<GameKind>, code: &str, message: String) -> Verdict {
@@ -378,6 +396,14 @@ mod tests {
         let both = LOG.replace(r#""meta""#, r#""x""#).replace("2]", "1e999]");
         assert_eq!(fault(&both).0, codes::MALFORMED_JSON);
         let twice = LOG.replace(r#""setup": {"a": 1}"#, r#""setup": 7, "setup": {"a": 1}"#);
-        assert!(read(twice.as_bytes(), "x-log/1", 2).is_ok(), "a member written twice counts once, the last");
+        let Ok(p) = read(twice.as_bytes(), "x-log/1", 2) else {
+            panic!("a member written twice counts once, the last")
+        };
+        let refused = p.refuse_repeated().map(|f| (f.code.as_str(), f.message, f.meta.id));
+        assert_eq!(
+            refused,
+            Some((codes::MALFORMED, "top-level member `setup` is repeated".to_owned(), Some("m".into())))
+        );
+        assert!(read(LOG.as_bytes(), "x-log/1", 2).is_ok_and(|p| p.refuse_repeated().is_none()));
     }
 }
