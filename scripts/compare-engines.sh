@@ -9,6 +9,8 @@
 # Corpus: the JSON logs under tests/fixtures and engine/*/tests/fixtures, GAMES simulated games
 # per engine and player count (written by the current tree's build), and edited copies of the
 # fixtures and of every 25th simulated game (scripts/compare-engines/edit_logs.py). Exit code 1 when the outputs differ.
+# With KEEP_OUTPUTS=DIR, both outputs are kept as DIR/old.txt and DIR/new.txt (to study a
+# difference beyond the first 40 lines shown).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BASE="${1:?usage: scripts/compare-engines.sh BASE_REV [GAMES]}"
@@ -54,6 +56,9 @@ python3 scripts/compare-engines/edit_logs.py "$CORPUS" "$CORPUS"/fixtures/*.json
 FILES=("$CORPUS"/fixtures/*.json "$CORPUS"/*.ndjson)
 "$OLD" answers "${FILES[@]}" > "$WORK/old.txt"
 "$NEW" answers "${FILES[@]}" > "$WORK/new.txt"
+if [ -n "${KEEP_OUTPUTS:-}" ]; then
+  mkdir -p "$KEEP_OUTPUTS" && cp "$WORK/old.txt" "$WORK/new.txt" "$KEEP_OUTPUTS/"
+fi
 if cmp -s "$WORK/old.txt" "$WORK/new.txt"; then
   echo "identical: $(grep -c '^== ' "$WORK/new.txt") logs in ${#FILES[@]} files, $BASE against the working tree"
 else
