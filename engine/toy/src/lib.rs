@@ -67,6 +67,8 @@ fn invalid(mut verdict: Verdict, error: LogError, steps: Vec<i64>, doubled: bool
 
 /// The log as a JSON tree, once its envelope is read as every engine reads it
 /// ([`envelope::read`]); otherwise the envelope's fault, with the meta read before it.
+// Called once per replay: the size of its error does not matter.
+#[allow(clippy::result_large_err)]
 fn document(log: &[u8]) -> Result<(Value, Meta), (LogError, Meta)> {
     let meta = match envelope::read(log, TOY.format, MAX_ENTRIES) {
         Ok(parts) => parts.meta,
