@@ -10,7 +10,8 @@
 # per engine and player count (written by the current tree's build), and edited copies of the
 # fixtures and of every 25th simulated game (scripts/compare-engines/edit_logs.py). Exit code 1 when the outputs differ,
 # after the first 40 lines of the difference and a count of the differing answers by kind
-# (COMPARE_DIFF=FILE keeps the whole difference).
+# (COMPARE_DIFF=FILE keeps the whole difference; KEEP_OUTPUTS=DIR keeps both outputs as
+# DIR/old.txt and DIR/new.txt).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BASE="${1:?usage: scripts/compare-engines.sh BASE_REV [GAMES]}"
@@ -56,6 +57,9 @@ python3 scripts/compare-engines/edit_logs.py "$CORPUS" "$CORPUS"/fixtures/*.json
 FILES=("$CORPUS"/fixtures/*.json "$CORPUS"/*.ndjson)
 "$OLD" answers "${FILES[@]}" > "$WORK/old.txt"
 "$NEW" answers "${FILES[@]}" > "$WORK/new.txt"
+if [ -n "${KEEP_OUTPUTS:-}" ]; then
+  mkdir -p "$KEEP_OUTPUTS" && cp "$WORK/old.txt" "$WORK/new.txt" "$KEEP_OUTPUTS/"
+fi
 if cmp -s "$WORK/old.txt" "$WORK/new.txt"; then
   echo "identical: $(grep -c '^== ' "$WORK/new.txt") logs in ${#FILES[@]} files, $BASE against the working tree"
 else

@@ -47,9 +47,10 @@ impl Outcome {
         self as usize
     }
 
-    /// The outcome of a verdict on `bytes`. Above and Below words a log that is not JSON as
-    /// any other fault of its document (`E_FORMAT`), so whether the bytes parse is asked of
-    /// the parser for an invalid envelope.
+    /// The outcome of a verdict on `bytes`. Every engine words a log that is not JSON
+    /// `malformed_json` (the shared envelope's code), as it words a JSON log that a tree reader
+    /// refuses (a number out of range): whether the bytes parse is asked of the parser for an
+    /// invalid envelope.
     fn of(v: &Verdict, bytes: &[u8]) -> Outcome {
         let envelope_fault = v.error.as_ref().is_some_and(|e| e.entry.is_none());
         match v.status {

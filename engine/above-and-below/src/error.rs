@@ -1,5 +1,7 @@
 //! Why a log is invalid: one enum of the stable error codes of `RULES.md` G.1 and
-//! `LOG-FORMAT.md` ("Error codes"), spelled exactly as the spec spells them.
+//! `LOG-FORMAT.md` ("Error codes"), spelled exactly as the spec spells them, but for the
+//! envelope's faults, which have the codes every game shares (`docs/errors.md`, "Envelope
+//! codes, one set for every game").
 
 use std::fmt;
 
@@ -28,9 +30,22 @@ macro_rules! codes {
 }
 
 codes! {
-    /// Not JSON, not an object, a wrong `format`, or a field of the wrong type or shape.
+    // --- the envelope: the codes every game shares (`chronicle_game::envelope::codes`) ---
+    /// The log, or its list of entries, is over its bound.
+    LogTooLarge = "log_too_large",
+    /// The input is not JSON.
+    MalformedJson = "malformed_json",
+    /// Not an object; `setup`, `entries` or `meta` missing or of the wrong shape.
+    Malformed = "malformed",
+    /// `format` is missing or not `above-and-below-log/1`.
+    BadFormat = "bad_format",
+    /// A top-level member, or a member of `meta`, that the format does not define.
+    EnvelopeUnknownField = "unknown_field",
+    // --- this game's codes (`E_…`, as the spec spells them) ---
+    /// A field of the setup, the catalogue or an entry of the wrong type or shape; `claimed`
+    /// with the wrong number of scores.
     Format = "E_FORMAT",
-    /// A field this format does not define.
+    /// A field of the setup, the catalogue or an entry that this format does not define.
     UnknownField = "E_UNKNOWN_FIELD",
     /// An id that is not a goods, skill, trait, effect, bonus or outcome id of `RULES.md`.
     UnknownId = "E_UNKNOWN_ID",
@@ -166,12 +181,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn codes_are_unique_and_spelled_like_the_spec() {
+    fn codes_are_unique_and_spelled_like_the_spec_but_the_shared_envelope_codes() {
+        let shared: Vec<&str> = chronicle_game::envelope::Code::ALL.iter().map(|c| c.as_str()).collect();
         let mut seen = std::collections::HashSet::new();
         for c in ErrorCode::ALL {
             assert!(seen.insert(c.as_str()), "duplicate {}", c.as_str());
+            if shared.contains(&c.as_str()) {
+                continue;
+            }
             assert!(c.as_str().starts_with("E_"));
             assert!(c.as_str().chars().all(|ch| ch.is_ascii_uppercase() || ch == '_'));
+        }
+        for code in shared {
+            assert!(ErrorCode::ALL.iter().any(|c| c.as_str() == code), "{code} is not a code of this engine");
         }
     }
 }

@@ -2,9 +2,9 @@
 //! envelope, validate the setup, apply the entries one by one, then — for a whole log only —
 //! apply the end-of-log forced passes and score a finished game.
 
+use chronicle_game::envelope;
 use serde::Serialize;
 use serde_json::value::RawValue;
-use serde_json::Value;
 
 use crate::error::{ErrorCode, RuleError};
 use crate::game::{Game, Warning};
@@ -101,88 +101,36 @@ pub(crate) struct Document {
     pub(crate) claimed: Option<Claimed>,
 }
 
-const TOP_LEVEL: [&str; 5] = ["format", "meta", "setup", "entries", "claimed"];
-
-/// The top-level object's members, in document order, each value as raw JSON text.
-struct Members(Vec<(String, Box<RawValue>)>);
-
-impl<'de> serde::Deserialize<'de> for Members {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Members, D::Error> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = Members;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a JSON object")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Members, A::Error> {
-                let mut members = Vec::new();
-                while let Some(member) = map.next_entry::<String, Box<RawValue>>()? {
-                    members.push(member);
-                }
-                Ok(Members(members))
-            }
-        }
-        d.deserialize_map(V)
+/// The engine's code of an envelope fault (the shared codes, `chronicle_game::envelope`).
+pub(crate) fn envelope_code(code: envelope::Code) -> ErrorCode {
+    match code {
+        envelope::Code::LogTooLarge => ErrorCode::LogTooLarge,
+        envelope::Code::MalformedJson => ErrorCode::MalformedJson,
+        envelope::Code::Malformed => ErrorCode::Malformed,
+        envelope::Code::BadFormat => ErrorCode::BadFormat,
+        envelope::Code::UnknownField => ErrorCode::EnvelopeUnknownField,
     }
 }
 
-impl Members {
-    /// A member's raw value (names are checked to be distinct first).
-    fn take(&mut self, name: &str) -> Option<Box<RawValue>> {
-        let i = self.0.iter().position(|(k, _)| k == name)?;
-        Some(self.0.swap_remove(i).1)
-    }
-}
-
-/// `null` and absence are the same for the optional members.
-fn present(raw: Option<Box<RawValue>>) -> Option<Box<RawValue>> {
-    raw.filter(|r| r.get().trim() != "null")
-}
-
+/// The envelope read by the shared reader ([`envelope::read`]), then the setup and the claimed
+/// scores in this engine's notation.
 #[allow(clippy::result_large_err)]
 pub(crate) fn parse_document(input: &[u8]) -> Result<Document, (LogError, Meta)> {
-    let none = Meta::default();
-    if input.len() > MAX_LOG_BYTES {
-        return Err((doc_error(ErrorCode::Format, format!("{} bytes; at most {MAX_LOG_BYTES}", input.len())), none));
+    let fault = |f: envelope::Fault| (doc_error(envelope_code(f.code), f.message), f.meta);
+    let parts = envelope::read(input, FORMAT, MAX_ENTRIES).map_err(fault)?;
+    // This format refuses a member name repeated in any object (LOG-FORMAT "Envelope").
+    // (A log the tree reader refuses is `malformed_json`, as for every envelope fault.)
+    if let Some(f) = parts.refuse_repeated() {
+        return Err(match chronicle_game::members::tree_rejects(input) {
+            Some(e) => (doc_error(ErrorCode::MalformedJson, e.to_string()), Meta::default()),
+            None => fault(f),
+        });
     }
-    let mut obj: Members = serde_json::from_slice(input).map_err(|e| {
-        let message = if e.is_data() { "a log is a JSON object".to_owned() } else { format!("not JSON: {e}") };
-        (doc_error(ErrorCode::Format, message), Meta::default())
-    })?;
-    let format = obj.0.iter().find(|(k, _)| k == "format").map(|(_, v)| v.get());
-    match format.map(serde_json::from_str::<Value>) {
-        Some(Ok(Value::String(f))) if f == FORMAT => {}
-        Some(Ok(other)) => {
-            return Err((doc_error(ErrorCode::Format, format!("format {other} is not \"{FORMAT}\"")), none))
-        }
-        Some(Err(e)) => return Err((doc_error(ErrorCode::Format, format!("not JSON: {e}")), none)),
-        None => {
-            return Err((doc_error(ErrorCode::Format, format!("`format` is missing; expected \"{FORMAT}\"")), none))
-        }
-    }
-    if let Some((k, _)) = obj.0.iter().enumerate().find_map(|(i, (k, _))| obj.0[..i].iter().find(|(o, _)| o == k)) {
-        return Err((doc_error(ErrorCode::Format, format!("top-level member `{k}` is repeated")), none));
-    }
-    if let Some((k, _)) = obj.0.iter().find(|(k, _)| !TOP_LEVEL.contains(&k.as_str())) {
-        return Err((doc_error(ErrorCode::UnknownField, format!("unknown top-level field `{k}`")), none));
-    }
-    let meta: Meta = match present(obj.take("meta")) {
-        None => Meta::default(),
-        Some(v) => serde_json::from_str(v.get()).map_err(|e| (located(notation_error(&e, "meta")), Meta::default()))?,
-    };
-    let setup: SetupNotation = match obj.take("setup") {
-        None => return Err((doc_error(ErrorCode::Format, "`setup` is missing"), meta)),
-        Some(v) => serde_json::from_str(v.get()).map_err(|e| (located(notation_error(&e, "setup")), meta.clone()))?,
-    };
-    let entries: Vec<Box<RawValue>> = match obj.take("entries") {
-        Some(v) => serde_json::from_str(v.get())
-            .map_err(|_| (doc_error(ErrorCode::Format, "`entries` is not an array"), meta.clone()))?,
-        None => return Err((doc_error(ErrorCode::Format, "`entries` is missing"), meta)),
-    };
-    if entries.len() > MAX_ENTRIES {
-        return Err((doc_error(ErrorCode::Format, format!("{} entries; at most {MAX_ENTRIES}", entries.len())), meta));
-    }
-    let claimed = match present(obj.take("claimed")) {
+    let meta = parts.meta;
+    let setup: SetupNotation =
+        serde_json::from_str(parts.setup.get()).map_err(|e| (located(notation_error(&e, "setup")), meta.clone()))?;
+    let entries: Vec<Box<RawValue>> = parts.entries.into_iter().map(ToOwned::to_owned).collect();
+    let claimed = match parts.claimed {
         None => None,
         Some(v) => {
             Some(serde_json::from_str(v.get()).map_err(|e| (located(notation_error(&e, "claimed")), meta.clone()))?)

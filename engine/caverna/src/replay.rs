@@ -1,7 +1,8 @@
 //! Replaying a `caverna-log/1` document: parse the envelope, validate the setup, apply the
 //! entries one by one, apply the end-of-log defaults, score (`LOG-FORMAT.md` "Replay result").
 
-use chronicle_game::members::{present, read, tree_rejects, without_place, Members};
+use chronicle_game::envelope;
+use chronicle_game::members::{read, tree_rejects, without_place};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::Value;
@@ -137,69 +138,39 @@ pub(crate) fn tree_error(input: &[u8]) -> Option<LogError> {
     tree_rejects(input).map(|e| doc_error(ErrorCode::MalformedJson, e.to_string()))
 }
 
+/// The engine's code of an envelope fault (the shared codes, `chronicle_game::envelope`).
+pub(crate) fn envelope_code(code: envelope::Code) -> ErrorCode {
+    match code {
+        envelope::Code::LogTooLarge => ErrorCode::LogTooLarge,
+        envelope::Code::MalformedJson => ErrorCode::MalformedJson,
+        envelope::Code::Malformed => ErrorCode::Malformed,
+        envelope::Code::BadFormat => ErrorCode::BadFormat,
+        envelope::Code::UnknownField => ErrorCode::UnknownField,
+    }
+}
+
+/// The envelope read by the shared reader ([`envelope::read`]), then the setup and the claimed
+/// scores in this engine's notation.
 // Called once per replay: the size of its error does not matter.
 #[allow(clippy::result_large_err)]
 pub(crate) fn parse_document(input: &[u8]) -> Result<Document<'_>, (LogError, Meta)> {
-    if input.len() > MAX_LOG_BYTES {
-        let message = format!("{} bytes; at most {MAX_LOG_BYTES}", input.len());
-        return Err((doc_error(ErrorCode::LogTooLarge, message), Meta::default()));
-    }
-    envelope(input).map_err(|(e, meta)| match tree_error(input) {
+    let parts = envelope::read(input, FORMAT, MAX_ENTRIES)
+        .map_err(|f| (doc_error(envelope_code(f.code), f.message), f.meta))?;
+    notation(parts).map_err(|(e, meta)| match tree_error(input) {
         Some(json) => (json, Meta::default()),
         None => (e, meta),
     })
 }
 
 #[allow(clippy::result_large_err)]
-fn envelope(input: &[u8]) -> Result<Document<'_>, (LogError, Meta)> {
-    let none = Meta::default();
-    let Ok(members) = serde_json::from_slice::<Members>(input) else {
-        // Not JSON (reported by `parse_document` as the tree reader words it), or not an object.
-        return Err((doc_error(ErrorCode::Malformed, "a log is a JSON object"), none));
-    };
-    // A repeated member: only its last copy is read, so the tree reader judges the others.
-    if let Some(json) = members.repeated().then(|| tree_error(input)).flatten() {
-        return Err((json, none));
-    }
-    if let Some(k) = members.unknown(&["format", "meta", "setup", "entries", "claimed"]) {
-        return Err((doc_error(ErrorCode::UnknownField, format!("unknown top-level field `{k}`")), none));
-    }
-    match members.get("format").map(|raw| serde_json::from_str::<Value>(raw.get())) {
-        Some(Ok(Value::String(f))) if f == FORMAT => {}
-        Some(Ok(other)) => {
-            return Err((doc_error(ErrorCode::BadFormat, format!("format {other} is not \"{FORMAT}\"")), none))
-        }
-        Some(Err(e)) => return Err((doc_error(ErrorCode::MalformedJson, e.to_string()), none)),
-        None => {
-            return Err((doc_error(ErrorCode::BadFormat, format!("`format` is missing; expected \"{FORMAT}\"")), none))
-        }
-    }
-    let meta: Meta = match present(members.get("meta")) {
-        None => Meta::default(),
-        Some(raw) => typed(raw, "meta").map_err(|e| (e, Meta::default()))?,
-    };
-    let setup: SetupNotation = match members.get("setup") {
-        None => return Err((doc_error(ErrorCode::Malformed, "`setup` is missing"), meta)),
-        Some(raw) => typed(raw, "setup").map_err(|e| (e, meta.clone()))?,
-    };
-    let entries: Vec<&RawValue> = match members.get("entries") {
-        Some(raw) => match serde_json::from_str(raw.get()) {
-            Ok(entries) => entries,
-            Err(_) => return Err((doc_error(ErrorCode::Malformed, "`entries` is not an array"), meta)),
-        },
-        None => return Err((doc_error(ErrorCode::Malformed, "`entries` is missing"), meta)),
-    };
-    if entries.len() > MAX_ENTRIES {
-        return Err((
-            doc_error(ErrorCode::LogTooLarge, format!("{} entries; at most {MAX_ENTRIES}", entries.len())),
-            meta,
-        ));
-    }
-    let claimed = match present(members.get("claimed")) {
+fn notation(parts: envelope::Parts<'_>) -> Result<Document<'_>, (LogError, Meta)> {
+    let meta = parts.meta;
+    let setup: SetupNotation = typed(parts.setup, "setup").map_err(|e| (e, meta.clone()))?;
+    let claimed = match parts.claimed {
         None => None,
         Some(raw) => Some(typed(raw, "claimed").map_err(|e| (e, meta.clone()))?),
     };
-    Ok(Document { meta, setup, entries, claimed })
+    Ok(Document { meta, setup, entries: parts.entries, claimed })
 }
 
 fn located(e: RuleError) -> LogError {

@@ -20,8 +20,8 @@
 //!   refuses, and [`a_complete_legal_list_offers_the_entry_played`]: a list that says it is
 //!   complete has the move that was played;
 //! - [`envelope_faults_have_the_shared_codes`]: a fault of the envelope (the part every
-//!   game's log shares) gets the same code and `entry` from every engine (with the per-game
-//!   differences of today listed in [`KNOWN_ENVELOPE_DIFFERENCES`]);
+//!   game's log shares) gets the same code, `entry` and message from every engine (the shared
+//!   reader's, `chronicle_game::envelope`);
 //! - [`the_ledger_has_one_line_per_applied_entry`]: the ledger accounts for every legal entry,
 //!   in order.
 
@@ -561,55 +561,6 @@ pub const EXPECTED_ENVELOPE_CODES: &[(EnvelopeFault, &str)] = &[
     (EnvelopeFault::TooLarge, "log_too_large"),
 ];
 
-/// THE list of known per-game differences from [`EXPECTED_ENVELOPE_CODES`]: (game id, fault,
-/// what the engine answers today: code and `entry`). Unifying the envelope's codes is work of
-/// its own; until it lands, each engine's answer today is pinned here, so that a change to it
-/// is seen. When an engine is brought in line, its lines are deleted (the check then holds it
-/// to the unified answer), and a line that no longer matches fails the check, saying so.
-///
-/// Measured when the list was written: Caverna gives the unified answer to every fault.
-/// Village words a missing or misshapen `setup`, `entries` or `meta` as `bad_format` (its
-/// envelope reading says "not a village-log/1 log"). Above and Below has codes of its own
-/// (`E_FORMAT` for every fault of the document, `E_UNKNOWN_FIELD`). The test-only toy game
-/// reads only what it needs: it checks no `format`, no member names and no size, words a
-/// setup it cannot read `bad_setup`, and takes missing entries as none.
-pub const KNOWN_ENVELOPE_DIFFERENCES: &[(&str, EnvelopeFault, &str, Option<usize>)] = &[
-    ("village", EnvelopeFault::SetupMissing, "bad_format", None),
-    ("village", EnvelopeFault::SetupNotAnObject, "bad_format", None),
-    ("village", EnvelopeFault::EntriesMissing, "bad_format", None),
-    ("village", EnvelopeFault::EntriesNotAnArray, "bad_format", None),
-    ("village", EnvelopeFault::MetaNotAnObject, "bad_format", None),
-    ("above-and-below", EnvelopeFault::NotJson, "E_FORMAT", None),
-    ("above-and-below", EnvelopeFault::TrailingText, "E_FORMAT", None),
-    ("above-and-below", EnvelopeFault::NotUtf8, "E_FORMAT", None),
-    ("above-and-below", EnvelopeFault::NotAnObject, "E_FORMAT", None),
-    ("above-and-below", EnvelopeFault::FormatMissing, "E_FORMAT", None),
-    ("above-and-below", EnvelopeFault::FormatUnknown, "E_FORMAT", None),
-    ("above-and-below", EnvelopeFault::FormatOfAnotherGame, "E_FORMAT", None),
-    ("above-and-below", EnvelopeFault::FormatNotAString, "E_FORMAT", None),
-    ("above-and-below", EnvelopeFault::SetupMissing, "E_FORMAT", None),
-    ("above-and-below", EnvelopeFault::SetupNotAnObject, "E_FORMAT", None),
-    ("above-and-below", EnvelopeFault::EntriesMissing, "E_FORMAT", None),
-    ("above-and-below", EnvelopeFault::EntriesNotAnArray, "E_FORMAT", None),
-    ("above-and-below", EnvelopeFault::UnknownTopLevelField, "E_UNKNOWN_FIELD", None),
-    ("above-and-below", EnvelopeFault::MetaNotAnObject, "E_FORMAT", None),
-    ("above-and-below", EnvelopeFault::UnknownMetaField, "E_UNKNOWN_FIELD", None),
-    ("above-and-below", EnvelopeFault::TooLarge, "E_FORMAT", None),
-    ("toy", EnvelopeFault::NotAnObject, "bad_setup", None),
-    ("toy", EnvelopeFault::FormatMissing, ACCEPTED, None),
-    ("toy", EnvelopeFault::FormatUnknown, ACCEPTED, None),
-    ("toy", EnvelopeFault::FormatOfAnotherGame, ACCEPTED, None),
-    ("toy", EnvelopeFault::FormatNotAString, ACCEPTED, None),
-    ("toy", EnvelopeFault::SetupMissing, "bad_setup", None),
-    ("toy", EnvelopeFault::SetupNotAnObject, "bad_setup", None),
-    ("toy", EnvelopeFault::EntriesMissing, ACCEPTED, None),
-    ("toy", EnvelopeFault::EntriesNotAnArray, ACCEPTED, None),
-    ("toy", EnvelopeFault::UnknownTopLevelField, ACCEPTED, None),
-    ("toy", EnvelopeFault::MetaNotAnObject, ACCEPTED, None),
-    ("toy", EnvelopeFault::UnknownMetaField, ACCEPTED, None),
-    ("toy", EnvelopeFault::TooLarge, ACCEPTED, None),
-];
-
 /// The "code" of [`Answer`] for a fault the engine does not refuse (its verdict has no error).
 pub const ACCEPTED: &str = "(accepted)";
 
@@ -680,42 +631,51 @@ pub fn envelope_fault(fault: EnvelopeFault, g: &Simulated) -> Vec<u8> {
     }
 }
 
-/// What engine `E` answers for each envelope fault, built from the bot game `g` (a fault the
-/// engine does not refuse answers [`ACCEPTED`]).
-pub fn envelope_answers<E: GameEngine>(g: &Simulated) -> Vec<(EnvelopeFault, Answer)> {
-    EXPECTED_ENVELOPE_CODES
-        .iter()
-        .map(|&(fault, _)| {
-            let v = verdict::<E>(&envelope_fault(fault, g));
-            let answer = match v.error {
-                Some(e) => Answer { code: e.code, entry: e.entry },
-                None => Answer { code: ACCEPTED.to_owned(), entry: None },
-            };
-            (fault, answer)
-        })
-        .collect()
+/// The message every engine gives for `fault` built from `g` (the shared wording of
+/// [`crate::envelope::messages`], naming the format of the engine that reads the log), when
+/// it does not quote a JSON reader's error.
+pub fn expected_envelope_message(fault: EnvelopeFault, g: &Simulated) -> Option<String> {
+    use crate::envelope::messages;
+    let format = g.kind.format();
+    let other_format = GameKind::ALL.iter().find(|k| **k != g.kind).map_or("caverna-log/1", |k| k.format());
+    Some(match fault {
+        EnvelopeFault::NotJson | EnvelopeFault::TrailingText | EnvelopeFault::NotUtf8 => return None,
+        EnvelopeFault::UnknownMetaField => return None,
+        EnvelopeFault::NotAnObject => messages::not_an_object(),
+        EnvelopeFault::FormatMissing => messages::format_missing(format),
+        EnvelopeFault::FormatUnknown => messages::format_not(&Value::from("chess-log/1"), format),
+        EnvelopeFault::FormatOfAnotherGame => messages::format_not(&Value::from(other_format), format),
+        EnvelopeFault::FormatNotAString => messages::format_not(&Value::from(7), format),
+        EnvelopeFault::SetupMissing => messages::missing("setup"),
+        EnvelopeFault::SetupNotAnObject => messages::not_an_object_member("setup"),
+        EnvelopeFault::EntriesMissing => messages::missing("entries"),
+        EnvelopeFault::EntriesNotAnArray => messages::not_an_array("entries"),
+        EnvelopeFault::UnknownTopLevelField => messages::unknown_top_level_field("conformance"),
+        EnvelopeFault::MetaNotAnObject => messages::not_an_object_member("meta"),
+        EnvelopeFault::TooLarge => messages::too_large(MAX_LOG_BYTES + 1, MAX_LOG_BYTES),
+    })
 }
 
 /// Envelope faults (the part every game's log shares: not JSON, not an object, `format`,
 /// `setup`, `entries`, `meta`, an unknown member, the size bound) get the same code from every
-/// engine, with `entry` null: services and clients handle them once for all games. The
-/// engines' differences of today are [`KNOWN_ENVELOPE_DIFFERENCES`]; every mismatch is
-/// reported at once, as a table.
+/// engine, with `entry` null, and the same message ([`expected_envelope_message`]): services
+/// and clients handle them once for all games. Every mismatch is reported at once, as a table.
 pub fn envelope_faults_have_the_shared_codes<E: GameEngine>(g: &Simulated) {
-    let game = E::KIND.id();
     let mut wrong = Vec::new();
-    for (fault, answer) in envelope_answers::<E>(g) {
-        let expected = EXPECTED_ENVELOPE_CODES.iter().find(|(f, _)| *f == fault).map_or("", |(_, c)| *c);
-        let known = KNOWN_ENVELOPE_DIFFERENCES.iter().find(|(k, f, _, _)| *k == game && *f == fault);
-        let (want, why) = match known {
-            Some(&(_, _, code, entry)) => (
-                Answer { code: code.to_owned(), entry },
-                "listed in KNOWN_ENVELOPE_DIFFERENCES; delete the line once unified",
-            ),
-            None => (Answer { code: expected.to_owned(), entry: None }, "the unified answer"),
+    for &(fault, expected) in EXPECTED_ENVELOPE_CODES {
+        let v = verdict::<E>(&envelope_fault(fault, g));
+        let (answer, message) = match v.error {
+            Some(e) => (Answer { code: e.code, entry: e.entry }, Some(e.message)),
+            None => (Answer { code: ACCEPTED.to_owned(), entry: None }, None),
         };
+        let want = Answer { code: expected.to_owned(), entry: None };
         if answer != want {
-            wrong.push(format!("  {fault:?}: answers {answer}; expected {want} ({why})"));
+            wrong.push(format!("  {fault:?}: answers {answer}; expected {want}"));
+        }
+        if let Some(expected) = expected_envelope_message(fault, g) {
+            if message.as_deref() != Some(expected.as_str()) {
+                wrong.push(format!("  {fault:?}: message {message:?}; expected {expected:?}"));
+            }
         }
     }
     assert!(wrong.is_empty(), "{g}: envelope faults answered otherwise than expected:\n{}", wrong.join("\n"));
@@ -836,17 +796,13 @@ mod tests {
         }
     }
 
-    /// Every fault has its unified answer, and every known difference names a fault of the
-    /// table once: deleting a line is all it takes to hold a game to the unified answer.
+    /// Every fault has one unified answer, a code of the shared envelope.
     #[test]
-    fn every_envelope_fault_has_one_expected_answer_and_known_differences_are_unique() {
-        for (i, (fault, _)) in EXPECTED_ENVELOPE_CODES.iter().enumerate() {
+    fn every_envelope_fault_has_one_expected_answer_of_the_shared_codes() {
+        let shared: Vec<&str> = crate::envelope::Code::ALL.iter().map(|c| c.as_str()).collect();
+        for (i, (fault, code)) in EXPECTED_ENVELOPE_CODES.iter().enumerate() {
             assert!(!EXPECTED_ENVELOPE_CODES[..i].iter().any(|(f, _)| f == fault), "{fault:?} twice");
-        }
-        for (i, (game, fault, _, _)) in KNOWN_ENVELOPE_DIFFERENCES.iter().enumerate() {
-            let earlier = &KNOWN_ENVELOPE_DIFFERENCES[..i];
-            assert!(!earlier.iter().any(|(g, f, _, _)| g == game && f == fault), "{game} {fault:?} listed twice");
-            assert!(EXPECTED_ENVELOPE_CODES.iter().any(|(f, _)| f == fault), "{fault:?} is not in the table");
+            assert!(shared.contains(code), "{fault:?}: `{code}` is not a shared envelope code");
         }
     }
 

@@ -44,7 +44,16 @@ impl<'a> Members<'a> {
 
     /// Whether some member is written more than once.
     pub fn repeated(&self) -> bool {
-        self.0.iter().enumerate().any(|(i, (k, _))| self.0[..i].iter().any(|(o, _)| o == k))
+        self.first_repeated().is_some()
+    }
+
+    /// The first member (in document order) written a second time, by its name.
+    pub fn first_repeated(&self) -> Option<&str> {
+        self.0
+            .iter()
+            .enumerate()
+            .find(|(i, (k, _))| self.0[..*i].iter().any(|(o, _)| o == k))
+            .map(|(_, (k, _))| k.as_str())
     }
 }
 
@@ -191,6 +200,7 @@ mod tests {
         let m: Members = serde_json::from_str(r#"{"b": 1, "a": null, "b": [2], "x": {}}"#).unwrap();
         assert_eq!(m.get("b").map(RawValue::get), Some("[2]"));
         assert!(m.repeated());
+        assert_eq!(m.first_repeated(), Some("b"));
         assert_eq!(m.unknown(&["a", "b"]), Some("x"));
         assert!(present(m.get("a")).is_none() && present(m.get("x")).is_some());
         let once: Members = serde_json::from_str(r#"{"a": 1}"#).unwrap();

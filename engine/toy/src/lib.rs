@@ -13,6 +13,7 @@
 //!  "entries": [{"player": 0, "steps": 2}, {"player": 1, "steps": 3}], "claimed": {"scores": [2, 3]}}
 //! ```
 
+use chronicle_game::envelope;
 use chronicle_game::kind::TOY;
 use chronicle_game::{
     rank, GameEngine, GameKind, LedgerChange, LedgerLine, Legal, LogError, Meta, PlayerVerdict, Score, ScoreRow,
@@ -22,6 +23,9 @@ use serde_json::{json, Value};
 
 /// Rounds in a game.
 pub const ROUNDS: usize = 3;
+
+/// Most entries accepted in one log.
+pub const MAX_ENTRIES: usize = 100_000;
 
 /// The toy engine.
 pub struct Toy;
@@ -61,23 +65,26 @@ fn invalid(mut verdict: Verdict, error: LogError, steps: Vec<i64>, doubled: bool
     ToyReplay { verdict, steps, doubled }
 }
 
-fn text(v: &Value, key: &str) -> Option<String> {
-    v.get(key).and_then(Value::as_str).map(str::to_owned)
+/// The log as a JSON tree, once its envelope is read as every engine reads it
+/// ([`envelope::read`]); otherwise the envelope's fault, with the meta read before it.
+// Called once per replay: the size of its error does not matter.
+#[allow(clippy::result_large_err)]
+fn document(log: &[u8]) -> Result<(Value, Meta), (LogError, Meta)> {
+    let meta = match envelope::read(log, TOY.format, MAX_ENTRIES) {
+        Ok(parts) => parts.meta,
+        Err(f) => return Err((fail(None, None, f.code.as_str(), f.message), f.meta)),
+    };
+    match serde_json::from_slice(log) {
+        Ok(doc) => Ok((doc, meta)),
+        Err(e) => Err((fail(None, None, envelope::codes::MALFORMED_JSON, e.to_string()), Meta::default())),
+    }
 }
 
 fn replay(log: &[u8], limit: Option<usize>) -> ToyReplay {
-    let doc: Value = match serde_json::from_slice(log) {
-        Ok(v) => v,
-        Err(e) => {
-            return invalid(base(Meta::default()), fail(None, None, "malformed_json", e.to_string()), vec![], false)
-        }
+    let (doc, meta) = match document(log) {
+        Ok(read) => read,
+        Err((error, meta)) => return invalid(base(meta), error, vec![], false),
     };
-    let meta = doc.get("meta").map_or_else(Meta::default, |m| Meta {
-        id: text(m, "id"),
-        tournament: text(m, "tournament"),
-        played_at: text(m, "played_at"),
-        source: text(m, "source"),
-    });
     let mut v = base(meta);
     let names: Vec<String> = match doc["setup"]["players"].as_array() {
         Some(a) if a.iter().all(Value::is_string) => a.iter().filter_map(|n| n.as_str().map(str::to_owned)).collect(),
@@ -212,7 +219,7 @@ impl GameEngine for Toy {
     /// The toy notation: a JSON object whose `setup.players` is a list of names and whose
     /// `entries` are objects with a whole `player` and `steps`.
     fn parse_only(log: &[u8]) -> Result<usize, LogError> {
-        let doc: Value = serde_json::from_slice(log).map_err(|e| fail(None, None, "malformed_json", e.to_string()))?;
+        let (doc, _) = document(log).map_err(|(e, _)| e)?;
         if !doc["setup"]["players"].as_array().is_some_and(|a| a.iter().all(Value::is_string)) {
             return Err(fail(None, None, "bad_setup", "setup.players is a list of names"));
         }

@@ -59,13 +59,21 @@ fn cases() -> Vec<(&'static str, String, Option<usize>)> {
     let bad_board = setup_with(|s| {
         s.as_object_mut().map(|o| o.remove("board"));
     });
+    let envelope = |f: &dyn Fn(&mut Value)| {
+        let mut doc = json!({"format": "above-and-below-log/1", "setup": setup(2), "entries": []});
+        f(&mut doc);
+        doc.to_string()
+    };
     vec![
-        ("E_FORMAT", "[]".to_owned(), None),
-        (
-            "E_UNKNOWN_FIELD",
-            json!({"format": "above-and-below-log/1", "setup": setup(2), "entries": [], "bogus": 1}).to_string(),
-            None,
-        ),
+        // The envelope's codes, shared with every game.
+        ("malformed_json", "{".to_owned(), None),
+        ("malformed", "[]".to_owned(), None),
+        ("bad_format", envelope(&|d| d["format"] = json!("above-and-below-log/2")), None),
+        ("unknown_field", envelope(&|d| d["bogus"] = json!(1)), None),
+        ("log_too_large", envelope(&|d| d["entries"] = json!(vec![0; 100_001])), None),
+        // This game's own.
+        ("E_FORMAT", envelope(&|d| d["setup"]["players"] = json!(7)), None),
+        ("E_UNKNOWN_FIELD", envelope(&|d| d["setup"]["bogus"] = json!(1)), None),
         (
             "E_UNKNOWN_ID",
             l(vec![json!({"type": "pass", "player": 0, "free": [{"do": "offer", "item": "gold"}]})]),

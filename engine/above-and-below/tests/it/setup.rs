@@ -150,25 +150,37 @@ fn seeded_setup_needs_a_seed_and_derives_the_rows() {
     assert_eq!(st["decks"]["caves"], 25);
 }
 
-/// LOG-FORMAT "Envelope": format, unknown fields, claimed scores, repeated member names.
+/// LOG-FORMAT "Envelope": the envelope's faults have the codes every game shares
+/// (`docs/errors.md`, "Envelope codes, one set for every game"); claimed scores and repeated
+/// member names inside an entry keep this game's `E_FORMAT`.
 #[test]
-fn envelope_errors_have_their_codes() {
-    let cases: [(&str, &str); 5] = [
-        ("{", "E_FORMAT"),
-        ("[]", "E_FORMAT"),
-        (r#"{"format": "above-and-below-log/2", "setup": {}, "entries": []}"#, "E_FORMAT"),
-        (r#"{"format": "above-and-below-log/1", "setup": {}, "entries": [], "x": 1}"#, "E_UNKNOWN_FIELD"),
-        (r#"{"format": "above-and-below-log/1", "entries": []}"#, "E_FORMAT"),
+fn envelope_faults_have_the_shared_codes_and_the_rest_keeps_e_format() {
+    let cases: [(&str, &str); 9] = [
+        ("{", "malformed_json"),
+        ("[]", "malformed"),
+        (r#"{"format": "above-and-below-log/2", "setup": {}, "entries": []}"#, "bad_format"),
+        (r#"{"setup": {}, "entries": []}"#, "bad_format"),
+        (r#"{"format": "above-and-below-log/1", "setup": {}, "entries": [], "x": 1}"#, "unknown_field"),
+        (r#"{"format": "above-and-below-log/1", "meta": {"x": 1}, "setup": {}, "entries": []}"#, "unknown_field"),
+        (r#"{"format": "above-and-below-log/1", "entries": []}"#, "malformed"),
+        (r#"{"format": "above-and-below-log/1", "setup": 7, "entries": []}"#, "malformed"),
+        (r#"{"format": "above-and-below-log/1", "setup": {}, "entries": {}}"#, "malformed"),
     ];
     for (text, code) in cases {
         assert_error(text, None, code);
     }
+    let wrong = run(r#"{"format": "above-and-below-log/2", "setup": {}, "entries": []}"#);
+    assert_eq!(
+        wrong.error.map(|e| e.message),
+        Some(r#"format "above-and-below-log/2" is not "above-and-below-log/1""#.to_owned())
+    );
     let mut doc: serde_json::Value = serde_json::from_str(&log(2, vec![])).expect("json");
     doc["claimed"] = json!({"scores": [1, 2, 3]});
     assert_error(&doc.to_string(), None, "E_FORMAT");
-    // A repeated member name (undefined in JSON) is refused: at the top level, in an entry.
+    // A repeated member name (undefined in JSON) is refused: at the top level (an envelope
+    // fault, `malformed`), in an entry (`E_FORMAT`).
     let top = r#"{"format": "above-and-below-log/1", "entries": [], "entries": [], "setup": {}}"#;
-    assert_error(top, None, "E_FORMAT");
+    assert_error(top, None, "malformed");
     let entry = log(2, vec![]).replace(r#""entries":[]"#, r#""entries":[{"type":"pass","player":0,"player":0}]"#);
     assert_error(&entry, Some(0), "E_FORMAT");
 }

@@ -76,19 +76,32 @@ fn mutated_logs_never_panic() {
     }
 }
 
-/// Garbage bytes and shapes.
+/// Garbage bytes and shapes: the envelope's faults have the codes every game shares (a missing
+/// or misshapen `setup`, `entries` or `meta` is `malformed`), with the shared messages.
 #[test]
-fn garbage_is_refused_with_codes() {
-    let cases: [(&[u8], &str); 5] = [
-        (b"{", "malformed_json"),
-        (b"[]", "malformed"),
-        (br#"{"format": "village-log/1"}"#, "bad_format"),
-        (br#"{"format": "village-log/1", "setup": 3, "entries": []}"#, "bad_format"),
-        (br#"{"format": "village-log/2", "setup": {}, "entries": []}"#, "bad_format"),
+fn garbage_is_refused_with_the_shared_envelope_codes() {
+    let cases: [(&[u8], &str, &str); 8] = [
+        (b"{", "malformed_json", "EOF while parsing an object at line 1 column 1"),
+        (b"[]", "malformed", "a log is a JSON object"),
+        (br#"{"format": "village-log/1"}"#, "malformed", "`setup` is missing"),
+        (br#"{"format": "village-log/1", "setup": 3, "entries": []}"#, "malformed", "`setup` is not an object"),
+        (br#"{"format": "village-log/1", "setup": {}}"#, "malformed", "`entries` is missing"),
+        (
+            br#"{"format": "village-log/1", "meta": 7, "setup": {}, "entries": []}"#,
+            "malformed",
+            "`meta` is not an object",
+        ),
+        (br#"{"format": "village-log/1", "setup": {}, "entries": {}}"#, "malformed", "`entries` is not an array"),
+        (
+            br#"{"format": "village-log/2", "setup": {}, "entries": []}"#,
+            "bad_format",
+            r#"format "village-log/2" is not "village-log/1""#,
+        ),
     ];
-    for (bytes, code) in cases {
+    for (bytes, code, message) in cases {
         let v = Village::verdict(&Village::replay(bytes));
-        assert_eq!(v.error.map(|e| e.code), Some(code.to_owned()));
+        let e = v.error.map(|e| (e.code, e.message, e.entry));
+        assert_eq!(e, Some((code.to_owned(), message.to_owned(), None)), "{}", String::from_utf8_lossy(bytes));
     }
 }
 
