@@ -1,5 +1,5 @@
-//! Why a log is invalid: one enum of the stable error codes of `RULES.md` G.1 and
-//! `LOG-FORMAT.md` ("Error codes"), spelled exactly as the spec spells them, but for the
+//! Why a log is invalid: one enum of the stable error codes of `docs/rules/above-and-below.md` G.1 and
+//! `docs/log-format-above-and-below.md` ("Error codes"), spelled exactly as the spec spells them, but for the
 //! envelope's faults, which have the codes every game shares (`docs/errors.md`, "Envelope
 //! codes, one set for every game").
 
@@ -47,7 +47,7 @@ codes! {
     Format = "E_FORMAT",
     /// A field of the setup, the catalogue or an entry that this format does not define.
     UnknownField = "E_UNKNOWN_FIELD",
-    /// An id that is not a goods, skill, trait, effect, bonus or outcome id of `RULES.md`.
+    /// An id that is not a goods, skill, trait, effect, bonus or outcome id of `docs/rules/above-and-below.md`.
     UnknownId = "E_UNKNOWN_ID",
     /// `seeded` without a seed or a complete catalogue; a seed in explicit mode.
     SetupRandom = "E_SETUP_RANDOM",

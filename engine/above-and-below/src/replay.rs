@@ -1,4 +1,4 @@
-//! Replaying an `above-and-below-log/1` document (`LOG-FORMAT.md` "Replay result"): parse the
+//! Replaying an `above-and-below-log/1` document (`docs/log-format-above-and-below.md` "Replay result"): parse the
 //! envelope, validate the setup, apply the entries one by one, then — for a whole log only —
 //! apply the end-of-log forced passes and score a finished game.
 

@@ -1,5 +1,5 @@
 //! Replaying a `caverna-log/1` document: parse the envelope, validate the setup, apply the
-//! entries one by one, apply the end-of-log defaults, score (`LOG-FORMAT.md` "Replay result").
+//! entries one by one, apply the end-of-log defaults, score (`docs/log-format.md` "Replay result").
 
 use chronicle_game::envelope;
 use chronicle_game::members::{read, tree_rejects, without_place};
@@ -369,7 +369,7 @@ impl Game {
         finish(self)
     }
 
-    /// Applies one typed entry: the rules, then the housing check of `RULES.md` F.1.
+    /// Applies one typed entry: the rules, then the housing check of `docs/rules/caverna-reference.md` F.1.
     pub fn play_entry(&mut self, entry: &Entry) -> RuleResult {
         self.apply_entry(entry)?;
         self.check_housed(entry.player() as usize)
@@ -424,7 +424,7 @@ impl Game {
         self.check_housed(placing.player())
     }
 
-    /// Every entry ends with all of its player's animals housed (`RULES.md` F.1).
+    /// Every entry ends with all of its player's animals housed (`docs/rules/caverna-reference.md` F.1).
     fn check_housed(&self, p: usize) -> RuleResult {
         let player = self.player(p);
         if !housing::fits(&player.board, player.dwarfs_in_play(), player.animals(), player.supply.get(Good::Dog)) {
@@ -470,7 +470,7 @@ impl Game {
     }
 }
 
-/// The failed housing check of player `p` (`RULES.md` F.1).
+/// The failed housing check of player `p` (`docs/rules/caverna-reference.md` F.1).
 fn unhoused(p: usize) -> RuleResult {
     fail(
         ErrorCode::AnimalsUnhoused,
@@ -496,7 +496,7 @@ fn step(game: &mut Game, value: &Value) -> Result<(), (Option<usize>, RuleError)
     game.play_entry(&entry).map_err(|e| (Some(entry.player() as usize), e))
 }
 
-/// Applies one entry at the point the game has reached (`LOG-FORMAT.md` "Entries").
+/// Applies one entry at the point the game has reached (`docs/log-format.md` "Entries").
 pub(crate) fn apply(game: &mut Game, entry: &Entry) -> RuleResult {
     let p = entry.player() as usize;
     loop {

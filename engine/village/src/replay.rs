@@ -1,4 +1,4 @@
-//! Replaying a `village-log/1` document (`LOG-FORMAT.md` "Replay result"): the envelope, the
+//! Replaying a `village-log/1` document (`docs/log-format-village.md` "Replay result"): the envelope, the
 //! setup, every entry in order, the end of the log, and the final scoring.
 
 use chronicle_game::envelope;

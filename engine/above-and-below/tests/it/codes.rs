@@ -1,4 +1,5 @@
-//! Every error code of `RULES.md` G.1 and `LOG-FORMAT.md` ("Error codes") is reachable: one
+//! Every error code of `docs/rules/above-and-below.md` G.1 and `docs/log-format-above-and-below.md` ("Error codes") is
+//! reachable: one
 //! smallest log per code, each failing at a stated place (`None` = the envelope or setup), and
 //! the table covers `ErrorCode::ALL` exactly, so a new code cannot be added without a case.
 

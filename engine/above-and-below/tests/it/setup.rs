@@ -1,4 +1,4 @@
-//! Setup (`RULES.md` C, A.8, B; LOG-FORMAT "Setup", "Randomness").
+//! Setup (`docs/rules/above-and-below.md` C, A.8, B; LOG-FORMAT "Setup", "Randomness").
 
 use serde_json::json;
 
