@@ -3,33 +3,7 @@
 //! envelope's faults, which have the codes every game shares (`docs/errors.md`, "Envelope
 //! codes, one set for every game").
 
-use std::fmt;
-
-use serde::Serialize;
-
-macro_rules! codes {
-    ($( $(#[$doc:meta])* $variant:ident = $code:literal, )*) => {
-        /// A stable error code. The string form is the spec's code and never changes.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        pub enum ErrorCode {
-            $( $(#[$doc])* $variant, )*
-        }
-
-        impl ErrorCode {
-            /// Every code, in the order of the spec's tables.
-            pub const ALL: &'static [ErrorCode] = &[$(ErrorCode::$variant,)*];
-
-            /// The code as the spec writes it (`E_…`).
-            pub fn as_str(self) -> &'static str {
-                match self {
-                    $( ErrorCode::$variant => $code, )*
-                }
-            }
-        }
-    };
-}
-
-codes! {
+chronicle_game::error_codes! {
     // --- the envelope: the codes every game shares (`chronicle_game::envelope::codes`) ---
     /// The log, or its list of entries, is over its bound.
     LogTooLarge = "log_too_large",
@@ -133,48 +107,14 @@ codes! {
     Declare = "E_DECLARE",
 }
 
-impl Serialize for ErrorCode {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.as_str())
-    }
-}
+/// A broken rule: a code of this engine and a message for people (the shared machinery,
+/// `chronicle_game::error`); the replay adds where it happened.
+pub type RuleError = chronicle_game::error::RuleError<ErrorCode>;
 
-impl fmt::Display for ErrorCode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+/// What a rule returns.
+pub type RuleResult<T = ()> = chronicle_game::error::RuleResult<T, ErrorCode>;
 
-/// A rule violation found while applying one entry: a code and a message for people. The
-/// replay adds where it happened.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{code}: {message}")]
-pub struct RuleError {
-    pub code: ErrorCode,
-    pub message: String,
-}
-
-impl RuleError {
-    pub fn new(code: ErrorCode, message: impl Into<String>) -> RuleError {
-        RuleError { code, message: message.into() }
-    }
-}
-
-/// Shorthand used throughout the rule modules.
-pub type RuleResult<T = ()> = Result<T, RuleError>;
-
-pub(crate) fn fail<T>(code: ErrorCode, message: impl Into<String>) -> RuleResult<T> {
-    Err(RuleError::new(code, message))
-}
-
-/// Fails with `code` unless `cond` holds.
-pub(crate) fn ensure(cond: bool, code: ErrorCode, message: impl FnOnce() -> String) -> RuleResult {
-    if cond {
-        Ok(())
-    } else {
-        Err(RuleError::new(code, message()))
-    }
-}
+pub(crate) use chronicle_game::error::{ensure, fail};
 
 #[cfg(test)]
 mod tests {

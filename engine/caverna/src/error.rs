@@ -1,31 +1,6 @@
 //! Why a log is invalid: one enum of stable error codes (documented in `docs/errors.md`).
 
-use std::fmt;
-
-use serde::Serialize;
-
-macro_rules! codes {
-    ($( $(#[$doc:meta])* $variant:ident = $code:literal, )*) => {
-        /// A stable error code. The string form (`as_str`) is part of the public contract:
-        /// codes are only ever added, never renamed.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        pub enum ErrorCode {
-            $( $(#[$doc])* $variant, )*
-        }
-
-        impl ErrorCode {
-            pub const ALL: &'static [ErrorCode] = &[$(ErrorCode::$variant,)*];
-
-            pub fn as_str(self) -> &'static str {
-                match self {
-                    $( ErrorCode::$variant => $code, )*
-                }
-            }
-        }
-    };
-}
-
-codes! {
+chronicle_game::error_codes! {
     // --- the document ---
     /// The input is not JSON.
     MalformedJson = "malformed_json",
@@ -122,48 +97,14 @@ codes! {
     TileNotUsable = "tile_not_usable",
 }
 
-impl Serialize for ErrorCode {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.as_str())
-    }
-}
+/// A broken rule: a code of this engine and a message for people (the shared machinery,
+/// `chronicle_game::error`); the replay adds where it happened.
+pub type RuleError = chronicle_game::error::RuleError<ErrorCode>;
 
-impl fmt::Display for ErrorCode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+/// What a rule returns.
+pub type RuleResult<T = ()> = chronicle_game::error::RuleResult<T, ErrorCode>;
 
-/// A rule violation found while applying one entry: a code and a human message. The replay
-/// adds where it happened ([`crate::replay::LogError`]).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{code}: {message}")]
-pub struct RuleError {
-    pub code: ErrorCode,
-    pub message: String,
-}
-
-impl RuleError {
-    pub fn new(code: ErrorCode, message: impl Into<String>) -> RuleError {
-        RuleError { code, message: message.into() }
-    }
-}
-
-/// Shorthand used throughout the rule modules.
-pub type RuleResult<T = ()> = Result<T, RuleError>;
-
-pub(crate) fn fail<T>(code: ErrorCode, message: impl Into<String>) -> RuleResult<T> {
-    Err(RuleError::new(code, message))
-}
-
-/// Fails with `code` unless `cond` holds.
-pub(crate) fn ensure(cond: bool, code: ErrorCode, message: impl FnOnce() -> String) -> RuleResult {
-    if cond {
-        Ok(())
-    } else {
-        Err(RuleError::new(code, message()))
-    }
-}
+pub(crate) use chronicle_game::error::{ensure, fail};
 
 #[cfg(test)]
 mod tests {

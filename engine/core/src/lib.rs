@@ -20,6 +20,7 @@ pub mod conformance;
 pub mod cursor;
 pub mod engine;
 pub mod envelope;
+pub mod error;
 pub mod id_table;
 pub mod kind;
 pub mod members;
@@ -35,3 +36,7 @@ pub use verdict::{
     bounded_message, player_verdicts, rank, simulated_source, Counter, LogError, Meta, PlayerVerdict, Score, ScoreRow,
     Status, Verdict, MAX_MESSAGE_CHARS,
 };
+
+/// serde, for the `Serialize` impl that [`error_codes!`] writes in each engine.
+#[doc(hidden)]
+pub use serde as __serde;

@@ -1,27 +1,7 @@
 //! The stable error codes of a replay (`docs/log-format-village.md` "Replay result", each from a check of
 //! `docs/rules/village.md` G) and the error a rule returns.
 
-use serde::Serialize;
-
-macro_rules! codes {
-    ($($variant:ident = $id:literal),+ $(,)?) => {
-        /// A stable error code.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-        #[serde(rename_all = "snake_case")]
-        pub enum ErrorCode { $($variant),+ }
-
-        impl ErrorCode {
-            /// Every code, for documentation tests.
-            pub const ALL: &'static [ErrorCode] = &[$(ErrorCode::$variant),+];
-
-            pub const fn as_str(self) -> &'static str {
-                match self { $(ErrorCode::$variant => $id),+ }
-            }
-        }
-    };
-}
-
-codes! {
+chronicle_game::error_codes! {
     // The envelope (shared with the other engines, `chronicle_game::envelope::codes`).
     LogTooLarge = "log_too_large",
     MalformedJson = "malformed_json",
@@ -85,32 +65,14 @@ codes! {
     SeedMismatch = "seed_mismatch",
 }
 
-impl std::fmt::Display for ErrorCode {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+/// A broken rule: a code of this engine and a message for people (the shared machinery,
+/// `chronicle_game::error`); the replay adds where it happened.
+pub type RuleError = chronicle_game::error::RuleError<ErrorCode>;
 
-/// A broken rule: a code and a message for people.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{code}: {message}")]
-pub struct RuleError {
-    pub code: ErrorCode,
-    pub message: String,
-}
+/// What a rule returns.
+pub type RuleResult<T = ()> = chronicle_game::error::RuleResult<T, ErrorCode>;
 
-impl RuleError {
-    pub fn new(code: ErrorCode, message: impl Into<String>) -> RuleError {
-        RuleError { code, message: message.into() }
-    }
-}
-
-pub type RuleResult<T = ()> = Result<T, RuleError>;
-
-/// Fails with a code and message.
-pub fn fail<T>(code: ErrorCode, message: impl Into<String>) -> RuleResult<T> {
-    Err(RuleError::new(code, message))
-}
+pub use chronicle_game::error::fail;
 
 /// `missing_component_data` for a key of `setup.components` (`docs/rules/village.md` G.1.5).
 pub fn missing<T>(key: &str, why: &str) -> RuleResult<T> {
