@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 
-use crate::commands::{replay, Done};
+use crate::commands::{replay, CommandError, Done, Outcome};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -153,12 +153,14 @@ fn exit_code(done: Done) -> i32 {
 }
 
 /// `chronicle rules --game <id>`: the engine's reference, through the registry.
-fn rules(game: &str, out: &mut dyn Write) -> Result<Done, String> {
-    let kind = chronicle_game::GameKind::from_id(game).ok_or_else(|| format!("no game `{game}`"))?;
+fn rules(game: &str, out: &mut dyn Write) -> Outcome {
+    let kind =
+        chronicle_game::GameKind::from_id(game).ok_or_else(|| CommandError::Usage(format!("no game `{game}`")))?;
     let text = chronicle_ingest::games::engine(kind)
         .rules_reference()
-        .ok_or_else(|| format!("{} has no rules reference", kind.spec().name))?;
-    write!(out, "{text}").map(|()| Done::Success).map_err(|e| e.to_string())
+        .ok_or_else(|| CommandError::Usage(format!("{} has no rules reference", kind.spec().name)))?;
+    write!(out, "{text}")?;
+    Ok(Done::Success)
 }
 
 /// Runs the command line `args` (program name first) against the given streams.
@@ -215,7 +217,7 @@ fn run_with(
         Command::Rules { game } => rules(&game, out),
         Command::Schema => writeln!(out, "{}", crate::server::graphql::sdl().trim_end())
             .map(|()| Done::Success)
-            .map_err(|e| e.to_string()),
+            .map_err(CommandError::from),
     };
     match result {
         Ok(done) => exit_code(done),

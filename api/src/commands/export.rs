@@ -21,6 +21,7 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 use polars::prelude::*;
 
+use crate::commands::CommandError;
 use chronicle_game::{GameKind, Status};
 use chronicle_store::{self as store, GameFilter, GameHead, Store};
 
@@ -410,44 +411,42 @@ pub fn write_part(frame: &mut DataFrame, format: Format, first: bool, out: &mut 
 }
 
 /// Runs `chronicle export`; prints the number of rows written on `report`.
-pub fn export_command(
-    args: ExportArgs,
-    stdout: &mut dyn Write,
-    report: &mut dyn Write,
-) -> Result<crate::commands::Done, String> {
-    let filter = filter_of(&args)?;
+pub fn export_command(args: ExportArgs, stdout: &mut dyn Write, report: &mut dyn Write) -> crate::commands::Outcome {
+    let filter = filter_of(&args).map_err(CommandError::Usage)?;
     if args.format == Format::Parquet && args.out.as_os_str() == "-" {
-        return Err("Parquet is written to a file (--out PATH), not standard output".into());
+        return Err(CommandError::Usage("Parquet is written to a file (--out PATH), not standard output".into()));
     }
     let url = crate::commands::import::database_url(args.database_url.clone());
-    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|e| e.to_string())?;
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     let mut columns = Columns::default();
+    let store_error = |e: chronicle_store::StoreError| CommandError::Store(e.to_string());
     let games = rt.block_on(async {
-        let s = store::open(&url).await.map_err(|e| e.to_string())?;
+        let s = store::open(&url).await.map_err(store_error)?;
         let mut after = 0;
         let mut games = 0usize;
         loop {
-            let ids = s.list_games(&filter, after, PAGE).await.map_err(|e| e.to_string())?;
+            let ids = s.list_games(&filter, after, PAGE).await.map_err(store_error)?;
             let Some(&last) = ids.last() else { break };
             let page = if args.table.needs_facts() { s.games_with_facts(&ids).await } else { s.game_heads(&ids).await };
-            for g in page.map_err(|e| e.to_string())? {
+            for g in page.map_err(store_error)? {
                 rows(args.table, &g, &mut columns);
                 games += 1;
             }
             after = last;
         }
         s.close().await;
-        Ok::<usize, String>(games)
+        Ok::<usize, CommandError>(games)
     })?;
     let count = columns.row;
-    let mut frame = columns.frame(header(args.table))?;
+    let mut frame = columns.frame(header(args.table)).map_err(CommandError::Io)?;
     if args.out.as_os_str() == "-" {
-        write(&mut frame, args.format, stdout)?;
+        write(&mut frame, args.format, stdout).map_err(CommandError::Io)?;
     } else {
-        let mut file = std::fs::File::create(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
-        write(&mut frame, args.format, &mut file)?;
-        file.flush().map_err(|e| format!("{}: {e}", args.out.display()))?;
+        let at = |e: std::io::Error| CommandError::Io(format!("{}: {e}", args.out.display()));
+        let mut file = std::fs::File::create(&args.out).map_err(at)?;
+        write(&mut frame, args.format, &mut file).map_err(CommandError::Io)?;
+        file.flush().map_err(at)?;
     }
-    writeln!(report, "chronicle: {count} rows from {games} games").map_err(|e| e.to_string())?;
+    writeln!(report, "chronicle: {count} rows from {games} games")?;
     Ok(crate::commands::Done::Success)
 }

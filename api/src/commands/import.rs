@@ -18,7 +18,7 @@ use chronicle_ingest::pipeline::{import_from, reverify, Progress, ReverifyReport
 use chronicle_store::record::Outcome;
 use chronicle_store::{self as store, Backend, Store, StoreError};
 
-use crate::commands::Done;
+use crate::commands::{CommandError, Done};
 
 /// A progress bar reports ingestion's progress.
 struct Bar(ProgressBar);
@@ -70,11 +70,11 @@ fn log_counter(show: bool) -> ProgressBar {
     bar
 }
 
-fn runtime() -> Result<tokio::runtime::Runtime, String> {
+fn runtime() -> Result<tokio::runtime::Runtime, CommandError> {
     tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
-        .map_err(|e| format!("starting the async runtime: {e}"))
+        .map_err(|e| CommandError::Io(format!("starting the async runtime: {e}")))
 }
 
 /// Arguments of `chronicle import`.
@@ -122,10 +122,10 @@ pub fn import_command(
     out: &mut dyn Write,
     err: &mut dyn Write,
     progress: bool,
-) -> Result<Done, String> {
+) -> crate::commands::Outcome {
     let ImportArgs { paths, database_url: flag, json, uploader, batch } = args;
     let url = database_url(flag);
-    let mut reader = chronicle_ingest::inputs::LogReader::new(&paths, stdin)?;
+    let mut reader = chronicle_ingest::inputs::LogReader::new(&paths, stdin).map_err(CommandError::Io)?;
     let rt = runtime()?;
     let progress = Bar(log_counter(progress));
     let report = rt.block_on(async {
@@ -134,20 +134,20 @@ pub fn import_command(
         store.close().await;
         r
     });
-    let report = report.map_err(|e| e.to_string())?;
+    let report = report.map_err(|e| CommandError::Store(e.to_string()))?;
     for (name, reason) in &report.failures {
         let _ = writeln!(err, "chronicle: {name}: not stored: {reason}");
     }
     let s = report.summary;
     let line = if json {
-        serde_json::to_string(&s).map_err(|e| e.to_string())?
+        serde_json::to_string(&s).map_err(|e| CommandError::Io(e.to_string()))?
     } else {
         format!(
             "imported {}, duplicates {}, invalid {} (stored with their error), failed {}",
             s.imported, s.duplicates, s.invalid, s.failed
         )
     };
-    writeln!(out, "{line}").map_err(|e| e.to_string())?;
+    writeln!(out, "{line}")?;
     Ok(if s.failed > 0 { Done::Rejected } else { Done::Success })
 }
 
@@ -172,7 +172,7 @@ pub fn reverify_command(
     out: &mut dyn Write,
     err: &mut dyn Write,
     progress: bool,
-) -> Result<Done, String> {
+) -> crate::commands::Outcome {
     let ReverifyArgs { database_url: flag, json, batch } = args;
     let url = database_url(flag);
     let rt = runtime()?;
@@ -194,17 +194,16 @@ pub fn reverify_command(
             }
         }
     });
-    let report = report.map_err(|e| e.to_string())?;
+    let report = report.map_err(|e| CommandError::Store(e.to_string()))?;
     for (id, reason) in &report.failures {
         let _ = writeln!(err, "chronicle: game {id}: not reverified: {reason}");
     }
     if json {
-        writeln!(out, "{}", report.json()).map_err(|e| e.to_string())?;
+        writeln!(out, "{}", report.json())?;
     } else {
         for c in &report.changes {
             let short = c.sha256.get(..12).unwrap_or(&c.sha256);
-            writeln!(out, "game {} ({short}): {} -> {}", c.game, outcome_text(&c.before), outcome_text(&c.after))
-                .map_err(|e| e.to_string())?;
+            writeln!(out, "game {} ({short}): {} -> {}", c.game, outcome_text(&c.before), outcome_text(&c.after))?;
         }
         writeln!(
             out,
@@ -212,8 +211,7 @@ pub fn reverify_command(
             report.reverified,
             report.changes.len(),
             report.failures.len()
-        )
-        .map_err(|e| e.to_string())?;
+        )?;
     }
     Ok(if report.failures.is_empty() { Done::Success } else { Done::Rejected })
 }

@@ -10,7 +10,7 @@ use serde_json::json;
 use chronicle_store::Store;
 
 use crate::commands::tokens::with_store;
-use crate::commands::Done;
+use crate::commands::{CommandError, Done, Outcome};
 
 /// An identity key from the command line: `id:…` and `name:…` are keys as the ratings table
 /// shows them; anything else is a player's name.
@@ -19,37 +19,35 @@ pub fn key_of(text: &str) -> Result<String, String> {
 }
 
 /// `chronicle players merge INTO ALIAS…`.
-pub fn merge(
-    into: &str,
-    aliases: &[String],
-    database_url: Option<String>,
-    out: &mut dyn Write,
-) -> Result<Done, String> {
-    let into = key_of(into)?;
-    let aliases: Vec<String> = aliases.iter().map(|a| key_of(a)).collect::<Result<_, _>>()?;
+pub fn merge(into: &str, aliases: &[String], database_url: Option<String>, out: &mut dyn Write) -> Outcome {
+    let into = key_of(into).map_err(CommandError::Usage)?;
+    let aliases: Vec<String> =
+        aliases.iter().map(|a| key_of(a)).collect::<Result<_, _>>().map_err(CommandError::Usage)?;
     if aliases.is_empty() {
-        return Err("name at least one identity to merge".into());
+        return Err(CommandError::Usage("name at least one identity to merge".into()));
     }
     let canonical = with_store(database_url, async |store| store.merge_players(&into, &aliases).await)?;
     for alias in &aliases {
-        writeln!(out, "{alias} -> {canonical}").map_err(|e| e.to_string())?;
+        writeln!(out, "{alias} -> {canonical}")?;
     }
     Ok(Done::Success)
 }
 
 /// `chronicle players unmerge ALIAS`.
-pub fn unmerge(alias: &str, database_url: Option<String>, out: &mut dyn Write) -> Result<Done, String> {
-    let alias = key_of(alias)?;
+pub fn unmerge(alias: &str, database_url: Option<String>, out: &mut dyn Write) -> Outcome {
+    let alias = key_of(alias).map_err(CommandError::Usage)?;
     if with_store(database_url, async |store| store.unmerge_player(&alias).await)? {
-        writeln!(out, "{alias} is its own player again").map_err(|e| e.to_string())?;
+        writeln!(out, "{alias} is its own player again")?;
         Ok(Done::Success)
     } else {
-        Err(format!("{alias} was not merged into another player (see `chronicle players aliases`)"))
+        Err(CommandError::Store(format!(
+            "{alias} was not merged into another player (see `chronicle players aliases`)"
+        )))
     }
 }
 
 /// `chronicle players aliases`: every merged identity and the player it is.
-pub fn aliases(as_json: bool, database_url: Option<String>, out: &mut dyn Write) -> Result<Done, String> {
+pub fn aliases(as_json: bool, database_url: Option<String>, out: &mut dyn Write) -> Outcome {
     let rows = with_store(database_url, async |store| store.player_aliases().await)?;
     let mut text = String::new();
     for (alias, canonical) in &rows {
@@ -59,7 +57,7 @@ pub fn aliases(as_json: bool, database_url: Option<String>, out: &mut dyn Write)
             text.push_str(&format!("{alias} -> {canonical}\n"));
         }
     }
-    out.write_all(text.as_bytes()).map_err(|e| e.to_string())?;
+    out.write_all(text.as_bytes())?;
     Ok(Done::Success)
 }
 

@@ -12,6 +12,8 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use chronicle_game::{GameKind, Simulation};
+
+use crate::commands::CommandError;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 #[derive(clap::Args, Debug)]
@@ -95,13 +97,16 @@ enum Sink<'a> {
 }
 
 impl Sink<'_> {
-    fn write(&mut self, index: u64, log: &str) -> Result<(), String> {
+    fn write(&mut self, index: u64, log: &str) -> Result<(), CommandError> {
         match self {
             Sink::Dir { dir, width } => {
                 let path = dir.join(format!("game-{:0w$}.json", index + 1, w = *width));
-                std::fs::write(&path, format!("{log}\n")).map_err(|e| format!("{}: {e}", path.display()))
+                std::fs::write(&path, format!("{log}\n"))
+                    .map_err(|e| CommandError::Io(format!("{}: {e}", path.display())))
             }
-            Sink::Stdout(out) => writeln!(out, "{log}").map_err(|e| format!("writing standard output: {e}")),
+            Sink::Stdout(out) => {
+                writeln!(out, "{log}").map_err(|e| CommandError::Io(format!("writing standard output: {e}")))
+            }
         }
     }
 }
@@ -125,12 +130,12 @@ pub fn simulate_command(
     out: &mut dyn Write,
     err: &mut dyn Write,
     progress: bool,
-) -> Result<crate::commands::Done, String> {
-    check(&args)?;
+) -> crate::commands::Outcome {
+    check(&args).map_err(CommandError::Usage)?;
     let mut sink = if args.out.as_os_str() == "-" {
         Sink::Stdout(out)
     } else {
-        std::fs::create_dir_all(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
+        std::fs::create_dir_all(&args.out).map_err(|e| CommandError::Io(format!("{}: {e}", args.out.display())))?;
         // Names sort in game order: at least 6 digits, more when there are more games.
         Sink::Dir { dir: args.out.clone(), width: args.games.to_string().len().max(6) }
     };
@@ -140,7 +145,7 @@ pub fn simulate_command(
         match result {
             Ok(log) => sink.write(index, &log).map(|_| false),
             Err(message) => {
-                bar.suspend(|| writeln!(err, "chronicle: {message}")).map_err(|e| e.to_string())?;
+                bar.suspend(|| writeln!(err, "chronicle: {message}"))?;
                 Ok(true)
             }
         }
@@ -155,8 +160,8 @@ pub fn simulate_command(
 fn run_ordered(
     args: &SimulateArgs,
     n: u64,
-    mut write: impl FnMut(u64, Result<String, String>) -> Result<bool, String>,
-) -> Result<u64, String> {
+    mut write: impl FnMut(u64, Result<String, String>) -> Result<bool, CommandError>,
+) -> Result<u64, CommandError> {
     let threads = std::thread::available_parallelism()
         .map_or(1, |t| t.get())
         .min(usize::try_from(n).unwrap_or(usize::MAX))

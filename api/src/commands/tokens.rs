@@ -9,6 +9,8 @@ use serde_json::json;
 
 use chronicle_store::{self as store, Revoked, Store, TokenRow};
 
+use crate::commands::{CommandError, Outcome};
+
 /// Longest expiry: ten years.
 const MAX_SECONDS: i64 = 10 * 366 * 24 * 3600;
 
@@ -35,32 +37,27 @@ pub fn parse_duration(text: &str) -> Result<i64, String> {
 pub(crate) fn with_store<T>(
     database_url: Option<String>,
     f: impl AsyncFnOnce(&store::Backend) -> Result<T, store::StoreError>,
-) -> Result<T, String> {
+) -> Result<T, CommandError> {
     let url = crate::commands::import::database_url(database_url);
-    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|e| e.to_string())?;
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     rt.block_on(async {
-        let store = store::open(&url).await.map_err(|e| e.to_string())?;
+        let store = store::open(&url).await.map_err(|e| CommandError::Store(e.to_string()))?;
         let result = f(&store).await;
         store.close().await;
-        result.map_err(|e| e.to_string())
+        result.map_err(|e| CommandError::Store(e.to_string()))
     })
 }
 
 /// `chronicle token create`: a new API token, printed once.
-pub fn create(
-    name: &str,
-    expires_in: Option<i64>,
-    database_url: Option<String>,
-    out: &mut dyn Write,
-) -> Result<crate::commands::Done, String> {
+pub fn create(name: &str, expires_in: Option<i64>, database_url: Option<String>, out: &mut dyn Write) -> Outcome {
     let name = name.trim();
     if name.is_empty() {
-        return Err("a token needs a non-empty --name".into());
+        return Err(CommandError::Usage("a token needs a non-empty --name".into()));
     }
-    let token = chronicle_service::auth::new_token()?;
+    let token = chronicle_service::auth::new_token().map_err(CommandError::Io)?;
     let hash = chronicle_service::auth::token_hash(&token);
     with_store(database_url, async |store| store.create_token(name, &hash, expires_in).await)?;
-    writeln!(out, "{token}").map_err(|e| e.to_string())?;
+    writeln!(out, "{token}")?;
     Ok(crate::commands::Done::Success)
 }
 
@@ -76,7 +73,7 @@ fn state(t: &TokenRow) -> &'static str {
 }
 
 /// `chronicle token list`: a table (or JSON lines) of every API token.
-pub fn list(as_json: bool, database_url: Option<String>, out: &mut dyn Write) -> Result<crate::commands::Done, String> {
+pub fn list(as_json: bool, database_url: Option<String>, out: &mut dyn Write) -> Outcome {
     let tokens = with_store(database_url, async |store| store.tokens().await)?;
     let mut text = String::new();
     if as_json {
@@ -101,16 +98,16 @@ pub fn list(as_json: bool, database_url: Option<String>, out: &mut dyn Write) ->
             ));
         }
     }
-    out.write_all(text.as_bytes()).map_err(|e| e.to_string())?;
+    out.write_all(text.as_bytes())?;
     Ok(crate::commands::Done::Success)
 }
 
 /// `chronicle token revoke ID`.
-pub fn revoke(id: i64, database_url: Option<String>, out: &mut dyn Write) -> Result<crate::commands::Done, String> {
+pub fn revoke(id: i64, database_url: Option<String>, out: &mut dyn Write) -> Outcome {
     match with_store(database_url, async |store| store.revoke_token(id).await)? {
-        Revoked::Now => writeln!(out, "token {id} revoked").map_err(|e| e.to_string())?,
-        Revoked::Already => writeln!(out, "token {id} was revoked already").map_err(|e| e.to_string())?,
-        Revoked::NoSuchToken => return Err(format!("no token {id} (see `chronicle token list`)")),
+        Revoked::Now => writeln!(out, "token {id} revoked")?,
+        Revoked::Already => writeln!(out, "token {id} was revoked already")?,
+        Revoked::NoSuchToken => return Err(CommandError::Store(format!("no token {id} (see `chronicle token list`)"))),
     }
     Ok(crate::commands::Done::Success)
 }

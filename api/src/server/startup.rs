@@ -31,16 +31,19 @@ fn init_tracing(format: LogFormat) {
 
 /// Runs the server; prints `chronicle: listening on http://ADDR` on `out` once it accepts
 /// connections.
-pub fn serve(args: ServeArgs, out: &mut dyn Write) -> Result<crate::commands::Done, String> {
+pub fn serve(args: ServeArgs, out: &mut dyn Write) -> crate::commands::Outcome {
+    use crate::commands::CommandError;
     init_tracing(args.log_format);
     let url = crate::commands::import::database_url(args.database_url.clone());
     actix_web::rt::System::new().block_on(async move {
-        let store = store::open(&url).await.map_err(|e| e.to_string())?;
-        let service = Arc::new(Service::new(store, args.cache_games, args.admission()).map_err(|e| e.to_string())?);
+        let store = store::open(&url).await.map_err(|e| CommandError::Store(e.to_string()))?;
+        let service = Arc::new(
+            Service::new(store, args.cache_games, args.admission()).map_err(|e| CommandError::Server(e.to_string()))?,
+        );
         // Listen first: a game another replica stores while the statistics load is then
         // announced after it, and counted once.
-        let changes = service.listen_for_changes().await.map_err(|e| e.to_string())?;
-        let counted = service.load_stats().await.map_err(|e| e.to_string())?;
+        let changes = service.listen_for_changes().await.map_err(|e| CommandError::Store(e.to_string()))?;
+        let counted = service.load_stats().await.map_err(|e| CommandError::Store(e.to_string()))?;
         tracing::info!(games = counted, "statistics loaded");
         let follower = changes.map(|changes| actix_web::rt::spawn(Arc::clone(&service).follow_changes(changes)));
         let state = web::Data::new(AppState {
@@ -50,7 +53,7 @@ pub fn serve(args: ServeArgs, out: &mut dyn Write) -> Result<crate::commands::Do
             anonymous_limit: RateLimit::per_minute(args.anonymous_rate_limit),
             body_limit: args.body_limit,
             limits: args.limits(),
-            offload: Arc::new(crate::server::offload::Offload::start()?),
+            offload: Arc::new(crate::server::offload::Offload::start().map_err(CommandError::Server)?),
             download_idle: std::time::Duration::from_secs(args.download_idle.max(1)),
         });
         let mut server = HttpServer::new(move || {
@@ -86,12 +89,12 @@ pub fn serve(args: ServeArgs, out: &mut dyn Write) -> Result<crate::commands::Do
         }
         let server = server
             .bind((args.host.as_str(), args.port))
-            .map_err(|e| format!("listening on {}:{}: {e}", args.host, args.port))?;
+            .map_err(|e| CommandError::Server(format!("listening on {}:{}: {e}", args.host, args.port)))?;
         for addr in server.addrs() {
-            writeln!(out, "chronicle: listening on http://{addr}").map_err(|e| e.to_string())?;
+            writeln!(out, "chronicle: listening on http://{addr}")?;
             tracing::info!(%addr, database = service.store().backend(), "listening");
         }
-        out.flush().map_err(|e| e.to_string())?;
+        out.flush()?;
         let result = server.run().await;
         tracing::info!("shutting down");
         // Stop listening while the runtime still runs: the listener hands its connection back
@@ -101,7 +104,7 @@ pub fn serve(args: ServeArgs, out: &mut dyn Write) -> Result<crate::commands::Do
             let _ = follower.await;
         }
         service.store().close().await;
-        result.map_err(|e| format!("server: {e}"))?;
+        result.map_err(|e| CommandError::Server(format!("server: {e}")))?;
         tracing::info!("stopped");
         Ok(crate::commands::Done::Success)
     })
