@@ -6,7 +6,9 @@
 use chronicle_above_and_below::AboveAndBelow;
 use chronicle_caverna::Caverna;
 use chronicle_game::envelope;
-use chronicle_game::{Engine, GameEngine, GameKind, Handle, LedgerLine, Legal, StateAt, Steps, Verdict};
+use chronicle_game::{
+    BoardView, Engine, GameEngine, GameKind, Handle, LedgerLine, Legal, StateAt, Steps, Timeline, Verdict,
+};
 use chronicle_store::record::{Facts, GameRecord};
 use chronicle_village::Village;
 
@@ -99,6 +101,18 @@ pub fn simulate(kind: GameKind, seed: u64, players: u8) -> Result<serde_json::Va
 /// What each legal entry of a log of game `kind` changed (empty for a log of no known game).
 pub fn ledger(kind: Option<GameKind>, bytes: &[u8]) -> Vec<LedgerLine> {
     kind.map(|k| engine(k).ledger(bytes)).unwrap_or_default()
+}
+
+/// The view of a log after its last legal entry (see [`GameEngine::open_view`]); `None`
+/// without a valid setup or a known game.
+pub fn open_view(bytes: &[u8], format: Option<&str>) -> Option<BoardView> {
+    engine(kind_of(bytes, format).ok()?).open_view(bytes)
+}
+
+/// Every position of a log of game `kind` with its view and ledger line (`None` for a log of
+/// no known game or without a valid setup).
+pub fn timeline(kind: Option<GameKind>, bytes: &[u8]) -> Option<Timeline> {
+    kind.and_then(|k| engine(k).timeline(bytes))
 }
 
 /// The legal entries where a log stops being legal (see [`GameEngine::legal_next`]); `None`

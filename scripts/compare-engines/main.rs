@@ -58,9 +58,9 @@ fn main() -> std::io::Result<()> {
             for path in &args[1..] {
                 for (i, log) in logs(path)?.iter().enumerate() {
                     writeln!(out, "== {path} {i}")?;
-                    writeln!(out, "caverna parse {:?}", chronicle_caverna::parse_only(log))?;
-                    writeln!(out, "village parse {:?}", chronicle_village::parse(log))?;
-                    writeln!(out, "above-and-below parse {:?}", chronicle_above_and_below::parse_only(log))?;
+                    writeln!(out, "caverna parse {:?}", Caverna::parse_only(log))?;
+                    writeln!(out, "village parse {:?}", Village::parse_only(log))?;
+                    writeln!(out, "above-and-below parse {:?}", AboveAndBelow::parse_only(log))?;
                     let format = format_of(log);
                     match format.as_deref().and_then(GameKind::from_format) {
                         Some(GameKind::Village) => answers::<Village>(log, &mut out)?,

@@ -574,6 +574,16 @@ impl Service {
         self.on_sent(log, 1, budget, games::open_state).await
     }
 
+    /// The view of a log that is not stored after its last legal entry (see
+    /// [`Service::open_state`]): what the recorder draws.
+    pub async fn open_view(
+        &self,
+        log: Vec<u8>,
+        budget: &Budget,
+    ) -> Result<Option<chronicle_game::BoardView>, ServiceError> {
+        self.on_sent(log, 1, budget, games::open_view).await
+    }
+
     /// What a replay of a log took as declared rather than checked (Above and Below's trust
     /// report, docs/api.md); `None` for a game whose engine checks everything it applies.
     pub async fn trust_report(&self, log: Vec<u8>, budget: &Budget) -> Result<Option<serde_json::Value>, ServiceError> {
@@ -672,6 +682,20 @@ impl Service {
         match self.derive(id, Key::Ledger(id), budget, work).await? {
             Product::Ledger(lines) => Ok(lines),
             _ => Err(internal("a kept ledger is not a ledger")),
+        }
+    }
+
+    /// Every position of a stored game with its view and ledger line, from one replay (see
+    /// `GameEngine::timeline`): what the replay viewer steps through.
+    pub async fn timeline(
+        &self,
+        id: i64,
+        budget: &Budget,
+    ) -> Result<Arc<Option<chronicle_game::Timeline>>, ServiceError> {
+        let work = |kind, bytes: &[u8]| Ok(Product::Timeline(Arc::new(games::timeline(kind, bytes))));
+        match self.derive(id, Key::Timeline(id), budget, work).await? {
+            Product::Timeline(t) => Ok(t),
+            _ => Err(internal("a kept timeline is not a timeline")),
         }
     }
 

@@ -309,7 +309,7 @@ fn recorder_next_answers_with_the_engines_choices_and_refuses_bad_bodies() {
     let v: Value = serde_json::from_str(&body).unwrap();
     assert_eq!(v["status"], "incomplete");
     assert_eq!(v["players"], json!(["Ana", "Bo"]));
-    assert!(v["board"].as_str().unwrap().contains("home board of Ana"));
+    assert!(v["board"].as_str().unwrap().contains("Home board of Ana"));
     assert_eq!(v["steps"]["groups"][0]["id"], "space");
     assert!(v["steps"]["draft"]["player"] == 0 && v["whole"].is_null());
 

@@ -93,7 +93,10 @@ fn the_toy_game_goes_through_the_cli_graphql_and_its_page() {
         .filter_map(|n| n.as_str().map(str::to_owned))
         .collect();
     assert!(names.iter().all(|n| page.contains(n.as_str())), "every player is named on the page");
-    assert!(page.contains("doubled: no") && !page.contains("\"doubled\""), "the generic panels, not the state as JSON");
+    assert!(
+        page.contains("Variant: plain") && !page.contains("\"doubled\""),
+        "the engine's view, not the state as JSON"
+    );
     let (status, _) = server.get("/stats/toy");
     assert_eq!(status, 404, "no statistics page for a game without outcome statistics");
 }

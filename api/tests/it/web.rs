@@ -145,7 +145,7 @@ fn browser_upload_replay_invalid_game_statistics_and_tournament() {
     // The ledger marks the entry shown, and says what it changed for its player.
     let row = b.find("#ledger tr.current");
     assert_eq!(b.attribute(&row, "data-entry").as_deref(), Some("8"));
-    let ledger = chronicle_caverna::ledger::ledger(&fixture("complete_2p.json").bytes);
+    let ledger = <chronicle_caverna::Caverna as chronicle_game::GameEngine>::ledger(&fixture("complete_2p.json").bytes);
     let line = &ledger[8];
     let text = b.text(&row);
     for c in &line.changes {

@@ -1,16 +1,20 @@
-//! The ledger of a log: what each legal entry changed for each player — coins, goods in the
-//! reserve and in storage, potions, cider, reputation, villagers, houses and outposts, caves,
-//! and the provisional score (`points`). Replayed once, comparing counts before and after.
+//! The walk of a log ([`crate::AboveAndBelow`]'s `walk`): the position after the setup and
+//! after each legal entry, from one replay. The core builds the ledger and the replay viewer's
+//! timeline from it; a position's counts are what the ledger compares for each player — coins,
+//! goods in the reserve and in storage, potions, cider, reputation, villagers, houses and
+//! outposts, caves, and the provisional score (`points`).
 
 use std::collections::BTreeMap;
 
-use chronicle_game::{LedgerChange, LedgerLine};
+use chronicle_game::{BoardView, Position, Visit, Walk};
 
 use crate::game::{Game, Player};
 use crate::ids::Good;
-use crate::replay::{parse_document, start, step};
+use crate::replay::{parse_document, player_of, start, step};
 use crate::rules::scoring::score;
 
+/// One player's counted items by id: the ledger's items, whose ids the ledger has always used
+/// (a change of them would change every stored ledger).
 fn counts(p: &Player, points: i64) -> BTreeMap<String, i64> {
     let mut c = BTreeMap::new();
     let n = |v: u64| i64::try_from(v).unwrap_or(i64::MAX);
@@ -29,37 +33,32 @@ fn counts(p: &Player, points: i64) -> BTreeMap<String, i64> {
     c
 }
 
-fn snapshot(game: &Game) -> Vec<BTreeMap<String, i64>> {
-    let s = score(game);
-    game.players().iter().zip(s).map(|(p, s)| counts(p, s.total)).collect()
+/// A game is a position of its walk: its counts for the ledger, its board view for pages.
+impl Position for Game {
+    fn counts(&self) -> Vec<BTreeMap<String, i64>> {
+        let s = score(self);
+        self.players().iter().zip(s).map(|(p, s)| counts(p, s.total)).collect()
+    }
+
+    fn view(&self) -> BoardView {
+        crate::view::board_view(self)
+    }
 }
 
-/// The ledger of every legal entry of a log (empty without a valid setup).
-pub fn ledger(input: &[u8]) -> Vec<LedgerLine> {
-    let Ok(doc) = parse_document(input) else { return Vec::new() };
-    let Ok(mut game) = start(&doc) else { return Vec::new() };
-    let mut lines = Vec::with_capacity(doc.entries.len());
-    let mut before = snapshot(&game);
+/// Replays a log's legal entries once, without end-of-log defaults, showing `visit` the game
+/// after the setup and after each legal entry (no stop without a valid setup, none after the
+/// first illegal entry). An entry's round is the one it was played in, read before it is
+/// applied: the entry that ends a round belongs to that round.
+pub fn walk(input: &[u8], visit: Walk<'_>) {
+    let Ok(doc) = parse_document(input) else { return };
+    let Ok(mut game) = start(&doc) else { return };
+    visit(Visit { entry: None, round: u16::from(game.round()), player: None, position: &game });
     for (i, value) in doc.entries.iter().enumerate() {
         let round = u16::from(game.round());
         if step(&mut game, value).is_err() {
             break;
         }
-        let after = snapshot(&game);
-        let changes = after
-            .iter()
-            .zip(&before)
-            .enumerate()
-            .flat_map(|(player, (now, was))| {
-                now.iter().filter_map(move |(item, v)| {
-                    let delta = v - was.get(item).copied().unwrap_or(0);
-                    (delta != 0).then(|| LedgerChange { player, item: item.clone(), delta })
-                })
-            })
-            .collect();
-        let player = crate::replay::player_of(value, game.players().len());
-        lines.push(LedgerLine { entry: i, round, player, changes });
-        before = after;
+        let player = player_of(value, game.players().len());
+        visit(Visit { entry: Some(i), round, player, position: &game });
     }
-    lines
 }

@@ -101,22 +101,11 @@ pub(crate) struct Document {
     pub(crate) claimed: Option<Claimed>,
 }
 
-/// The engine's code of an envelope fault (the shared codes, `chronicle_game::envelope`).
-pub(crate) fn envelope_code(code: envelope::Code) -> ErrorCode {
-    match code {
-        envelope::Code::LogTooLarge => ErrorCode::LogTooLarge,
-        envelope::Code::MalformedJson => ErrorCode::MalformedJson,
-        envelope::Code::Malformed => ErrorCode::Malformed,
-        envelope::Code::BadFormat => ErrorCode::BadFormat,
-        envelope::Code::UnknownField => ErrorCode::EnvelopeUnknownField,
-    }
-}
-
 /// The envelope read by the shared reader ([`envelope::read`]), then the setup and the claimed
 /// scores in this engine's notation.
 #[allow(clippy::result_large_err)]
 pub(crate) fn parse_document(input: &[u8]) -> Result<Document, (LogError, Meta)> {
-    let fault = |f: envelope::Fault| (doc_error(envelope_code(f.code), f.message), f.meta);
+    let fault = |f: envelope::Fault| (doc_error(ErrorCode::from(f.code), f.message), f.meta);
     let parts = envelope::read(input, FORMAT, MAX_ENTRIES).map_err(fault)?;
     // This format refuses a member name repeated in any object (LOG-FORMAT "Envelope").
     // (A log the tree reader refuses is `malformed_json`, as for every envelope fault.)
@@ -239,10 +228,10 @@ pub fn replay(input: &[u8]) -> Replay {
     crate::single_pass::replay(input).unwrap_or_else(|| run(input, None))
 }
 
-/// Replays at most the first `limit` entries, without end-of-log defaults: the state exactly
-/// after entry `limit − 1` (the setup alone for 0).
-pub fn replay_until(input: &[u8], limit: usize) -> Replay {
-    run(input, Some(limit))
+/// Replays at most the first `limit` entries (all when `None`), without end-of-log defaults: the
+/// state exactly after entry `limit − 1` (the setup alone for `Some(0)`).
+pub fn replay_until(input: &[u8], limit: Option<usize>) -> Replay {
+    run(input, limit)
 }
 
 pub(crate) fn run(input: &[u8], limit: Option<usize>) -> Replay {

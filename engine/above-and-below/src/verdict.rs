@@ -1,6 +1,6 @@
 //! Above and Below behind the game-agnostic [`GameEngine`] trait.
 
-use chronicle_game::{player_verdicts, Counter, GameEngine, GameKind, LedgerLine, Legal, LogError, StateAt, Verdict};
+use chronicle_game::{player_verdicts, Counter, GameEngine, GameKind, Legal, LogError, StateAt, Verdict, Walk};
 use serde_json::Value;
 
 use crate::game::Player;
@@ -21,7 +21,7 @@ impl GameEngine for AboveAndBelow {
     }
 
     fn replay_until(log: &[u8], entries: usize) -> Replay {
-        replay_until(log, entries)
+        replay_until(log, Some(entries))
     }
 
     fn verdict(r: &Replay) -> Verdict {
@@ -53,8 +53,8 @@ impl GameEngine for AboveAndBelow {
         Legal { entries: entries.into_iter().take(limit).collect(), complete }
     }
 
-    fn ledger(log: &[u8]) -> Vec<LedgerLine> {
-        crate::ledger::ledger(log)
+    fn walk(log: &[u8], visit: Walk<'_>) {
+        crate::ledger::walk(log, visit)
     }
 
     /// The project's reference of the rules as this engine implements them.

@@ -1,11 +1,12 @@
-//! The ledger of a log: what each legal entry changed for each player — goods (including
-//! animals), begging markers, spaces covered, stables, furnishings, dwarfs, and the score the
-//! pad would show if the game were scored at that moment (`points`). Replayed once, entry by
-//! entry, comparing counts before and after; nothing here is a rule.
+//! The walk of a log (`GameEngine::walk`): every legal entry applied once, showing each
+//! position, with what a Caverna position counts — goods (including animals), begging markers,
+//! spaces covered, stables, furnishings, dwarfs, and the score the pad would show if the game
+//! were scored at that moment (`points`). Core compares the counts into the ledger; nothing
+//! here is a rule.
 
 use std::collections::BTreeMap;
 
-use chronicle_game::{LedgerChange, LedgerLine};
+use chronicle_game::{BoardView, Position, Visit, Walk};
 
 use crate::game::{Game, Player};
 use crate::goods::Good;
@@ -13,61 +14,57 @@ use crate::replay::{parse_document, player_hint, step_raw, tree_error, validated
 use crate::scoring::score;
 
 /// The counted items of a player, by id, in ledger order.
-fn counts(p: &Player) -> BTreeMap<&'static str, i64> {
+fn counts(p: &Player) -> BTreeMap<String, i64> {
     let mut c = BTreeMap::new();
     for g in Good::ALL {
-        c.insert(g.id(), i64::from(p.supply.get(g)));
+        c.insert(g.id().to_owned(), i64::from(p.supply.get(g)));
     }
-    c.insert("begging", i64::from(p.begging));
-    c.insert("spaces_covered", p.board.tiles().count() as i64);
-    c.insert("stables", p.board.stables() as i64);
-    c.insert("furnishings", p.board.furnishings().count() as i64);
-    c.insert("dwarfs", i64::from(p.dwarfs_in_play()));
-    c.insert("points", score(p).total);
+    c.insert("begging".into(), i64::from(p.begging));
+    c.insert("spaces_covered".into(), p.board.tiles().count() as i64);
+    c.insert("stables".into(), p.board.stables() as i64);
+    c.insert("furnishings".into(), p.board.furnishings().count() as i64);
+    c.insert("dwarfs".into(), i64::from(p.dwarfs_in_play()));
+    c.insert("points".into(), score(p).total);
     c
 }
 
-fn snapshot(game: &Game) -> Vec<BTreeMap<&'static str, i64>> {
-    game.players().iter().map(counts).collect()
+impl Position for Game {
+    fn counts(&self) -> Vec<BTreeMap<String, i64>> {
+        self.players().iter().map(counts).collect()
+    }
+
+    fn view(&self) -> BoardView {
+        crate::view::board_view(self)
+    }
 }
 
-/// The ledger of every legal entry of a Caverna log.
-pub fn ledger(input: &[u8]) -> Vec<LedgerLine> {
+/// Walks every legal entry of a Caverna log once (see `GameEngine::walk`).
+pub fn walk(input: &[u8], visit: Walk<'_>) {
     // A log a JSON tree cannot read has no legal entry (see `replay::tree_error`).
     if tree_error(input).is_some() {
-        return Vec::new();
+        return;
     }
-    let Ok(doc) = parse_document(input) else { return Vec::new() };
-    let Some(mut game) = validated(&doc) else { return Vec::new() };
-    let mut lines = Vec::with_capacity(doc.entries.len());
-    let mut before = snapshot(&game);
+    let Ok(doc) = parse_document(input) else { return };
+    let Some(mut game) = validated(&doc) else { return };
+    visit(Visit { entry: None, round: u16::from(game.round()), player: None, position: &game });
     for (i, raw) in doc.entries.iter().enumerate() {
         let round = u16::from(game.round());
         if step_raw(&mut game, raw).is_err() {
             break;
         }
-        let after = snapshot(&game);
-        let changes = after
-            .iter()
-            .zip(&before)
-            .enumerate()
-            .flat_map(|(player, (now, was))| {
-                now.iter().filter_map(move |(item, n)| {
-                    let delta = n - was.get(item).copied().unwrap_or(0);
-                    (delta != 0).then(|| LedgerChange { player, item: (*item).to_owned(), delta })
-                })
-            })
-            .collect();
-        let player = player_hint(raw);
-        lines.push(LedgerLine { entry: i, round, player, changes });
-        before = after;
+        visit(Visit { entry: Some(i), round, player: player_hint(raw), position: &game });
     }
-    lines
 }
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use chronicle_game::GameEngine;
+
+    use crate::Caverna;
+
+    fn ledger(log: &[u8]) -> Vec<chronicle_game::LedgerLine> {
+        Caverna::ledger(log)
+    }
 
     /// docs/rules/caverna-reference.md C: a placement on a space with goods moves them into the player's supply.
     #[test]

@@ -138,24 +138,13 @@ pub(crate) fn tree_error(input: &[u8]) -> Option<LogError> {
     tree_rejects(input).map(|e| doc_error(ErrorCode::MalformedJson, e.to_string()))
 }
 
-/// The engine's code of an envelope fault (the shared codes, `chronicle_game::envelope`).
-pub(crate) fn envelope_code(code: envelope::Code) -> ErrorCode {
-    match code {
-        envelope::Code::LogTooLarge => ErrorCode::LogTooLarge,
-        envelope::Code::MalformedJson => ErrorCode::MalformedJson,
-        envelope::Code::Malformed => ErrorCode::Malformed,
-        envelope::Code::BadFormat => ErrorCode::BadFormat,
-        envelope::Code::UnknownField => ErrorCode::UnknownField,
-    }
-}
-
 /// The envelope read by the shared reader ([`envelope::read`]), then the setup and the claimed
 /// scores in this engine's notation.
 // Called once per replay: the size of its error does not matter.
 #[allow(clippy::result_large_err)]
 pub(crate) fn parse_document(input: &[u8]) -> Result<Document<'_>, (LogError, Meta)> {
     let parts = envelope::read(input, FORMAT, MAX_ENTRIES)
-        .map_err(|f| (doc_error(envelope_code(f.code), f.message), f.meta))?;
+        .map_err(|f| (doc_error(ErrorCode::from(f.code), f.message), f.meta))?;
     notation(parts).map_err(|(e, meta)| match tree_error(input) {
         Some(json) => (json, Meta::default()),
         None => (e, meta),

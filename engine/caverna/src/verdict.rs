@@ -1,9 +1,7 @@
 //! Caverna behind the game-agnostic [`GameEngine`] trait: the verdict of a replay in shared
 //! terms, the state view, legal entries and simulation.
 
-use chronicle_game::{
-    player_verdicts, GameEngine, GameKind, LedgerLine, Legal, LogError, Simulation, StateAt, Verdict,
-};
+use chronicle_game::{player_verdicts, GameEngine, GameKind, Legal, LogError, Simulation, StateAt, Verdict, Walk};
 
 use crate::game::Phase;
 use serde_json::Value;
@@ -101,8 +99,8 @@ impl GameEngine for Caverna {
         })
     }
 
-    fn ledger(log: &[u8]) -> Vec<LedgerLine> {
-        crate::ledger::ledger(log)
+    fn walk(log: &[u8], visit: Walk<'_>) {
+        crate::ledger::walk(log, visit);
     }
 
     /// Generated from the engine's own tables (docs/rules/caverna.md is this text).

@@ -22,6 +22,8 @@
 //! - [`envelope_faults_have_the_shared_codes`]: a fault of the envelope (the part every
 //!   game's log shares) gets the same code, `entry` and message from every engine (the shared
 //!   reader's, `chronicle_game::envelope`);
+//! - [`the_timeline_agrees_with_the_ledger_and_the_verdict`]: every position's view, from one
+//!   walk, agrees with the ledger, the open view and the verdict's players.
 //! - [`the_ledger_has_one_line_per_applied_entry`]: the ledger accounts for every legal entry,
 //!   in order.
 
@@ -487,6 +489,28 @@ pub fn the_ledger_has_one_line_per_applied_entry<E: GameEngine>(g: &Simulated) {
     assert!(E::ledger(b"[]").is_empty(), "{}: the ledger of a log that is not an object is not empty", E::KIND);
 }
 
+/// The timeline (every position from one walk) agrees with the rest of the engine: one step
+/// per applied entry carrying that entry's ledger line; its last view is the open view; every
+/// view has one panel per seat, in seat order, named as the verdict names the players, and a
+/// grid exactly when the spec says its positions have a board (`capabilities.board_view`).
+pub fn the_timeline_agrees_with_the_ledger_and_the_verdict<E: GameEngine>(g: &Simulated) {
+    let v = verdict::<E>(&g.bytes);
+    let timeline = E::timeline(&g.bytes).unwrap_or_else(|| panic!("{g}: a valid log has no timeline"));
+    assert_eq!(timeline.steps.len(), v.entries_applied, "{g}: one timeline step per applied entry");
+    assert_eq!(timeline.ledger(), E::ledger(&g.bytes), "{g}: the timeline's ledger is the ledger");
+    let last = timeline.steps.last().map_or(&timeline.setup, |s| &s.view);
+    assert_eq!(E::open_view(&g.bytes).as_ref(), Some(last), "{g}: the open view is the timeline's last");
+    let names: Vec<&str> = v.players.iter().map(|p| p.name.as_str()).collect();
+    let board = E::KIND.spec().capabilities.board_view;
+    for view in std::iter::once(&timeline.setup).chain(timeline.steps.iter().map(|s| &s.view)) {
+        let shown: Vec<(Option<usize>, &str)> = view.players.iter().map(|p| (p.seat, p.name.as_str())).collect();
+        let expected: Vec<(Option<usize>, &str)> = names.iter().enumerate().map(|(i, n)| (Some(i), *n)).collect();
+        assert_eq!(shown, expected, "{g}: a view has one panel per seat, named as the verdict");
+        assert!(view.players.iter().all(|p| p.grid.is_some() == board), "{g}: a grid exactly when the spec says");
+    }
+    assert!(E::timeline(b"[]").is_none(), "{}: a log that is not an object has no timeline", E::KIND);
+}
+
 /// A fault of a log's envelope, built from a valid log of the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EnvelopeFault {
@@ -709,8 +733,9 @@ pub fn check_all<E: GameEngine>() {
     timer.lap("legal");
     for g in &sampled {
         the_ledger_has_one_line_per_applied_entry::<E>(g);
+        the_timeline_agrees_with_the_ledger_and_the_verdict::<E>(g);
     }
-    timer.lap("ledger");
+    timer.lap("ledger and timeline");
     envelope_faults_have_the_shared_codes::<E>(&games[0]);
     timer.lap("envelope");
     eprintln!("{timer}");

@@ -8,7 +8,9 @@ use std::marker::PhantomData;
 use serde_json::Value;
 
 use crate::kind::GameKind;
+use crate::timeline::{Timeline, Walk};
 use crate::verdict::{LogError, Verdict};
+use crate::view::BoardView;
 
 /// The state of a game after some entries, as a client shows it.
 #[derive(Clone, Debug, PartialEq)]
@@ -145,8 +147,27 @@ pub trait GameEngine {
         Self::state_view(&Self::replay_until(log, n))
     }
 
+    /// Replays a log's legal entries once, without end-of-log defaults, showing `visit` the
+    /// position after the setup and after each legal entry; no stop without a valid setup, none
+    /// after the first illegal entry. The ledger and the timeline are made from it.
+    fn walk(log: &[u8], visit: Walk<'_>);
+
     /// What each legal entry of a log changed, in one replay (empty without a valid setup).
-    fn ledger(log: &[u8]) -> Vec<LedgerLine>;
+    fn ledger(log: &[u8]) -> Vec<LedgerLine> {
+        crate::timeline::ledger(|visit| Self::walk(log, visit))
+    }
+
+    /// Every position of a log from one replay, with its view and ledger line (`None` without
+    /// a valid setup): what the replay viewer steps through.
+    fn timeline(log: &[u8]) -> Option<Timeline> {
+        crate::timeline::timeline(|visit| Self::walk(log, visit))
+    }
+
+    /// The view of the position after a log's last legal entry, its window still open (where
+    /// the next entry is decided; see [`GameEngine::open_state`]); `None` without a valid setup.
+    fn open_view(log: &[u8]) -> Option<BoardView> {
+        crate::timeline::last_view(|visit| Self::walk(log, visit))
+    }
 
     /// The rules as this engine implements them, for players, in Markdown (`chronicle rules`:
     /// the project's `docs/rules/<game>.md`); `None` for a game without a reference.
@@ -230,6 +251,10 @@ pub trait Engine: Send + Sync {
     fn entry_steps(&self, log: &[u8], draft: &Value) -> Result<Steps, String>;
     /// See [`GameEngine::ledger`].
     fn ledger(&self, log: &[u8]) -> Vec<LedgerLine>;
+    /// See [`GameEngine::timeline`].
+    fn timeline(&self, log: &[u8]) -> Option<Timeline>;
+    /// See [`GameEngine::open_view`].
+    fn open_view(&self, log: &[u8]) -> Option<BoardView>;
     /// See [`GameEngine::simulate`].
     fn simulate(&self, seed: u64, players: u8) -> Result<Value, String>;
     /// See [`GameEngine::simulate_with`].
@@ -279,6 +304,12 @@ impl<E: GameEngine> Engine for Handle<E> {
     }
     fn ledger(&self, log: &[u8]) -> Vec<LedgerLine> {
         E::ledger(log)
+    }
+    fn timeline(&self, log: &[u8]) -> Option<Timeline> {
+        E::timeline(log)
+    }
+    fn open_view(&self, log: &[u8]) -> Option<BoardView> {
+        E::open_view(log)
     }
     fn simulate(&self, seed: u64, players: u8) -> Result<Value, String> {
         E::simulate(seed, players)

@@ -42,7 +42,59 @@ macro_rules! error_codes {
                 f.write_str(self.as_str())
             }
         }
+
+        impl ErrorCode {
+            /// The variant whose code is `code`, found at compile time.
+            const fn spelled(code: &str) -> Option<ErrorCode> {
+                let mut i = 0;
+                while i < ErrorCode::ALL.len() {
+                    if $crate::error::same_text(ErrorCode::ALL[i].as_str(), code) {
+                        return Some(ErrorCode::ALL[i]);
+                    }
+                    i += 1;
+                }
+                None
+            }
+        }
+
+        /// The engine's code of an envelope fault: the variant spelled as the shared code
+        /// (`chronicle_game::envelope::codes`). An engine that lacks one does not compile.
+        impl From<$crate::envelope::Code> for ErrorCode {
+            fn from(code: $crate::envelope::Code) -> ErrorCode {
+                const SHARED: [ErrorCode; 5] = {
+                    let mut out = [ErrorCode::ALL[0]; 5];
+                    let mut i = 0;
+                    while i < 5 {
+                        out[i] = match ErrorCode::spelled($crate::envelope::Code::ALL[i].as_str()) {
+                            Some(c) => c,
+                            None => panic!("an engine's error codes lack one of the envelope's shared codes"),
+                        };
+                        i += 1;
+                    }
+                    out
+                };
+                let at = $crate::envelope::Code::ALL.iter().position(|c| *c == code);
+                SHARED[at.unwrap_or(0)]
+            }
+        }
     };
+}
+
+/// Whether two texts are the same, in a `const` context (for [`error_codes!`]).
+#[doc(hidden)]
+pub const fn same_text(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
 }
 
 /// A broken rule: an engine's code (`C`, its `ErrorCode`) and a message for people.
@@ -91,11 +143,27 @@ mod tests {
         /// A first code.
         First = "first",
         Second = "E_SECOND",
+        TooLarge = "log_too_large",
+        NotJson = "malformed_json",
+        Shape = "malformed",
+        Format = "bad_format",
+        Unknown = "unknown_field",
+    }
+
+    /// An envelope fault becomes the engine's variant spelled as the shared code, whatever the
+    /// engine names it.
+    #[test]
+    fn an_envelope_fault_has_the_engines_variant_of_its_shared_code() {
+        use crate::envelope::Code;
+        let mapped: Vec<&str> = Code::ALL.iter().map(|c| ErrorCode::from(*c).as_str()).collect();
+        let shared: Vec<&str> = Code::ALL.iter().map(|c| c.as_str()).collect();
+        assert_eq!(mapped, shared);
+        assert_eq!(ErrorCode::from(Code::UnknownField), ErrorCode::Unknown);
     }
 
     #[test]
     fn declared_codes_read_and_print_as_written() {
-        assert_eq!(ErrorCode::ALL, &[ErrorCode::First, ErrorCode::Second]);
+        assert_eq!(&ErrorCode::ALL[..2], &[ErrorCode::First, ErrorCode::Second]);
         assert_eq!((ErrorCode::Second.as_str(), ErrorCode::First.to_string()), ("E_SECOND", "first".to_owned()));
         assert_eq!(serde_json::to_string(&ErrorCode::Second).ok().as_deref(), Some("\"E_SECOND\""));
         let e: RuleResult<(), ErrorCode> = ensure(1 > 2, ErrorCode::First, || "one is not above two".into());

@@ -51,7 +51,9 @@ pub struct Capabilities {
     pub outcome_stats: bool,
     /// The web recorder records it.
     pub recorder: bool,
-    /// The game page draws its board for a state.
+    /// Its positions (`Position::view`) include a board of cells with printed coordinates (a
+    /// player's home board), which entries name spaces by. Every game's engine draws its
+    /// positions; this says whether they have such a grid.
     pub board_view: bool,
 }
 
@@ -171,7 +173,7 @@ pub const VILLAGE: GameSpec = GameSpec {
         step_form: false,
         outcome_stats: true,
         recorder: false,
-        board_view: true,
+        board_view: false,
     },
 };
 
@@ -208,7 +210,7 @@ pub const ABOVE_AND_BELOW: GameSpec = GameSpec {
         step_form: false,
         outcome_stats: true,
         recorder: false,
-        board_view: true,
+        board_view: false,
     },
 };
 

@@ -26,16 +26,20 @@ pub mod kind;
 pub mod members;
 pub mod rng;
 pub mod single_pass;
+pub mod timeline;
 pub mod verdict;
+pub mod view;
 
 pub use engine::{
     Engine, GameEngine, Handle, LedgerChange, LedgerLine, Legal, Simulation, StateAt, StepChoice, StepGroup, Steps,
 };
 pub use kind::{Capabilities, CounterSpec, GameKind, GameSpec, ScoreRowSpec};
+pub use timeline::{Position, Timeline, TimelineStep, Visit, Walk};
 pub use verdict::{
     bounded_message, player_verdicts, rank, simulated_source, Counter, LogError, Meta, PlayerVerdict, Score, ScoreRow,
     Status, Verdict, MAX_MESSAGE_CHARS,
 };
+pub use view::BoardView;
 
 /// serde, for the `Serialize` impl that [`error_codes!`] writes in each engine.
 #[doc(hidden)]

@@ -15,9 +15,10 @@
 
 use chronicle_game::envelope;
 use chronicle_game::kind::TOY;
+use chronicle_game::view::{Count, Panel, ScoreNow};
 use chronicle_game::{
-    rank, GameEngine, GameKind, LedgerChange, LedgerLine, Legal, LogError, Meta, PlayerVerdict, Score, ScoreRow,
-    StateAt, Status, Verdict,
+    rank, BoardView, GameEngine, GameKind, Legal, LogError, Meta, PlayerVerdict, Position, Score, ScoreRow, StateAt,
+    Status, Verdict, Visit, Walk,
 };
 use serde_json::{json, Value};
 
@@ -158,6 +159,36 @@ fn replay(log: &[u8], limit: Option<usize>) -> ToyReplay {
     ToyReplay { verdict: v, steps, doubled }
 }
 
+impl Position for ToyReplay {
+    fn counts(&self) -> Vec<std::collections::BTreeMap<String, i64>> {
+        self.steps.iter().map(|n| [("steps".to_owned(), *n)].into_iter().collect()).collect()
+    }
+
+    /// Each player's steps and the score if the game ended now.
+    fn view(&self) -> BoardView {
+        let to_move =
+            (self.verdict.status == Status::Incomplete).then(|| self.verdict.entries_applied % self.steps.len());
+        let panel = |(seat, (p, n)): (usize, (&PlayerVerdict, &i64))| Panel {
+            seat: Some(seat),
+            name: p.name.clone(),
+            counts: vec![Count::new("steps", "steps", *n)],
+            score: Some(ScoreNow {
+                rows: vec![("steps".into(), *n), ("bonus".into(), if self.doubled { *n } else { 0 })],
+                total: if self.doubled { 2 * n } else { *n },
+            }),
+            ..Panel::default()
+        };
+        BoardView {
+            round: self.verdict.round_reached,
+            phase: "moving".to_owned(),
+            to_move,
+            notes: vec![format!("Variant: {}", if self.doubled { "doubled" } else { "plain" })],
+            players: self.verdict.players.iter().zip(&self.steps).enumerate().map(panel).collect(),
+            ..BoardView::default()
+        }
+    }
+}
+
 impl GameEngine for Toy {
     const KIND: GameKind = GameKind::Toy;
     const VERSION: &'static str = "toy-1";
@@ -196,24 +227,20 @@ impl GameEngine for Toy {
         Legal { complete: entries.len() == 3, entries }
     }
 
-    fn ledger(log: &[u8]) -> Vec<LedgerLine> {
+    /// One replay per stop: a toy game has at most [`ROUNDS`] × 3 legal entries.
+    fn walk(log: &[u8], visit: Walk<'_>) {
         let full = replay(log, None);
-        let players = full.steps.len();
-        let entries: Vec<Value> = serde_json::from_slice::<Value>(log)
-            .ok()
-            .and_then(|d| d["entries"].as_array().cloned())
-            .unwrap_or_default();
-        (0..full.verdict.entries_applied)
-            .map(|i| {
-                let steps = entries.get(i).and_then(|e| e["steps"].as_i64()).unwrap_or(0);
-                LedgerLine {
-                    entry: i,
-                    round: u16::try_from(i / players.max(1) + 1).unwrap_or(u16::MAX),
-                    player: Some(i % players.max(1)),
-                    changes: vec![LedgerChange { player: i % players.max(1), item: "steps".into(), delta: steps }],
-                }
-            })
-            .collect()
+        if full.steps.is_empty() {
+            return;
+        }
+        for k in 0..=full.verdict.entries_applied {
+            let at = replay(log, Some(k));
+            let seats = at.steps.len().max(1);
+            let entry = k.checked_sub(1);
+            let round = entry.map_or(1, |i| u16::try_from(i / seats + 1).unwrap_or(u16::MAX));
+            let player = entry.map(|i| i % seats);
+            visit(Visit { entry, round, player, position: &at });
+        }
     }
 
     /// The toy notation: a JSON object whose `setup.players` is a list of names and whose

@@ -7,7 +7,7 @@
 //! Simulates `games` seeded games (default 20) of every player count (solo and 2–5), then
 //! times three passes over the same bytes in the same run: (a) the floor, reading the JSON and
 //! discarding it (`serde_json::from_slice::<serde::de::IgnoredAny>`), which no replay can beat;
-//! (b) parsing only ([`chronicle_village::parse`]: the envelope, the setup and every entry's
+//! (b) parsing only ([`chronicle_village::parse_only`]: the envelope, the setup and every entry's
 //! notation, no rule); (c) the full replay with final scoring. Beside them, the JSON read into
 //! a `serde_json::Value` tree shows what a tree would cost (the logs are read typed, without
 //! one). Each pass runs `rounds` times (default 5), alternating, and the median is reported,
@@ -63,12 +63,12 @@ fn main() {
         }
     }
     let bytes: usize = logs.iter().map(Vec::len).sum();
-    let entries: usize = logs.iter().map(|l| chronicle_village::parse(l).unwrap_or(0)).sum();
+    let entries: usize = logs.iter().map(|l| chronicle_village::parse_only(l).unwrap_or(0)).sum();
     println!("{} logs ({games} per player count, 1-5), {bytes} bytes, {entries} entries", logs.len());
 
     let floor = |b: &[u8]| serde_json::from_slice::<serde::de::IgnoredAny>(b).is_ok();
     let tree = |b: &[u8]| serde_json::from_slice::<serde_json::Value>(b).is_ok();
-    let parse = |b: &[u8]| chronicle_village::parse(b).is_ok();
+    let parse = |b: &[u8]| chronicle_village::parse_only(b).is_ok();
     let replay = |b: &[u8]| chronicle_village::replay(b).status == chronicle_village::Status::Complete;
     let passes: [(&str, Pass<'_>); 4] = [
         ("(a) JSON floor (IgnoredAny)", &floor),

@@ -1,17 +1,20 @@
-//! The ledger of a log: what each legal entry changed for each player — cubes by colour,
-//! goods, grain, coins, time, customers served, members per kind of place, and the score the
-//! pad would show if the game were scored then (`points`). Replayed once, entry by entry,
-//! comparing counts before and after; nothing here is a rule.
+//! The walk of a log (`GameEngine::walk`): every legal entry played once, showing each
+//! position, with what a Village position counts for each player — cubes by colour, goods,
+//! grain, coins, time, customers served, members per kind of place, and the score the pad
+//! would show if the game were scored then (`points`). Core compares the counts into the
+//! ledger and collects the views into the timeline; nothing here is a rule.
 
 use std::collections::BTreeMap;
 
-use chronicle_game::{LedgerChange, LedgerLine};
+use chronicle_game::{BoardView, Position, Visit, Walk};
 
 use crate::game::{Game, Loc};
 use crate::ids::{Cube, Good};
 use crate::replay::{parse_document, player_hint, start, tree_error};
-use crate::rules::scoring;
+use crate::rules::{self, scoring};
 
+/// The counted items of player `p`, by id: the ledger's items (their ids are part of the
+/// ledger's contract, so they stay as they are).
 fn counts(game: &Game, p: usize) -> BTreeMap<String, i64> {
     let pl = &game.players[p];
     let mut c = BTreeMap::new();
@@ -33,37 +36,49 @@ fn counts(game: &Game, p: usize) -> BTreeMap<String, i64> {
     c
 }
 
-/// The ledger of every legal entry of a Village log.
-pub fn ledger(input: &[u8]) -> Vec<LedgerLine> {
+/// A position of the walk: the game as its entries left it. Its view is of the same game with
+/// the steps that need no entry run (the end of the turn, the next turn, Carla's reaction):
+/// where the next entry is decided, as `GameEngine::open_state` and `state_at` show it. Those
+/// steps change no player's counts, so counts and view describe one position; the counts are
+/// still read before them, as the ledger always was.
+struct Shown<'a>(&'a Game);
+
+impl Position for Shown<'_> {
+    fn counts(&self) -> Vec<BTreeMap<String, i64>> {
+        (0..self.0.player_count()).map(|p| counts(self.0, p)).collect()
+    }
+
+    fn view(&self) -> BoardView {
+        let mut settled = self.0.clone();
+        // A step that fails leaves the position as played, as `replay_until` shows it then.
+        match rules::run_automatic(&mut settled) {
+            Ok(()) => crate::view::board_view(&settled),
+            Err(_) => crate::view::board_view(self.0),
+        }
+    }
+}
+
+/// Walks every legal entry of a Village log once (see `GameEngine::walk`): the setup's
+/// position, then each entry's with the round it was played in (read before playing it, as an
+/// entry that ends a round belongs to that round).
+pub fn walk(input: &[u8], visit: Walk<'_>) {
     // A log a JSON tree cannot read has no legal entry (see `replay::tree_error`).
     if tree_error(input).is_some() {
-        return Vec::new();
+        return;
     }
-    let Ok(doc) = parse_document(input) else { return Vec::new() };
-    let Ok(mut game) = start(&doc) else { return Vec::new() };
-    let snapshot = |g: &Game| (0..g.player_count()).map(|p| counts(g, p)).collect::<Vec<_>>();
-    let mut before = snapshot(&game);
-    let mut lines = Vec::with_capacity(doc.entries.len());
+    let Ok(doc) = parse_document(input) else { return };
+    let Ok(mut game) = start(&doc) else { return };
+    visit(Visit { entry: None, round: round(&game), player: None, position: &Shown(&game) });
     for (i, raw) in doc.entries.iter().enumerate() {
-        let round = u16::try_from(game.round).unwrap_or(u16::MAX);
+        let round = round(&game);
         if game.play_raw(raw).is_err() {
             break;
         }
-        let after = snapshot(&game);
-        let changes = after
-            .iter()
-            .zip(&before)
-            .enumerate()
-            .flat_map(|(player, (now, was))| {
-                now.iter().filter_map(move |(item, n)| {
-                    let delta = n - was.get(item).copied().unwrap_or(0);
-                    (delta != 0).then(|| LedgerChange { player, item: item.clone(), delta })
-                })
-            })
-            .collect();
-        let player = player_hint(raw);
-        lines.push(LedgerLine { entry: i, round, player, changes });
-        before = after;
+        visit(Visit { entry: Some(i), round, player: player_hint(raw), position: &Shown(&game) });
     }
-    lines
+}
+
+/// The game's round as the ledger and the timeline number it.
+fn round(game: &Game) -> u16 {
+    u16::try_from(game.round).unwrap_or(u16::MAX)
 }

@@ -35,5 +35,5 @@ pub mod view;
 
 pub use error::{ErrorCode, RuleError};
 pub use game::Game;
-pub use replay::{parse, replay, replay_until, LogError, Replay, Status, ENGINE_VERSION};
+pub use replay::{parse_only, replay, replay_until, LogError, Replay, Status, ENGINE_VERSION};
 pub use verdict::Village;

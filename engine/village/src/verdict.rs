@@ -1,7 +1,7 @@
 //! Village behind the game-agnostic [`GameEngine`] trait: the verdict of a replay in shared
-//! terms, the state view, legal entries, the ledger and simulation.
+//! terms, the state view, legal entries, the walk (the ledger and the timeline) and simulation.
 
-use chronicle_game::{player_verdicts, Counter, GameEngine, GameKind, LedgerLine, Legal, LogError, StateAt, Verdict};
+use chronicle_game::{player_verdicts, Counter, GameEngine, GameKind, Legal, LogError, StateAt, Verdict, Walk};
 use serde_json::Value;
 
 use crate::game::{Loc, Player};
@@ -29,7 +29,7 @@ impl GameEngine for Village {
     }
 
     fn parse_only(log: &[u8]) -> Result<usize, LogError> {
-        crate::replay::parse(log).map_err(|e| LogError::new(e.entry, e.player, e.code.as_str(), &e.message))
+        crate::replay::parse_only(log).map_err(|e| LogError::new(e.entry, e.player, e.code.as_str(), &e.message))
     }
 
     fn state_view(r: &Replay) -> Option<StateAt> {
@@ -49,8 +49,8 @@ impl GameEngine for Village {
         Legal { entries: entries.iter().filter_map(|e| serde_json::to_value(e).ok()).collect(), complete }
     }
 
-    fn ledger(log: &[u8]) -> Vec<LedgerLine> {
-        crate::ledger::ledger(log)
+    fn walk(log: &[u8], visit: Walk<'_>) {
+        crate::ledger::walk(log, visit);
     }
 
     /// The project's reference of the rules as this engine implements them.

@@ -613,7 +613,7 @@ pub struct GameCapabilities {
     pub outcome_stats: bool,
     /// The web recorder records it.
     pub recorder: bool,
-    /// Its game page draws a board.
+    /// Its positions include a board of cells with printed coordinates (a home board).
     pub board_view: bool,
 }
 

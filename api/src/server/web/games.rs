@@ -283,7 +283,7 @@ pub async fn show(state: web::Data<AppState>, req: HttpRequest, id: web::Path<St
             }
             (score_table(&head))
             @match &trust {
-                Some(Ok(t)) => { @if let Some(t) = t.as_ref().as_ref() { (super::above_and_below::trust(t)) } },
+                Some(Ok(t)) => { @if let Some(t) = t.as_ref().as_ref() { (super::trust::trust(t)) } },
                 Some(Err(e)) => p.note { "The trust report is not shown: " (e.public_message()) },
                 None => {}
             }
@@ -369,7 +369,7 @@ fn ledger_table(head: &GameHead, lines: &[chronicle_game::LedgerLine], at: Optio
         @if !lines.is_empty() {
             details #ledger open {
                 summary { "Ledger: what each entry changed" }
-                (super::views::ledger_hint(head.record.game))
+                (super::views::ledger_hint())
                 div.scroll { table.ledger {
                     thead { tr { th { "Entry" } th { "Round" } th { "Player" } th { "Changes" } } }
                     tbody { @for line in lines {
@@ -423,19 +423,21 @@ async fn viewer(state: &AppState, head: &GameHead, at: Option<usize>, budget: &B
     }
 }
 
-/// The board at entry `at` with the entry itself and its ledger: the HTML the viewer swaps in.
+/// The board at entry `at` with the entry itself and what it changed: the HTML the viewer swaps
+/// in. Both come from the game's timeline (every position from one replay, kept with the game),
+/// so stepping through a game replays it once.
 async fn board_at(state: &AppState, head: &GameHead, at: Option<usize>, budget: &Budget) -> Markup {
-    let now = match state.service.state(head.id, at, budget).await {
-        Ok(s) => s,
+    let timeline = match state.service.timeline(head.id, budget).await {
+        Ok(t) => t,
         Err(e) => return html! { p.error { (e.public_message()) } },
     };
-    // What the entry changed is the engine's ledger line (kept with the game), not a second
-    // replay to the state before it.
-    let ledger = match at {
-        Some(_) => state.service.ledger(head.id, budget).await.ok(),
-        None => None,
+    let Some(timeline) = timeline.as_ref().as_ref() else {
+        return html! { p.note { "The game's setup is invalid: there is no position to show." } };
     };
-    let line = at.and_then(|n| ledger.as_deref().and_then(|l| l.iter().find(|line| line.entry == n)));
+    let Some(view) = timeline.view(at) else {
+        return html! { p.error { "That entry is not one of the game's legal entries." } };
+    };
+    let line = at.and_then(|n| timeline.steps.get(n)).map(|s| &s.line);
     let entry = match at {
         Some(n) => state.service.entry(head.id, n, budget).await.ok().flatten(),
         None => None,
@@ -444,15 +446,15 @@ async fn board_at(state: &AppState, head: &GameHead, at: Option<usize>, budget: 
     html! {
         div.entry #current-entry data-at=(at.map_or(-1, |a| a as i64)) {
             @match at {
-                Some(n) => { strong { "Entry " (n) } " (after it; round " (now.round) ", " (now.phase) ")" }
-                None => { strong { "Setup" } " (round " (now.round) ")" }
+                Some(n) => { strong { "Entry " (n) } " (after it; round " (view.round) ", " (view.phase) ")" }
+                None => { strong { "Setup" } " (round " (view.round) ")" }
             }
             @if let Some(e) = &entry { pre.json { (e) } }
             @if at.is_some() {
                 (super::views::changes(head, line))
             }
         }
-        (super::views::board(head.record.game, &now.state))
+        (super::views::board(head.record.game, view))
     }
 }
 

@@ -5,18 +5,15 @@
 //! into the binary; nothing is fetched from elsewhere. Pages read through the [`Service`], never
 //! re-check a rule: states, scores and errors are the engines' (see ARCHITECTURE.md "Web app").
 
-mod above_and_below;
-mod board;
 mod download;
 mod games;
 mod outcomes;
-mod panels;
 mod recorder;
 mod skill;
 mod stats;
 mod tournaments;
+mod trust;
 mod views;
-mod village;
 
 use std::collections::BTreeMap;
 

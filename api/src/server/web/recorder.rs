@@ -210,7 +210,7 @@ async fn view(state: &AppState, request: NextRequest) -> Result<Value, ServiceEr
     // One budget of log bytes for the request's replays, as for a GraphQL request.
     let budget = &Budget::new(state.limits.replay_budget);
     let record = service.verify(log.clone(), budget).await?;
-    let game_state = service.open_state(log.clone(), budget).await?;
+    let open = service.open_view(log.clone(), budget).await?;
     let players: Vec<&str> = record.players.iter().map(|p| p.name.as_str()).collect();
     let mut out = json!({
         "status": super::status_label(record.status),
@@ -221,14 +221,14 @@ async fn view(state: &AppState, request: NextRequest) -> Result<Value, ServiceEr
         "claimed": record.players.iter().map(|p| p.claimed).collect::<Vec<_>>(),
         "computed": record.players.iter().map(|p| p.score.as_ref().map(|s| s.total)).collect::<Vec<_>>(),
     });
-    let Some(st) = game_state else { return Ok(out) };
-    out["phase"] = json!(st.phase);
-    out["board"] = json!(super::views::board(record.game, &st.state).into_string());
+    let Some(open) = open else { return Ok(out) };
+    out["round"] = json!(open.round);
+    out["phase"] = json!(open.phase);
+    out["board"] = json!(super::views::board(record.game, &open).into_string());
     if record.error.is_some() {
         return Ok(out);
     }
-    let to_move = st.state["to_move"].as_u64();
-    if let Some(p) = to_move {
+    if let Some(p) = open.to_move {
         let draft = request.draft.unwrap_or_else(|| json!({ "player": p }));
         out["steps"] = steps_json(service.entry_steps(log.clone(), draft, budget).await?);
     } else {

@@ -1,51 +1,106 @@
-//! What the web app draws for each game: the one place pages map a game to its view module
-//! (`board.rs` for Caverna, `village.rs`, `above_and_below.rs`). Adding a game with a board
-//! adds its module and a line here; a game without one (its spec's `capabilities.board_view`
-//! is false) is shown through the game-agnostic panels.
+//! Drawing a position: the engine's typed view (`chronicle_game::view::BoardView`) laid out as
+//! HTML, the same way for every game. The engine chose what to show and named it in the
+//! players' words (printed names, coordinates as printed); nothing here knows a game's rules or
+//! its state's shape, so a new game is drawn with no line here.
 
 use maud::{html, Markup};
-use serde_json::Value;
 
-use chronicle_game::{GameKind, LedgerLine};
+use chronicle_game::view::{Area, Grid, Panel, ScoreNow};
+use chronicle_game::{BoardView, GameKind, LedgerLine};
 use chronicle_store::GameHead;
 
-/// How the pages draw one game.
-pub struct GameView {
-    /// The board of a state (the engine's view of it).
-    pub board: fn(&Value) -> Markup,
-    /// What the ledger below the viewer counts, for people.
-    pub ledger_hint: &'static str,
+/// A position: where the game stands, the shared areas, then one panel per player.
+pub fn board(kind: Option<GameKind>, view: &BoardView) -> Markup {
+    let names: Vec<&str> = view.players.iter().map(|p| p.name.as_str()).collect();
+    html! {
+        div class={ "state " (kind.map_or("game", |k| k.id())) } {
+            p.phase { "Round " (view.round) ", " (view.phase)
+                @if let Some(p) = view.to_move { " — to move: " strong.to-move { (names.get(p).copied().unwrap_or("?")) } }
+                @if let Some(w) = &view.waiting_for { " — waiting for " (w) }
+            }
+            @for note in &view.notes { p.hint { (note) } }
+            @for area in &view.areas { (area_of(area)) }
+            div.players {
+                @for p in &view.players { (panel(kind, p)) }
+                @for p in &view.others { (panel(kind, p)) }
+            }
+        }
+    }
 }
 
-/// The hint of a game whose ledger is the engine's generic one.
-const GENERIC_LEDGER: &str = "What each entry changed, player by player, as the game's engine counts it";
-
-static CAVERNA: GameView = GameView {
-    board: super::board::caverna,
-    ledger_hint: "Goods and animals, begging markers, spaces covered, stables, furnishings, dwarfs, and points",
-};
-
-static VILLAGE: GameView = GameView { board: super::village::village, ledger_hint: GENERIC_LEDGER };
-
-static ABOVE_AND_BELOW: GameView =
-    GameView { board: super::above_and_below::above_and_below, ledger_hint: GENERIC_LEDGER };
-
-/// The games with a board and their views: one line per game.
-static VIEWS: [(GameKind, &GameView); 3] =
-    [(GameKind::Caverna, &CAVERNA), (GameKind::Village, &VILLAGE), (GameKind::AboveAndBelow, &ABOVE_AND_BELOW)];
-
-/// The view of game `kind`, when it has a board (`capabilities.board_view`). A list, not a
-/// match: a build with the test-only toy game has one more kind, without a board.
-pub fn view(kind: GameKind) -> Option<&'static GameView> {
-    VIEWS.iter().find(|(k, _)| *k == kind).map(|(_, v)| *v)
+/// A shared area: its table, then its lines.
+fn area_of(area: &Area) -> Markup {
+    html! {
+        details.spaces open data-area=(area.id) {
+            summary { (area.title) }
+            @if let Some(t) = &area.table {
+                div.scroll { table.spaces {
+                    thead { tr { @for h in &t.headers { th { (h) } } } }
+                    tbody { @for row in &t.rows { tr data-row=(row.id) { @for c in &row.cells { td { (c) } } } } }
+                } }
+            }
+            @for line in &area.lines { p.supply { (line.label) ": " (line.text) } }
+        }
+    }
 }
 
-/// A state drawn the way its game's view is shaped; a state of a game without a board (or of
-/// no known game) is shown through the generic panels.
-pub fn board(kind: Option<GameKind>, state: &Value) -> Markup {
-    match kind.and_then(view) {
-        Some(v) => (v.board)(state),
-        None => super::panels::generic(state),
+/// A player's (or a non-player board's) panel.
+fn panel(kind: Option<GameKind>, p: &Panel) -> Markup {
+    html! {
+        section.player data-seat=[p.seat] {
+            h3 { (p.name)
+                @if let Some(seat) = p.seat { " " span.hint { "· seat " (seat + 1) } }
+                @if let Some(aside) = &p.aside { " " span.hint { "(" (aside) ")" } }
+            }
+            @if let Some(g) = &p.grid { (grid(&p.name, g)) }
+            @let shown: Vec<_> = p.counts.iter().filter(|c| c.value != 0).collect();
+            @if !shown.is_empty() {
+                p.supply { @for c in shown { span.good data-good=(c.id) { (c.text()) } " " } }
+            }
+            @if !p.lines.is_empty() {
+                table.holdings { tbody { @for l in &p.lines { tr { th scope="row" { (l.label) } td { (l.text) } } } } }
+            }
+            @if let Some(s) = &p.score { (score_now(kind, s)) }
+        }
+    }
+}
+
+/// A board of cells with its coordinates printed along the top and down the side.
+fn grid(owner: &str, g: &Grid) -> Markup {
+    html! {
+        div.grid role="img" aria-label={ (g.title) " of " (owner) } {
+            p.grid-title { (g.title) }
+            // Columns by class, not inline style: the pages' content security policy allows no
+            // inline style; the stylesheet has a rule for grids up to 12 columns wide.
+            div class={ "home-board cols-" (g.columns.len().min(12)) } {
+                span.coord {}
+                @for c in &g.columns { span.coord { (c) } }
+                @for row in &g.rows {
+                    span.coord { (row.label) }
+                    @for cell in &row.cells {
+                        div class={ "cell " (cell.kind) @if cell.outside { " ring" } } data-at=(cell.at) title=(cell.at) {
+                            @for m in &cell.marks { span { (m) } }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The score if the game ended now, by the game's score-pad rows.
+fn score_now(kind: Option<GameKind>, s: &ScoreNow) -> Markup {
+    let label = |id: &str| {
+        kind.and_then(|k| k.spec().score_rows.iter().find(|r| r.id == id))
+            .map_or_else(|| id.replace('_', " "), |r| r.label.to_owned())
+    };
+    html! {
+        table.provisional-rows title="the score pad applied to what the player has now; final only when the game is over" {
+            tbody {
+                @for (id, points) in &s.rows { tr data-row=(id) { th scope="row" { (label(id)) } td.num { (points) } } }
+                tr.total { th scope="row" { "Score if the game ended now" } td.num.provisional-total { (s.total) } }
+            }
+        }
     }
 }
 
@@ -71,22 +126,52 @@ pub fn changes(head: &GameHead, line: Option<&LedgerLine>) -> Markup {
     }
 }
 
-/// The ledger's hint for game `kind`.
-pub fn ledger_hint(kind: Option<GameKind>) -> Markup {
-    let hint = kind.and_then(view).map_or(GENERIC_LEDGER, |v| v.ledger_hint);
-    html! { p.hint { (hint) "; " em { "points" } ": the score the pad would show if the game were scored after the entry." } }
+/// What the ledger table counts, for people.
+pub fn ledger_hint() -> Markup {
+    html! { p.hint { "What each entry changed, player by player, as the game's engine counts it; "
+    em { "points" } ": the score the pad would show if the game were scored after the entry." } }
 }
 
 #[cfg(test)]
 mod tests {
+    use chronicle_game::view::{Cell, Count, GridRow, Line};
+
     use super::*;
 
-    /// A game draws a board exactly when its spec says it has one: the capability is what the
-    /// API reports (`GameKind.capabilities.boardView`).
+    /// A view is drawn from its typed parts alone: names, the seat counted from 1, coordinates
+    /// printed on the grid, non-zero counts, and the score rows by the spec's labels.
     #[test]
-    fn a_game_has_a_view_exactly_when_its_spec_says_it_has_a_board() {
-        for &k in GameKind::ALL {
-            assert_eq!(view(k).is_some(), k.spec().capabilities.board_view, "{k}");
-        }
+    fn a_view_is_drawn_in_the_words_the_engine_gave() {
+        let view = BoardView {
+            round: 3,
+            phase: "harvest: feeding".into(),
+            to_move: Some(1),
+            players: vec![
+                Panel { seat: Some(0), name: "Ada".into(), ..Panel::default() },
+                Panel {
+                    seat: Some(1),
+                    name: "Bo".into(),
+                    counts: vec![Count::new("wood", "wood", 3), Count::new("ore", "ore", 0)],
+                    lines: vec![Line::new("Dwarfs", "unarmed")],
+                    grid: Some(Grid {
+                        title: "Home board".into(),
+                        columns: vec!["A".into()],
+                        rows: vec![GridRow {
+                            label: "1".into(),
+                            cells: vec![Cell { at: "A1".into(), kind: "forest".into(), outside: false, marks: vec![] }],
+                        }],
+                    }),
+                    score: Some(ScoreNow { rows: vec![("gold".into(), 2)], total: 2 }),
+                    ..Panel::default()
+                },
+            ],
+            ..BoardView::default()
+        };
+        let html = board(Some(GameKind::Caverna), &view).into_string();
+        assert!(html.contains("Round 3, harvest: feeding — to move: <strong class=\"to-move\">Bo</strong>"), "{html}");
+        assert!(html.contains("· seat 2"), "{html}");
+        assert!(html.contains("data-good=\"wood\">3 wood") && !html.contains("data-good=\"ore\""), "{html}");
+        assert!(html.contains("data-at=\"A1\""), "{html}");
+        assert!(html.contains("provisional-total\">2<"), "{html}");
     }
 }

@@ -68,7 +68,7 @@ pub fn state(log: &str) -> Value {
 
 /// The state view exactly after the first `n` entries (no defaults).
 pub fn state_until(log: &str, n: usize) -> Value {
-    AboveAndBelow::state_view(&replay_until(log.as_bytes(), n)).expect("state").state
+    AboveAndBelow::state_view(&replay_until(log.as_bytes(), Some(n))).expect("state").state
 }
 
 pub fn turn(p: usize, action: Value) -> Value {

@@ -3,7 +3,8 @@
 //! `round_end` (F.1–F.8), `scoring` (F.10–F.12), `effects` (B.3), `deck` (G.1.1),
 //! `decisions` (H), `codes` (every G.1 error code reachable), `trust` (the G.5 trust report),
 //! `fixtures` (golden logs and invalid twins), `example` (the LOG-FORMAT worked example),
-//! `simulate` (bots, legal entries, mutated logs); `common` holds the shared log builders.
+//! `simulate` (bots, legal entries, mutated logs), `view` (the board view pages draw); `common`
+//! holds the shared log builders.
 
 mod actions;
 mod codes;
@@ -21,3 +22,4 @@ mod setup;
 mod simulate;
 mod trust;
 mod trust_counts;
+mod view;

@@ -1,0 +1,129 @@
+//! A game's legal entries walked once ([`GameEngine::walk`](crate::GameEngine::walk)): the
+//! ledger by snapshots (what each entry changed, compared count by count) and the timeline the
+//! replay viewer steps through (every position's view and ledger line from that one replay).
+//! Each engine says how to walk its log and what a position counts and looks like; the
+//! comparing and collecting is written here once.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::engine::{LedgerChange, LedgerLine};
+use crate::view::BoardView;
+
+/// A position an engine shows while walking its log.
+pub trait Position {
+    /// The counted items of each player, by id (the ledger's items), in seat order.
+    fn counts(&self) -> Vec<BTreeMap<String, i64>>;
+    /// The position as pages draw it.
+    fn view(&self) -> BoardView;
+}
+
+/// One stop of a walk: the position after the setup, or after one legal entry.
+pub struct Visit<'a> {
+    /// `None` after the setup; `Some(i)` after legal entry `i`.
+    pub entry: Option<usize>,
+    /// The round entry `entry` was played in (the setup's round after the setup).
+    pub round: u16,
+    /// The player whose entry it is, when the entry names one.
+    pub player: Option<usize>,
+    pub position: &'a dyn Position,
+}
+
+/// What an engine's walk is: replay a log, calling the visitor at every stop.
+pub type Walk<'a> = &'a mut dyn FnMut(Visit<'_>);
+
+/// Every position of a game from one replay, for the replay viewer.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Timeline {
+    /// The position after the setup.
+    pub setup: BoardView,
+    /// After each legal entry, in order: what it changed and the position it left.
+    pub steps: Vec<TimelineStep>,
+}
+
+/// One legal entry in a [`Timeline`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TimelineStep {
+    /// What the entry changed (its ledger line).
+    #[serde(skip)]
+    pub line: LedgerLine,
+    /// Every player's counts after it, by id (the running totals of the score sheet).
+    pub totals: Vec<BTreeMap<String, i64>>,
+    /// The position after it.
+    pub view: BoardView,
+}
+
+impl Timeline {
+    /// The view after entry `at` (after the setup when `None`); `None` past the legal entries.
+    pub fn view(&self, at: Option<usize>) -> Option<&BoardView> {
+        match at {
+            None => Some(&self.setup),
+            Some(n) => self.steps.get(n).map(|s| &s.view),
+        }
+    }
+
+    /// The ledger lines, in order.
+    pub fn ledger(&self) -> Vec<LedgerLine> {
+        self.steps.iter().map(|s| s.line.clone()).collect()
+    }
+}
+
+/// The changes from `before` to `after`, player by player in the order of items; an item
+/// missing before counts as 0 there.
+fn changes(before: &[BTreeMap<String, i64>], after: &[BTreeMap<String, i64>]) -> Vec<LedgerChange> {
+    after
+        .iter()
+        .zip(before)
+        .enumerate()
+        .flat_map(|(player, (now, was))| {
+            now.iter().filter_map(move |(item, n)| {
+                let delta = n - was.get(item).copied().unwrap_or(0);
+                (delta != 0).then(|| LedgerChange { player, item: item.clone(), delta })
+            })
+        })
+        .collect()
+}
+
+/// The ledger of a walk: each legal entry's changes, compared with the position before it.
+pub fn ledger(walk: impl FnOnce(Walk<'_>)) -> Vec<LedgerLine> {
+    let mut lines = Vec::new();
+    let mut before: Vec<BTreeMap<String, i64>> = Vec::new();
+    walk(&mut |v: Visit<'_>| {
+        let after = v.position.counts();
+        if let Some(entry) = v.entry {
+            lines.push(LedgerLine { entry, round: v.round, player: v.player, changes: changes(&before, &after) });
+        }
+        before = after;
+    });
+    lines
+}
+
+/// The view of a walk's last stop: the position after the last legal entry (`None` when the
+/// walk made no stop). Each stop's view is drawn and the last one kept, since a walk does not
+/// know which stop is its last; a view costs a few microseconds.
+pub fn last_view(walk: impl FnOnce(Walk<'_>)) -> Option<BoardView> {
+    let mut last = None;
+    walk(&mut |v: Visit<'_>| last = Some(v.position.view()));
+    last
+}
+
+/// The timeline of a walk; `None` when the walk made no stop (no valid setup).
+pub fn timeline(walk: impl FnOnce(Walk<'_>)) -> Option<Timeline> {
+    let mut setup = None;
+    let mut steps = Vec::new();
+    let mut before: Vec<BTreeMap<String, i64>> = Vec::new();
+    walk(&mut |v: Visit<'_>| {
+        let after = v.position.counts();
+        let view = v.position.view();
+        match v.entry {
+            None => setup = Some(view),
+            Some(entry) => {
+                let line = LedgerLine { entry, round: v.round, player: v.player, changes: changes(&before, &after) };
+                steps.push(TimelineStep { line, totals: after.clone(), view });
+            }
+        }
+        before = after;
+    });
+    setup.map(|setup| Timeline { setup, steps })
+}
