@@ -166,7 +166,10 @@ fn browser_steps_through_a_village_game_and_reads_the_trust_report() {
         // A count of 0 is left out of the panel.
         let coins = b.try_find(&format!(".player[data-seat=\"{seat}\"] .good[data-good=\"coin\"]"));
         match coins {
-            Some(e) => assert_eq!(b.text(&e), format!("{} coins", p["coins"]), "seat {seat}: coins at entry 11"),
+            Some(e) => {
+                let said = if p["coins"] == 1 { "1 coin".to_owned() } else { format!("{} coins", p["coins"]) };
+                assert_eq!(b.text(&e), said, "seat {seat}: coins at entry 11");
+            }
             None => assert_eq!(p["coins"], 0, "seat {seat} has coins at entry 11 but the page shows none"),
         }
         let total = b.text(&b.find(&format!(".player[data-seat=\"{seat}\"] .provisional-total")));

@@ -108,16 +108,15 @@ fn start(b: &Browser, server: &Server, names: &[&str], seed: u64) {
     for (input, name) in inputs.iter().zip(names) {
         b.type_into(input, name);
     }
-    let seed_input = b.find("#seed");
-    b.script("arguments[0].value = '';", json!([{ "element-6066-11e4-a52e-4f735466cecf": element_id(b, "#seed") }]));
-    b.type_into(&seed_input, &seed.to_string());
+    let drawn = format!("#setup-form[data-drawn=\"{}\"] [data-field=\"dealt\"]", names.len());
+    b.wait_until("the setup form for the players named", |b| b.try_find(&drawn).is_some());
+    b.script(
+        "const dealt = document.querySelector('[data-field=dealt]'); dealt.value = 'seed'; \
+         dealt.dispatchEvent(new Event('change')); document.querySelector('[data-field=seed]').value = arguments[0];",
+        json!([seed.to_string()]),
+    );
     b.click(&b.find("#start"));
     wait_ready(b);
-}
-
-fn element_id(b: &Browser, css: &str) -> String {
-    let v = b.script("return document.querySelector(arguments[0]);", json!([css]));
-    v["element-6066-11e4-a52e-4f735466cecf"].as_str().expect("element").to_owned()
 }
 
 /// Clicks the download link and reads the file the browser saved.
@@ -325,4 +324,47 @@ fn recorder_next_answers_with_the_engines_choices_and_refuses_bad_bodies() {
     assert_eq!(status, 200);
     let refused = serde_json::from_str::<Value>(&body).unwrap()["steps"]["refused"].as_str().unwrap_or("").to_owned();
     assert!(refused.contains("not_your_turn"), "{refused}");
+}
+
+/// Setup as at the table (docs/rules/caverna-reference.md B.3, B.4): the engine's form for 2
+/// players has 11 round slots, each with only its stage's cards; an empty form gets every
+/// problem at once; a filled one gives a log with the date, place and tournament in `meta`,
+/// which replays.
+#[test]
+fn recorder_setup_form_is_the_engines_and_says_every_problem_at_once() {
+    let db = Database::sqlite();
+    let server = Server::start(&db, &[]);
+    let (status, body) = server.get("/record/setup-form?game=caverna&players=2");
+    assert_eq!(status, 200, "{body}");
+    let form: Value = serde_json::from_str(&body).expect("JSON");
+    let sections = form["sections"].as_array().expect("sections");
+    let cards = sections.iter().find(|s| s["id"] == "round_cards").expect("round cards")["fields"].clone();
+    assert_eq!(cards.as_array().map(Vec::len), Some(11));
+    let round5: Vec<&str> = cards.as_array().unwrap().iter().find(|f| f["id"] == "round_card_5").unwrap()["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["label"].as_str().unwrap())
+        .collect();
+    assert!(round5.contains(&"Donkey Farming") && !round5.contains(&"Wish for Children"), "{round5:?}");
+    assert!(!round5.contains(&"Sheep Farming"), "a stage-1 card is not offered for round 5: {round5:?}");
+    assert_eq!(server.get("/record/setup-form?game=caverna&players=9").0, 404);
+
+    let post = |body: Value| {
+        let (status, text) = server.post_to("/record/setup", body.to_string().as_bytes());
+        assert_eq!(status, 200, "{text}");
+        serde_json::from_str::<Value>(&text).expect("JSON")
+    };
+    let empty = post(json!({ "game": "caverna", "names": ["Ana", "Bo"], "values": {} }));
+    let problems = empty["problems"].as_array().expect("problems");
+    assert_eq!(problems.len(), 11 + 6, "one per empty slot: {problems:?}");
+    assert!(problems.contains(&json!("Round 3: choose the round card revealed.")), "{problems:?}");
+
+    let seeded = post(json!({
+        "game": "caverna", "names": ["Ana", "Bo"], "values": { "dealt": "seed", "seed": "5" },
+        "meta": { "played_at": "2026-11-28", "place": "Lyon", "tournament": "" },
+    }));
+    let log = &seeded["log"];
+    assert_eq!(log["meta"], json!({ "played_at": "2026-11-28", "place": "Lyon" }));
+    assert_eq!(cli_replay(log)["status"], "incomplete", "the new log replays");
 }

@@ -61,7 +61,7 @@ fn pages_answer_without_javascript() {
         );
     }
     assert!(game.contains("Furnishing tiles, pastures and mines"), "score rows by their labels");
-    assert!(game.contains("class=\"home-board\""), "the board at the last entry, drawn without script");
+    assert!(game.contains("class=\"home-board "), "the board at the last entry, drawn without script");
     let (status, stats) = server.get("/stats/furnishings?players=3");
     assert_eq!(status, 200);
     assert!(stats.contains("id=\"furnishing-stats\"") && stats.contains("Observational"));

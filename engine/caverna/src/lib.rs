@@ -34,6 +34,7 @@ pub mod replay;
 pub mod rules;
 pub mod scoring;
 pub mod setup;
+pub mod setup_form;
 pub mod shuffle;
 mod single_pass;
 mod spaces;

@@ -62,11 +62,11 @@ pub const ROUNDS: u8 = 12;
 /// The first round a harvest token decides (`docs/rules/caverna-reference.md` B.4): tokens cover the rounds from here.
 pub const FIRST_TOKEN_ROUND: u8 = 6;
 
-fn rounds_for(players: usize) -> Vec<u8> {
+pub(crate) fn rounds_for(players: usize) -> Vec<u8> {
     (1..=ROUNDS).filter(|&r| players > 2 || r != 9).collect()
 }
 
-fn token_rounds_for(players: usize) -> Vec<u8> {
+pub(crate) fn token_rounds_for(players: usize) -> Vec<u8> {
     match players {
         1 => vec![],
         _ => rounds_for(players).into_iter().filter(|&r| r >= FIRST_TOKEN_ROUND).collect(),
@@ -118,7 +118,7 @@ pub fn validate(n: &SetupNotation) -> RuleResult<Setup> {
     })
 }
 
-fn stage_cards(players: usize, stage: u8) -> Vec<RoundCard> {
+pub(crate) fn stage_cards(players: usize, stage: u8) -> Vec<RoundCard> {
     RoundCard::ALL
         .into_iter()
         .filter(|c| c.stage() == stage)
@@ -127,7 +127,7 @@ fn stage_cards(players: usize, stage: u8) -> Vec<RoundCard> {
 }
 
 /// The stage layout: stage of each card position (`docs/rules/caverna-reference.md` B.3, B.7).
-fn stage_layout(players: usize) -> Vec<u8> {
+pub(crate) fn stage_layout(players: usize) -> Vec<u8> {
     let stage3 = if players <= 2 { 2 } else { 3 };
     let mut v = vec![1, 1, 1, 2, 2, 2];
     v.extend(std::iter::repeat_n(3, stage3));
@@ -194,6 +194,16 @@ fn check_round_cards(players: usize, cards: &[RoundCard]) -> RuleResult {
     Ok(())
 }
 
+/// Green and red harvest tokens of a game of 2 or more players (docs/rules/caverna-reference.md
+/// B.4): 3 and 3 with 2 players (no round 9), 4 and 3 with more.
+pub(crate) fn token_mix(players: usize) -> (usize, usize) {
+    if players <= 2 {
+        (3, 3)
+    } else {
+        (4, 3)
+    }
+}
+
 fn check_tokens(players: usize, tokens: &[HarvestToken]) -> RuleResult {
     if players == 1 {
         if tokens.is_empty() {
@@ -201,7 +211,7 @@ fn check_tokens(players: usize, tokens: &[HarvestToken]) -> RuleResult {
         }
         return fail(ErrorCode::HarvestTokens, "the solo game has no harvest tokens");
     }
-    let (greens, reds) = if players == 2 { (3, 3) } else { (4, 3) };
+    let (greens, reds) = token_mix(players);
     let g = tokens.iter().filter(|&&t| t == HarvestToken::Green).count();
     let r = tokens.len() - g;
     if g != greens || r != reds {

@@ -103,6 +103,14 @@ impl GameEngine for Caverna {
         crate::ledger::walk(log, visit);
     }
 
+    fn setup_form(players: u8) -> Option<chronicle_game::setup_form::SetupForm> {
+        crate::setup_form::setup_form(players)
+    }
+
+    fn setup_from_form(filled: &chronicle_game::setup_form::FilledSetup) -> Result<Value, Vec<String>> {
+        crate::setup_form::setup_from_form(filled)
+    }
+
     /// Generated from the engine's own tables (docs/rules/caverna.md is this text).
     fn rules_reference() -> Option<String> {
         Some(crate::reference::markdown())

@@ -8,6 +8,7 @@ use std::marker::PhantomData;
 use serde_json::Value;
 
 use crate::kind::GameKind;
+use crate::setup_form::{FilledSetup, SetupForm};
 use crate::timeline::{Timeline, Walk};
 use crate::verdict::{LogError, Verdict};
 use crate::view::BoardView;
@@ -169,6 +170,21 @@ pub trait GameEngine {
         crate::timeline::last_view(|visit| Self::walk(log, visit))
     }
 
+    /// The form a recorder shows to set up a game of `players` seats as it is laid out at the
+    /// table (see [`crate::setup_form`]); `None` for a game not recorded that way or a player
+    /// count the game does not have.
+    fn setup_form(players: u8) -> Option<SetupForm> {
+        let _ = players;
+        None
+    }
+
+    /// The log's `setup` a filled [`GameEngine::setup_form`] makes, or every problem of the
+    /// form at once, for people.
+    fn setup_from_form(filled: &FilledSetup) -> Result<Value, Vec<String>> {
+        let _ = filled;
+        Err(vec![format!("{} games are not set up from a form", Self::KIND.spec().name)])
+    }
+
     /// The rules as this engine implements them, for players, in Markdown (`chronicle rules`:
     /// the project's `docs/rules/<game>.md`); `None` for a game without a reference.
     fn rules_reference() -> Option<String> {
@@ -255,6 +271,10 @@ pub trait Engine: Send + Sync {
     fn timeline(&self, log: &[u8]) -> Option<Timeline>;
     /// See [`GameEngine::open_view`].
     fn open_view(&self, log: &[u8]) -> Option<BoardView>;
+    /// See [`GameEngine::setup_form`].
+    fn setup_form(&self, players: u8) -> Option<SetupForm>;
+    /// See [`GameEngine::setup_from_form`].
+    fn setup_from_form(&self, filled: &FilledSetup) -> Result<Value, Vec<String>>;
     /// See [`GameEngine::simulate`].
     fn simulate(&self, seed: u64, players: u8) -> Result<Value, String>;
     /// See [`GameEngine::simulate_with`].
@@ -310,6 +330,12 @@ impl<E: GameEngine> Engine for Handle<E> {
     }
     fn open_view(&self, log: &[u8]) -> Option<BoardView> {
         E::open_view(log)
+    }
+    fn setup_form(&self, players: u8) -> Option<SetupForm> {
+        E::setup_form(players)
+    }
+    fn setup_from_form(&self, filled: &FilledSetup) -> Result<Value, Vec<String>> {
+        E::setup_from_form(filled)
     }
     fn simulate(&self, seed: u64, players: u8) -> Result<Value, String> {
         E::simulate(seed, players)

@@ -25,6 +25,7 @@ pub mod id_table;
 pub mod kind;
 pub mod members;
 pub mod rng;
+pub mod setup_form;
 pub mod single_pass;
 pub mod timeline;
 pub mod verdict;

@@ -81,6 +81,8 @@ pub struct Meta {
     pub id: Option<String>,
     pub tournament: Option<String>,
     pub played_at: Option<String>,
+    /// Where the game was played (free text: a club, a city, an event's venue).
+    pub place: Option<String>,
     /// Who or what recorded the game (free text; the simulator writes `simulate:` and its bots).
     pub source: Option<String>,
 }

@@ -38,6 +38,8 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/metrics", web::get().to(crate::server::metrics::endpoint))
         .route("/record", web::get().to(recorder::page_))
         .route("/record/next", web::post().to(recorder::next))
+        .route("/record/setup-form", web::get().to(recorder::setup_form))
+        .route("/record/setup", web::post().to(recorder::setup))
         .route("/stats/strategies", web::get().to(skill::strategies))
         .route("/players", web::get().to(skill::players))
         .route("/players/{name}", web::get().to(skill::player))
@@ -185,7 +187,7 @@ fn refused(state: &AppState, req: &HttpRequest) -> Option<HttpResponse> {
 }
 
 /// The query string as a map (the first value of each key); malformed pairs are ignored.
-fn query_map(req: &HttpRequest) -> BTreeMap<String, String> {
+pub(super) fn query_map(req: &HttpRequest) -> BTreeMap<String, String> {
     web::Query::<Vec<(String, String)>>::from_query(req.query_string())
         .map(|q| {
             let mut map = BTreeMap::new();

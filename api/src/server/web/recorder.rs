@@ -13,9 +13,7 @@ use maud::html;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use chronicle_caverna::action_space::RoundCard;
-use chronicle_caverna::notation::HarvestToken;
-use chronicle_caverna::setup::{FIRST_TOKEN_ROUND, ROUNDS};
+use chronicle_game::setup_form::FilledSetup;
 use chronicle_game::GameKind;
 use chronicle_service::cost::Budget;
 use chronicle_service::ServiceError;
@@ -33,12 +31,15 @@ pub async fn page_(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse
     if let Some(r) = refused(&state, &req) {
         return r;
     }
-    let spec = GameKind::Caverna.spec();
+    let Some(kind) = GameKind::ALL.iter().copied().find(|k| k.spec().capabilities.recorder) else {
+        return HttpResponse::NotFound().finish();
+    };
+    let spec = kind.spec();
     page(
         "Record a game",
         html! {
             h1 { "Record a game" }
-            p { "Enter a game of Caverna as it is played: every button is a choice the rules engine says is legal now, and the board below follows each entry. The log stays in this browser until you download or store it." }
+            p { "Enter a game of " (spec.name) " as it is played: every button is a choice the rules engine says is legal now, and the board below follows each entry. The log stays in this browser until you download or store it." }
             section #recorder-start hidden {
                 h2 { "New game" }
                 form #start-form {
@@ -48,39 +49,18 @@ pub async fn page_(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse
                             label { "Player " (seat) input.player-name type="text" maxlength="40" autocomplete="off"; }
                         }
                     }
-                    label { "Furnishing tiles"
-                        select #furnishings { @for v in spec.variants { option value=(v) { (v) } } }
+                    fieldset #game-meta {
+                        legend { "The game (optional; kept in the log)" }
+                        label { "Date " input #played-at type="date"; }
+                        label { "Place " input #place type="text" maxlength="100" autocomplete="off" placeholder="club, city or venue"; }
+                        label { "Tournament " input #tournament type="text" maxlength="100" autocomplete="off"; }
                     }
-                    fieldset {
-                        legend { "Round cards and harvest tokens" }
-                        label { input type="radio" name="setup-from" value="seed" checked; " shuffled from a seed: " input #seed type="number" min="0" step="1"; }
-                        label { input type="radio" name="setup-from" value="drawn"; " as drawn at the table (solo games use the fixed order and need nothing here)" }
-                        div #drawn {
-                            p.hint { "Round cards in the order revealed (leave the last slot empty in 1–2 player games), then the harvest tokens for rounds " (FIRST_TOKEN_ROUND) " to " (ROUNDS) " (one fewer in 2-player games)." }
-                            @for round in 1..=ROUNDS {
-                                label { "Round " (round)
-                                    select.round-card {
-                                        option value="" { "—" }
-                                        @for stage in 1..=RoundCard::STAGES {
-                                            optgroup label={ "stage " (stage) } {
-                                                @for card in RoundCard::ALL.iter().filter(|c| c.stage() == stage) {
-                                                    option value=(card.id()) { (card.id().replace('_', " ")) }
-                                                }
-                                            }
-                                        }
-                                    }
-                                }
-                            }
-                            @for round in FIRST_TOKEN_ROUND..=ROUNDS {
-                                label { "Harvest token " (round - FIRST_TOKEN_ROUND + 1)
-                                    select.harvest-token { option value="" { "—" } @for t in HarvestToken::ALL { option value=(t.id()) { (t.id()) } } }
-                                }
-                            }
-                        }
-                    }
+                    // The engine's setup form for the number of players named (`/record/setup-form`):
+                    // each choice offers only what the rules allow there.
+                    div #setup-form data-game=(kind.id()) {}
                     button #start type="submit" { "Start recording" }
                 }
-                p #start-error.error hidden {}
+                ul #start-error.error hidden {}
             }
             section #recorder hidden {
                 div #rec-status {}
@@ -125,6 +105,98 @@ pub async fn page_(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse
             script type="module" src="/assets/recorder.js" {}
         },
     )
+}
+
+/// `GET /record/setup-form?game=ID&players=N`: the engine's setup form for that many players
+/// (JSON, `chronicle_game::setup_form::SetupForm`).
+pub async fn setup_form(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse {
+    if refused(&state, &req).is_some() {
+        return error(StatusCode::TOO_MANY_REQUESTS, "RATE_LIMITED", "too many requests; retry in a minute");
+    }
+    let q = super::query_map(&req);
+    let kind = q.get("game").and_then(|g| GameKind::from_id(g));
+    let players = q.get("players").and_then(|p| p.parse::<u8>().ok());
+    let form = kind.zip(players).and_then(|(k, n)| chronicle_ingest::games::engine(k).setup_form(n));
+    match form {
+        Some(form) => HttpResponse::Ok().content_type(ContentType::json()).body(json!(form).to_string()),
+        None => error(StatusCode::NOT_FOUND, "NO_SETUP_FORM", "no setup form for that game and number of players"),
+    }
+}
+
+/// What the page sends to start a game: the game, the filled setup form, and the game's date,
+/// place and tournament for its `meta`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SetupRequest {
+    game: String,
+    names: Vec<String>,
+    #[serde(default)]
+    values: std::collections::BTreeMap<String, String>,
+    #[serde(default)]
+    meta: Meta,
+}
+
+/// The optional facts of a recorded game, as the log's `meta` has them.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct Meta {
+    #[serde(default)]
+    played_at: String,
+    #[serde(default)]
+    place: String,
+    #[serde(default)]
+    tournament: String,
+}
+
+/// A new log from a filled setup form: `{"log": …}`, or `{"problems": [...]}` with every
+/// problem of the form at once.
+fn new_log(request: SetupRequest) -> Result<Value, String> {
+    let kind = GameKind::from_id(&request.game).ok_or_else(|| format!("no game `{}`", request.game))?;
+    let filled = FilledSetup { names: request.names, values: request.values };
+    let setup = match chronicle_ingest::games::engine(kind).setup_from_form(&filled) {
+        Ok(setup) => setup,
+        Err(problems) => return Ok(json!({ "problems": problems })),
+    };
+    let mut log = json!({ "format": kind.spec().format, "setup": setup, "entries": [] });
+    let m = &request.meta;
+    let meta: serde_json::Map<String, Value> =
+        [("played_at", &m.played_at), ("place", &m.place), ("tournament", &m.tournament)]
+            .into_iter()
+            .map(|(k, v)| (k, v.trim()))
+            .filter(|(_, v)| !v.is_empty())
+            .map(|(k, v)| (k.to_owned(), json!(v)))
+            .collect();
+    if !meta.is_empty() {
+        log["meta"] = Value::Object(meta);
+    }
+    Ok(json!({ "log": log }))
+}
+
+/// `POST /record/setup`: a filled setup form → the new game's log, or every problem at once.
+pub async fn setup(state: web::Data<AppState>, req: HttpRequest, payload: web::Payload) -> HttpResponse {
+    if refused(&state, &req).is_some() {
+        return error(StatusCode::TOO_MANY_REQUESTS, "RATE_LIMITED", "too many requests; retry in a minute");
+    }
+    if !crate::server::http::json_content_type(&req) {
+        let message = "the recorder takes `Content-Type: application/json`";
+        return error(StatusCode::UNSUPPORTED_MEDIA_TYPE, "UNSUPPORTED_MEDIA_TYPE", message);
+    }
+    let bytes = match body(payload).await {
+        Ok(b) => b,
+        Err(r) => return r,
+    };
+    // Reading a body of up to MAX_BODY bytes runs off the HTTP workers; the engine's checks
+    // are over the form's fields (at most a few dozen), whatever the body holds.
+    let offload = std::sync::Arc::clone(&state.offload);
+    let work = async move {
+        let request: SetupRequest = serde_json::from_slice(&bytes).map_err(|e| format!("not a setup request: {e}"))?;
+        new_log(request).map(|v| v.to_string())
+    };
+    match offload.run(work).await {
+        Some(Ok(body)) => HttpResponse::Ok().content_type(ContentType::json()).body(body),
+        Some(Err(why)) => error(StatusCode::BAD_REQUEST, "BAD_REQUEST", &why),
+        None => service_error(&ServiceError::Internal("a recorder request's thread failed".into())),
+    }
 }
 
 /// What the page sends: the log so far, the `place` draft being built (or none: the engine

@@ -6,7 +6,6 @@
 
 const $ = (sel, root = document) => root.querySelector(sel);
 const KEY = "chronicle-recorder";
-const FORMAT = "caverna-log/1";
 
 /** Milliseconds from each click to the page showing its answer (read by the browser test). */
 window.chronicleClicks = [];
@@ -43,21 +42,95 @@ function button(text, cls, onclick) {
 // ---------------------------------------------------------------------------------------
 // Start
 
+/** The engine's setup form for the players named so far, drawn as selects (GET /record/setup-form). */
+async function drawSetupForm() {
+  const holder = $("#setup-form");
+  const players = Math.max(1, [...document.querySelectorAll(".player-name")].filter((i) => i.value.trim()).length);
+  if (holder.dataset.players === String(players)) return;
+  holder.dataset.players = String(players);
+  const response = await fetch(`/record/setup-form?game=${encodeURIComponent(holder.dataset.game)}&players=${players}`);
+  if (!response.ok) return;
+  const form = await response.json();
+  if (holder.dataset.players !== String(players)) return; // the players changed again meanwhile
+  const kept = setupValues(); // choices already made stay when the player count changes
+  holder.replaceChildren(...form.sections.map((section) => {
+    const set = document.createElement("fieldset");
+    set.dataset.section = section.id;
+    if (section.shown_when) set.dataset.shownWhen = section.shown_when.join("=");
+    const legend = document.createElement("legend");
+    legend.textContent = section.title;
+    const hint = document.createElement("p");
+    hint.className = "hint";
+    hint.textContent = section.hint;
+    set.append(legend, hint, ...section.fields.map((f) => field(f, kept[f.id])));
+    return set;
+  }));
+  holder.dataset.drawn = String(players);
+  showWhen();
+}
+
+/** One field of the setup form: a select of the allowed values, or a whole number. */
+function field(f, kept) {
+  const label = document.createElement("label");
+  label.append(f.label + " ");
+  let input;
+  if (f.options.length) {
+    input = document.createElement("select");
+    if (f.options.length > 1 && f.default === null) input.append(new Option("—", ""));
+    for (const o of f.options) input.append(new Option(o.label, o.value));
+  } else {
+    input = document.createElement("input");
+    input.type = "number";
+    input.min = "0";
+    input.step = "1";
+    input.value = String(Math.floor(Math.random() * 2 ** 31));
+  }
+  input.className = "setup-value";
+  input.dataset.field = f.id;
+  const value = kept ?? f.default;
+  if (value !== null && value !== undefined && [...(input.options ?? [])].some((o) => o.value === value)) input.value = value;
+  input.addEventListener("change", showWhen);
+  label.append(input);
+  return label;
+}
+
+/** Sections shown only for one choice (the cards and tokens when dealt at the table). */
+function showWhen() {
+  const values = setupValues();
+  for (const set of document.querySelectorAll("#setup-form fieldset[data-shown-when]")) {
+    const [id, value] = set.dataset.shownWhen.split("=");
+    set.hidden = values[id] !== value;
+  }
+}
+
+function setupValues() {
+  return Object.fromEntries([...document.querySelectorAll("#setup-form .setup-value")].map((i) => [i.dataset.field, i.value]));
+}
+
 function setUpStart() {
-  const seed = $("#seed");
-  seed.value = String(Math.floor(Math.random() * 2 ** 31));
-  $("#start-form").addEventListener("submit", (ev) => {
+  for (const input of document.querySelectorAll(".player-name")) input.addEventListener("input", drawSetupForm);
+  drawSetupForm();
+  $("#start-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
+    document.body.dataset.recorder = "busy"; // until the server has answered
     const names = [...document.querySelectorAll(".player-name")].map((i) => i.value.trim()).filter(Boolean);
-    const setup = { players: names.map((name) => ({ name })), furnishings: $("#furnishings").value };
-    const from = document.querySelector('input[name="setup-from"]:checked').value;
-    if (from === "seed") {
-      setup.seed = Number(seed.value || 0);
-    } else if (names.length > 1) {
-      setup.round_cards = [...document.querySelectorAll(".round-card")].map((s) => s.value).filter(Boolean);
-      setup.harvest_tokens = [...document.querySelectorAll(".harvest-token")].map((s) => s.value).filter(Boolean);
+    await drawSetupForm();
+    const meta = { played_at: $("#played-at").value, place: $("#place").value, tournament: $("#tournament").value };
+    const response = await fetch("/record/setup", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ game: $("#setup-form").dataset.game, names, values: setupValues(), meta }),
+    });
+    const answer = await response.json();
+    const problems = answer.problems ?? (response.ok ? [] : [answer.message]);
+    const list = $("#start-error");
+    list.replaceChildren(...problems.map((p) => Object.assign(document.createElement("li"), { textContent: p })));
+    list.hidden = problems.length === 0;
+    if (problems.length) {
+      document.body.dataset.recorder = "ready";
+      return;
     }
-    rec = { log: { format: FORMAT, setup, entries: [] }, drafts: [], trail: [], free: null };
+    rec = { log: answer.log, drafts: [], trail: [], free: null };
     save();
     document.body.dataset.recorder = "busy";
     refresh();
