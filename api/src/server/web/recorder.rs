@@ -174,14 +174,7 @@ fn new_log(request: SetupRequest) -> Result<Value, String> {
 
 /// `POST /record/setup`: a filled setup form → the new game's log, or every problem at once.
 pub async fn setup(state: web::Data<AppState>, req: HttpRequest, payload: web::Payload) -> HttpResponse {
-    if refused(&state, &req).is_some() {
-        return error(StatusCode::TOO_MANY_REQUESTS, "RATE_LIMITED", "too many requests; retry in a minute");
-    }
-    if !crate::server::http::json_content_type(&req) {
-        let message = "the recorder takes `Content-Type: application/json`";
-        return error(StatusCode::UNSUPPORTED_MEDIA_TYPE, "UNSUPPORTED_MEDIA_TYPE", message);
-    }
-    let bytes = match body(payload).await {
+    let bytes = match admitted_body(&state, &req, payload).await {
         Ok(b) => b,
         Err(r) => return r,
     };
@@ -231,6 +224,22 @@ fn service_error(e: &ServiceError) -> HttpResponse {
     error(status, e.code(), e.public_message())
 }
 
+/// The body of a recorder POST, once the caller is within its rate limit and the body is JSON
+/// of at most [`MAX_BODY`] bytes; otherwise the refusal to send.
+async fn admitted_body(state: &AppState, req: &HttpRequest, payload: web::Payload) -> Result<web::Bytes, HttpResponse> {
+    if refused(state, req).is_some() {
+        // (counted as rate-limited by `refused`)
+        return Err(error(StatusCode::TOO_MANY_REQUESTS, "RATE_LIMITED", "too many requests; retry in a minute"));
+    }
+    // JSON only, as `/graphql`: a `text/plain` POST is what any web page can make its visitors'
+    // browsers send here without asking.
+    if !crate::server::http::json_content_type(req) {
+        let message = "the recorder takes `Content-Type: application/json`";
+        return Err(error(StatusCode::UNSUPPORTED_MEDIA_TYPE, "UNSUPPORTED_MEDIA_TYPE", message));
+    }
+    body(payload).await
+}
+
 /// Reads a body of at most [`MAX_BODY`] bytes.
 async fn body(payload: web::Payload) -> Result<web::Bytes, HttpResponse> {
     match payload.to_bytes_limited(MAX_BODY).await {
@@ -244,17 +253,7 @@ async fn body(payload: web::Payload) -> Result<web::Bytes, HttpResponse> {
 }
 
 pub async fn next(state: web::Data<AppState>, req: HttpRequest, payload: web::Payload) -> HttpResponse {
-    if refused(&state, &req).is_some() {
-        // (counted as rate-limited by `refused`)
-        return error(StatusCode::TOO_MANY_REQUESTS, "RATE_LIMITED", "too many requests; retry in a minute");
-    }
-    // JSON only, as `/graphql`: a `text/plain` POST is what any web page can make its visitors'
-    // browsers send here without asking.
-    if !crate::server::http::json_content_type(&req) {
-        let message = "the recorder takes `Content-Type: application/json`";
-        return error(StatusCode::UNSUPPORTED_MEDIA_TYPE, "UNSUPPORTED_MEDIA_TYPE", message);
-    }
-    let bytes = match body(payload).await {
+    let bytes = match admitted_body(&state, &req, payload).await {
         Ok(b) => b,
         Err(r) => return r,
     };
