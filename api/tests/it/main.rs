@@ -12,6 +12,7 @@ mod export;
 mod game_stats;
 mod graphql_fuzz;
 mod hardening;
+mod in_words;
 mod migration;
 mod other_games;
 mod players;

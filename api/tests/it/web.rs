@@ -159,7 +159,7 @@ fn browser_upload_replay_invalid_game_statistics_and_tournament() {
     b.goto(&format!("{}/games/{bad}", server.base));
     let error = b.text(&b.find("#error"));
     assert!(error.contains("space_occupied"), "{error}");
-    assert!(b.try_find("#error pre.illegal").is_some(), "the illegal entry as logged");
+    assert!(b.try_find("#error .illegal").is_some(), "the illegal entry in words");
     let verdict = server.data(None, "query($id: ID!) { game(id: $id) { error { entry } } }", json!({ "id": bad }));
     let entry = verdict["game"]["error"]["entry"].as_i64().unwrap();
     let shown = b.attribute(&b.find("#current-entry"), "data-at").unwrap();

@@ -52,13 +52,15 @@ impl Position for Game {
 pub fn walk(input: &[u8], visit: Walk<'_>) {
     let Ok(doc) = parse_document(input) else { return };
     let Ok(mut game) = start(&doc) else { return };
-    visit(Visit { entry: None, round: u16::from(game.round()), player: None, position: &game });
+    visit(Visit::setup(u16::from(game.round()), &game));
     for (i, value) in doc.entries.iter().enumerate() {
         let round = u16::from(game.round());
-        if step(&mut game, value).is_err() {
+        let refused = step(&mut game, value).is_err();
+        let player = player_of(value, game.players().len());
+        if refused {
+            visit(Visit::refused(i, round, player, value.get(), &game));
             break;
         }
-        let player = player_of(value, game.players().len());
-        visit(Visit { entry: Some(i), round, player, position: &game });
+        visit(Visit::applied(i, round, player, value.get(), &game));
     }
 }

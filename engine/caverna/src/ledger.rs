@@ -36,6 +36,19 @@ impl Position for Game {
     fn view(&self) -> BoardView {
         crate::view::board_view(self)
     }
+
+    /// The entry as a sentence ([`crate::sentence`]); an entry the notation cannot read is
+    /// said in words.
+    fn describe(&self, entry: &str) -> String {
+        let names: Vec<String> = self.players().iter().map(|p| p.name.to_string()).collect();
+        match serde_json::from_str::<crate::notation::Entry>(entry) {
+            Ok(e) => {
+                let name = names.get(e.player() as usize).map_or("A player", String::as_str);
+                crate::sentence::sentence(&e, name)
+            }
+            Err(_) => chronicle_game::view::entry_words(entry, &names),
+        }
+    }
 }
 
 /// Walks every legal entry of a Caverna log once (see `GameEngine::walk`).
@@ -46,13 +59,14 @@ pub fn walk(input: &[u8], visit: Walk<'_>) {
     }
     let Ok(doc) = parse_document(input) else { return };
     let Some(mut game) = validated(&doc) else { return };
-    visit(Visit { entry: None, round: u16::from(game.round()), player: None, position: &game });
+    visit(Visit::setup(u16::from(game.round()), &game));
     for (i, raw) in doc.entries.iter().enumerate() {
         let round = u16::from(game.round());
         if step_raw(&mut game, raw).is_err() {
+            visit(Visit::refused(i, round, player_hint(raw), raw.get(), &game));
             break;
         }
-        visit(Visit { entry: Some(i), round, player: player_hint(raw), position: &game });
+        visit(Visit::applied(i, round, player_hint(raw), raw.get(), &game));
     }
 }
 

@@ -33,6 +33,7 @@ pub mod reference;
 pub mod replay;
 pub mod rules;
 pub mod scoring;
+pub mod sentence;
 pub mod setup;
 pub mod setup_form;
 pub mod shuffle;

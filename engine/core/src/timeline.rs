@@ -17,6 +17,13 @@ pub trait Position {
     fn counts(&self) -> Vec<BTreeMap<String, i64>>;
     /// The position as pages draw it.
     fn view(&self) -> BoardView;
+    /// An entry (its text in the log) in words, with the players named as in this position:
+    /// what the game's pages and messages say instead of the entry's JSON. The default says
+    /// the entry's members in words ([`crate::view::entry_words`]).
+    fn describe(&self, entry: &str) -> String {
+        let names: Vec<String> = self.view().players.into_iter().map(|p| p.name).collect();
+        crate::view::entry_words(entry, &names)
+    }
 }
 
 /// One stop of a walk: the position after the setup, or after one legal entry.
@@ -27,7 +34,41 @@ pub struct Visit<'a> {
     pub round: u16,
     /// The player whose entry it is, when the entry names one.
     pub player: Option<usize>,
+    /// The entry's text in the log (`None` after the setup).
+    pub text: Option<&'a str>,
+    /// False for the stop at a refused entry, where the walk ends: `position` then only names
+    /// the players (a rule may have refused the entry part-way through applying it).
+    pub applied: bool,
     pub position: &'a dyn Position,
+}
+
+impl<'a> Visit<'a> {
+    /// The stop after the setup.
+    pub fn setup(round: u16, position: &'a dyn Position) -> Visit<'a> {
+        Visit { entry: None, round, player: None, text: None, applied: true, position }
+    }
+
+    /// The stop after legal entry `entry`, played in `round` (see [`Visit::round`]).
+    pub fn applied(
+        entry: usize,
+        round: u16,
+        player: Option<usize>,
+        text: &'a str,
+        position: &'a dyn Position,
+    ) -> Visit<'a> {
+        Visit { entry: Some(entry), round, player, text: Some(text), applied: true, position }
+    }
+
+    /// The stop at entry `entry`, refused (see [`Visit::applied`]).
+    pub fn refused(
+        entry: usize,
+        round: u16,
+        player: Option<usize>,
+        text: &'a str,
+        position: &'a dyn Position,
+    ) -> Visit<'a> {
+        Visit { entry: Some(entry), round, player, text: Some(text), applied: false, position }
+    }
 }
 
 /// What an engine's walk is: replay a log, calling the visitor at every stop.
@@ -40,6 +81,8 @@ pub struct Timeline {
     pub setup: BoardView,
     /// After each legal entry, in order: what it changed and the position it left.
     pub steps: Vec<TimelineStep>,
+    /// The entry the walk stopped at, refused, in words.
+    pub refused: Option<(usize, String)>,
 }
 
 /// One legal entry in a [`Timeline`].
@@ -48,6 +91,8 @@ pub struct TimelineStep {
     /// What the entry changed (its ledger line).
     #[serde(skip)]
     pub line: LedgerLine,
+    /// The entry in words.
+    pub sentence: String,
     /// Every player's counts after it, by id (the running totals of the score sheet).
     pub totals: Vec<BTreeMap<String, i64>>,
     /// The position after it.
@@ -90,6 +135,9 @@ pub fn ledger(walk: impl FnOnce(Walk<'_>)) -> Vec<LedgerLine> {
     let mut lines = Vec::new();
     let mut before: Vec<BTreeMap<String, i64>> = Vec::new();
     walk(&mut |v: Visit<'_>| {
+        if !v.applied {
+            return;
+        }
         let after = v.position.counts();
         if let Some(entry) = v.entry {
             lines.push(LedgerLine { entry, round: v.round, player: v.player, changes: changes(&before, &after) });
@@ -104,7 +152,11 @@ pub fn ledger(walk: impl FnOnce(Walk<'_>)) -> Vec<LedgerLine> {
 /// know which stop is its last; a view costs a few microseconds.
 pub fn last_view(walk: impl FnOnce(Walk<'_>)) -> Option<BoardView> {
     let mut last = None;
-    walk(&mut |v: Visit<'_>| last = Some(v.position.view()));
+    walk(&mut |v: Visit<'_>| {
+        if v.applied {
+            last = Some(v.position.view());
+        }
+    });
     last
 }
 
@@ -112,18 +164,23 @@ pub fn last_view(walk: impl FnOnce(Walk<'_>)) -> Option<BoardView> {
 pub fn timeline(walk: impl FnOnce(Walk<'_>)) -> Option<Timeline> {
     let mut setup = None;
     let mut steps = Vec::new();
+    let mut refused = None;
     let mut before: Vec<BTreeMap<String, i64>> = Vec::new();
     walk(&mut |v: Visit<'_>| {
-        let after = v.position.counts();
-        let view = v.position.view();
-        match v.entry {
-            None => setup = Some(view),
-            Some(entry) => {
+        let sentence = v.text.map(|t| v.position.describe(t)).unwrap_or_default();
+        match (v.entry, v.applied) {
+            (Some(entry), false) => refused = Some((entry, sentence)),
+            (None, _) => {
+                before = v.position.counts();
+                setup = Some(v.position.view());
+            }
+            (Some(entry), true) => {
+                let after = v.position.counts();
                 let line = LedgerLine { entry, round: v.round, player: v.player, changes: changes(&before, &after) };
-                steps.push(TimelineStep { line, totals: after.clone(), view });
+                steps.push(TimelineStep { line, sentence, totals: after.clone(), view: v.position.view() });
+                before = after;
             }
         }
-        before = after;
     });
-    setup.map(|setup| Timeline { setup, steps })
+    setup.map(|setup| Timeline { setup, steps, refused })
 }

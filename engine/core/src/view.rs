@@ -196,6 +196,54 @@ pub fn words(id: &str) -> String {
     id.replace(['_', '-'], " ")
 }
 
+/// An entry in words when its game has no sentence of its own: who (by name, when the entry
+/// names a seat), what kind, then its other members in words — never its JSON.
+pub fn entry_words(entry: &str, names: &[String]) -> String {
+    let Ok(serde_json::Value::Object(o)) = serde_json::from_str::<serde_json::Value>(entry) else {
+        return "An entry that is not a JSON object.".to_owned();
+    };
+    let who = o
+        .get("player")
+        .and_then(serde_json::Value::as_u64)
+        .and_then(|p| names.get(usize::try_from(p).ok()?))
+        .map_or("A player", String::as_str);
+    let kind = o.get("type").and_then(serde_json::Value::as_str).map_or_else(|| "entry".to_owned(), words);
+    let details: Vec<String> = o
+        .iter()
+        .filter(|(k, _)| !matches!(k.as_str(), "type" | "player"))
+        .map(|(k, v)| format!("{} {}", words(k), value_words(v)))
+        .collect();
+    if details.is_empty() {
+        format!("{who}: {kind}.")
+    } else {
+        format!("{who}: {kind} — {}.", details.join("; "))
+    }
+}
+
+/// A JSON value in few words: ids with spaces, lists joined, objects as `count name` pairs or,
+/// for an action (`do`), what it does and then its members.
+fn value_words(v: &serde_json::Value) -> String {
+    use serde_json::Value;
+    match v {
+        Value::String(s) => words(s),
+        Value::Array(items) if items.is_empty() => "none".into(),
+        Value::Array(items) => items.iter().map(value_words).collect::<Vec<_>>().join(", "),
+        Value::Object(o) => match o.get("do") {
+            Some(what) => std::iter::once(value_words(what))
+                .chain(
+                    o.iter()
+                        .filter(|(k, _)| k.as_str() != "do")
+                        .map(|(k, v)| format!("{} {}", words(k), value_words(v))),
+                )
+                .collect::<Vec<_>>()
+                .join(" "),
+            None => o.iter().map(|(k, v)| format!("{} {}", value_words(v), words(k))).collect::<Vec<_>>().join(", "),
+        },
+        Value::Bool(b) => if *b { "yes" } else { "no" }.to_owned(),
+        other => other.to_string(),
+    }
+}
+
 /// An id as a printed title (`wish_for_children` → `Wish for Children`): capitalised words,
 /// the small words of titles in lower case; for ids whose printed name is the id.
 pub fn title(id: &str) -> String {
@@ -214,6 +262,15 @@ pub fn title(id: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An entry of a game without sentences of its own is said in words, by player name.
+    #[test]
+    fn an_entry_without_a_sentence_is_said_in_words() {
+        let names = ["Ada".to_owned(), "Bo".to_owned()];
+        assert_eq!(entry_words(r#"{"type":"sale","player":1,"customer":"c09"}"#, &names), "Bo: sale — customer c09.");
+        assert_eq!(entry_words(r#"{"player":0,"steps":2}"#, &names), "Ada: entry — steps 2.");
+        assert_eq!(entry_words("[1]", &names), "An entry that is not a JSON object.");
+    }
 
     /// One of a count is said in the singular, by the last word of its plural label.
     #[test]

@@ -233,13 +233,20 @@ impl GameEngine for Toy {
         if full.steps.is_empty() {
             return;
         }
-        for k in 0..=full.verdict.entries_applied {
-            let at = replay(log, Some(k));
-            let seats = at.steps.len().max(1);
-            let entry = k.checked_sub(1);
-            let round = entry.map_or(1, |i| u16::try_from(i / seats + 1).unwrap_or(u16::MAX));
-            let player = entry.map(|i| i % seats);
-            visit(Visit { entry, round, player, position: &at });
+        let texts: Vec<String> = serde_json::from_slice::<Value>(log)
+            .ok()
+            .and_then(|d| d["entries"].as_array().map(|a| a.iter().map(Value::to_string).collect()))
+            .unwrap_or_default();
+        let seats = full.steps.len();
+        let round = |i: usize| u16::try_from(i / seats + 1).unwrap_or(u16::MAX);
+        visit(Visit::setup(1, &replay(log, Some(0))));
+        for i in 0..full.verdict.entries_applied {
+            let text = texts.get(i).map_or("", String::as_str);
+            visit(Visit::applied(i, round(i), Some(i % seats), text, &replay(log, Some(i + 1))));
+        }
+        let refused = full.verdict.error.as_ref().and_then(|e| e.entry);
+        if let Some(i) = refused.filter(|&i| i < texts.len()) {
+            visit(Visit::refused(i, round(i), Some(i % seats), &texts[i], &full));
         }
     }
 

@@ -68,13 +68,14 @@ pub fn walk(input: &[u8], visit: Walk<'_>) {
     }
     let Ok(doc) = parse_document(input) else { return };
     let Ok(mut game) = start(&doc) else { return };
-    visit(Visit { entry: None, round: round(&game), player: None, position: &Shown(&game) });
+    visit(Visit::setup(round(&game), &Shown(&game)));
     for (i, raw) in doc.entries.iter().enumerate() {
         let round = round(&game);
         if game.play_raw(raw).is_err() {
+            visit(Visit::refused(i, round, player_hint(raw), raw.get(), &Shown(&game)));
             break;
         }
-        visit(Visit { entry: Some(i), round, player: player_hint(raw), position: &Shown(&game) });
+        visit(Visit::applied(i, round, player_hint(raw), raw.get(), &Shown(&game)));
     }
 }
 

@@ -246,12 +246,10 @@ pub async fn show(state: web::Data<AppState>, req: HttpRequest, id: web::Path<St
     // request: what does not fit says so in its place.
     let budget = Budget::new(state.limits.replay_budget);
     let viewer = viewer(&state, &head, at, &budget).await;
-    // The illegal entry as it was logged, shown with its error.
-    let illegal = match head.record.error.as_ref().and_then(|e| e.entry).and_then(|n| usize::try_from(n).ok()) {
-        Some(n) => state.service.entry(head.id, n, &budget).await.ok().flatten(),
-        None => None,
-    };
-    let ledger = state.service.ledger(head.id, &budget).await;
+    // Every position, what each entry changed and each entry in words, from one replay kept
+    // with the game (the viewer above used the same).
+    let timeline = state.service.timeline(head.id, &budget).await;
+    let illegal = timeline.as_ref().ok().and_then(|t| t.as_ref().as_ref()).and_then(|t| t.refused.clone());
     let trust = trust_report(&state, &head, &budget).await;
     let r = &head.record;
     let kind = r.game.map_or("Unknown game", |k| k.spec().name);
@@ -275,9 +273,9 @@ pub async fn show(state: web::Data<AppState>, req: HttpRequest, id: web::Path<St
                 div.error-box #error {
                     strong { "Invalid" }
                     @if let Some(n) = e.entry { " at entry " a href={ "?at=" (n.saturating_sub(1)) "#board" } { (n) } }
-                    @if let Some(p) = e.player { ", player " (p) }
+                    @if let Some(p) = e.player { ", by " (r.players.get(p as usize).map_or("?", |pl| pl.name.as_str())) " (seat " (p + 1) ")" }
                     ": " code { (e.code) } " — " (e.message)
-                    @if let Some(entry) = &illegal { pre.json.illegal { (entry) } }
+                    @if let Some((_, sentence)) = &illegal { p.illegal { "The entry: " (sentence) } }
                     @if e.entry.is_some_and(|n| n > 0) { p { "The board below shows the state just before it." } }
                 }
             }
@@ -288,8 +286,8 @@ pub async fn show(state: web::Data<AppState>, req: HttpRequest, id: web::Path<St
                 None => {}
             }
             (viewer)
-            @match &ledger {
-                Ok(lines) => (ledger_table(&head, lines, at)),
+            @match &timeline {
+                Ok(t) => { @if let Some(t) = t.as_ref().as_ref() { (ledger_table(&head, t, at)) } },
                 Err(e) => p.note { "The ledger is not shown: " (e.public_message()) },
             }
         },
@@ -362,21 +360,22 @@ fn by_player(changes: &[chronicle_game::LedgerChange]) -> Vec<(usize, Vec<&chron
 
 /// Every legal entry with what it changed, player by player (the engine's ledger); the entry
 /// shown in the viewer is marked.
-fn ledger_table(head: &GameHead, lines: &[chronicle_game::LedgerLine], at: Option<usize>) -> Markup {
+fn ledger_table(head: &GameHead, timeline: &chronicle_game::Timeline, at: Option<usize>) -> Markup {
     let names: Vec<&str> = head.record.players.iter().map(|p| p.name.as_str()).collect();
     let name = |p: usize| names.get(p).copied().unwrap_or("?");
     html! {
-        @if !lines.is_empty() {
+        @if !timeline.steps.is_empty() {
             details #ledger open {
                 summary { "Ledger: what each entry changed" }
                 (super::views::ledger_hint())
                 div.scroll { table.ledger {
-                    thead { tr { th { "Entry" } th { "Round" } th { "Player" } th { "Changes" } } }
-                    tbody { @for line in lines {
+                    thead { tr { th { "Entry" } th { "Round" } th { "What happened" } th { "Changes" } } }
+                    tbody { @for step in &timeline.steps {
+                        @let line = &step.line;
                         tr data-entry=(line.entry) class=[(Some(line.entry) == at).then_some("current")] {
                             td { a href={ "?at=" (line.entry) "#board" } { (line.entry) } }
                             td.num { (line.round) }
-                            td { (line.player.map_or("", name)) }
+                            td.sentence { (step.sentence) }
                             td { @for (k, (player, changes)) in by_player(&line.changes).into_iter().enumerate() {
                                 @if k > 0 { "; " }
                                 @if line.player != Some(player) { strong { (name(player)) } ": " }
@@ -437,19 +436,15 @@ async fn board_at(state: &AppState, head: &GameHead, at: Option<usize>, budget: 
     let Some(view) = timeline.view(at) else {
         return html! { p.error { "That entry is not one of the game's legal entries." } };
     };
-    let line = at.and_then(|n| timeline.steps.get(n)).map(|s| &s.line);
-    let entry = match at {
-        Some(n) => state.service.entry(head.id, n, budget).await.ok().flatten(),
-        None => None,
-    };
-    let entry = entry.and_then(|text| serde_json::from_str::<Value>(&text).ok());
+    let step = at.and_then(|n| timeline.steps.get(n));
+    let line = step.map(|s| &s.line);
     html! {
         div.entry #current-entry data-at=(at.map_or(-1, |a| a as i64)) {
             @match at {
                 Some(n) => { strong { "Entry " (n) } " (after it; round " (view.round) ", " (view.phase) ")" }
                 None => { strong { "Setup" } " (round " (view.round) ")" }
             }
-            @if let Some(e) = &entry { pre.json { (e) } }
+            @if let Some(s) = step { p.sentence { (s.sentence) } }
             @if at.is_some() {
                 (super::views::changes(head, line))
             }
