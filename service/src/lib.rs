@@ -850,6 +850,11 @@ impl Service {
     }
 
     /// A tournament's games, by id.
+    /// The tournaments that hold a stored game, by id.
+    pub async fn game_tournaments(&self, game: i64) -> Result<Vec<TournamentRow>, ServiceError> {
+        Ok(self.store.game_tournaments(game).await?)
+    }
+
     pub async fn tournament_games(&self, tournament: i64) -> Result<Vec<Arc<GameHead>>, ServiceError> {
         let ids = self.store.tournament_games(tournament).await?;
         self.games(&ids).await

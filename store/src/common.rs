@@ -954,6 +954,10 @@ impl Store for Backend {
         self.refine(tournament_games(&self.pool, tournament).await)
     }
 
+    async fn game_tournaments(&self, game: i64) -> Result<Vec<TournamentRow>, StoreError> {
+        self.refine(game_tournaments(&self.pool, game).await)
+    }
+
     async fn complete_records(&self, after: i64, limit: i64) -> Result<Vec<GameHead>, StoreError> {
         self.refine(complete_records(&self.pool, after, limit).await)
     }

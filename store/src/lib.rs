@@ -386,6 +386,9 @@ pub trait Store: Sync {
     /// The ids of a tournament's games, by id.
     fn tournament_games(&self, tournament: i64) -> impl Future<Output = Result<Vec<i64>, StoreError>> + Send;
 
+    /// The tournaments that hold a game, by id.
+    fn game_tournaments(&self, game: i64) -> impl Future<Output = Result<Vec<TournamentRow>, StoreError>> + Send;
+
     /// Up to `limit` complete games with an id greater than `after`, by id, with their players
     /// and facts (the statistics' input; unlike [`Store::game_heads`], the facts are filled).
     fn complete_records(
@@ -524,6 +527,10 @@ impl Store for Backend {
 
     async fn tournament_games(&self, tournament: i64) -> Result<Vec<i64>, StoreError> {
         delegate!(self, s => s.tournament_games(tournament).await)
+    }
+
+    async fn game_tournaments(&self, game: i64) -> Result<Vec<TournamentRow>, StoreError> {
+        delegate!(self, s => s.game_tournaments(game).await)
     }
 
     async fn complete_records(&self, after: i64, limit: i64) -> Result<Vec<GameHead>, StoreError> {

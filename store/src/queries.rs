@@ -274,6 +274,19 @@ async fn tournaments(pool: &Pool<Db>, after: i64, limit: i64) -> Result<Vec<Tour
     rows.iter().map(|r| tournament_from(r).map_err(fail)).collect()
 }
 
+/// The tournaments that hold game `game`, by id (bounded by the tournaments a game can be in:
+/// one row per membership).
+async fn game_tournaments(pool: &Pool<Db>, game: i64) -> Result<Vec<TournamentRow>, StoreError> {
+    let fail = |e| db_error("reading a game's tournaments", e);
+    let sql = format!(
+        "SELECT t.id, t.name, {} AS created_at FROM tournaments t JOIN tournament_games g ON g.tournament_id = t.id \
+         WHERE g.game_id = $1 ORDER BY t.id",
+        utc("t.created_at")
+    );
+    let rows = sqlx::query(&sql).bind(game).fetch_all(pool).await.map_err(fail)?;
+    rows.iter().map(|r| tournament_from(r).map_err(fail)).collect()
+}
+
 async fn add_tournament_games(pool: &Pool<Db>, tournament: i64, games: &[i64]) -> Result<Vec<i64>, StoreError> {
     let run = async { write_tx!(pool, |conn| add_tournament_games_on(conn, tournament, games)) };
     run.await.map_err(|e| db_error("adding games to a tournament", e))

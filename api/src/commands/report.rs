@@ -30,7 +30,7 @@ pub fn replay(bytes: &[u8]) -> GameReplay {
     let format = kind.map(GameKind::format);
     let verdict = games::verdict_of(bytes, format);
     let waiting = if verdict.status == Status::Incomplete {
-        games::open_state(bytes, format).map(|s| waiting_text(&s))
+        games::open_view(bytes, format).map(|v| waiting_text(&v))
     } else {
         None
     };
@@ -38,15 +38,25 @@ pub fn replay(bytes: &[u8]) -> GameReplay {
     GameReplay { kind, verdict, waiting, trust }
 }
 
-/// Who is to act in a state (the engines' views name the player to move, or say it in words).
-fn waiting_text(s: &chronicle_game::StateAt) -> String {
-    if let Some(text) = s.state["waiting_for"].as_str() {
+/// Who is to act in a position, by name (the engine's typed view of it).
+fn waiting_text(v: &chronicle_game::BoardView) -> String {
+    if let Some(text) = &v.waiting_for {
         return format!(", waiting for {text}");
     }
-    match s.state["to_move"].as_u64() {
-        Some(p) => format!(", player {p} to move"),
-        None => format!(", waiting in the {} phase", s.phase),
+    match v.to_move.and_then(|p| v.players.get(p)) {
+        Some(p) => format!(", {} to move", seat_words(&p.name, v.to_move.unwrap_or(0))),
+        None => format!(", {}", v.phase),
     }
+}
+
+/// A player as people say it: the name and the seat counted from 1.
+pub fn seat_words(name: &str, seat: usize) -> String {
+    format!("{name} (seat {})", seat + 1)
+}
+
+/// The name of seat `seat` of a verdict, with its number counted from 1.
+fn seat_of(v: &Verdict, seat: usize) -> String {
+    v.players.get(seat).map_or_else(|| format!("seat {}", seat + 1), |p| seat_words(&p.name, seat))
 }
 
 /// One player of a complete game in a JSON report: the name, the score by row id with the
@@ -118,7 +128,7 @@ pub fn replay_text(file: &str, r: &GameReplay) -> String {
         Status::Invalid => {
             let e = v.error.as_ref();
             let at = e.and_then(|e| e.entry).map_or_else(|| "the document".to_owned(), |i| format!("entry {i}"));
-            let player = e.and_then(|e| e.player).map(|p| format!(" (player {p})")).unwrap_or_default();
+            let player = e.and_then(|e| e.player).map(|p| format!(" by {}", seat_of(v, p))).unwrap_or_default();
             let (code, msg) = e.map_or(("", ""), |e| (e.code.as_str(), e.message.as_str()));
             format!("{file}: {name}invalid at {at}{player}: {code}: {}", chronicle_game::bounded_message(msg))
         }
@@ -140,9 +150,12 @@ fn complete_text(file: &str, name: &str, v: &Verdict) -> String {
     let winners: Vec<&str> = v.players.iter().filter(|p| p.winner).map(|p| p.name.as_str()).collect();
     let mut line = format!("{file}: {name}valid, complete: {}; winner: {}", list.join(", "), winners.join(" and "));
     for m in mismatches(v) {
+        let seat = m["player"].as_u64().and_then(|p| usize::try_from(p).ok()).unwrap_or(0);
         line.push_str(&format!(
-            "\n  claimed score of player {} is {}, computed {}",
-            m["player"], m["claimed"], m["computed"]
+            "\n  claimed score of {} is {}, computed {}",
+            seat_of(v, seat),
+            m["claimed"],
+            m["computed"]
         ));
     }
     line
@@ -188,7 +201,12 @@ pub fn trust_text(t: &Value) -> String {
     }
     for w in t["warnings"].as_array().map(Vec::as_slice).unwrap_or(&[]) {
         let at = w["entry"].as_u64().map(|e| format!(" at entry {e}")).unwrap_or_default();
-        let player = w["player"].as_u64().map(|p| format!(" (player {p})")).unwrap_or_default();
+        let named = |p: u64| {
+            let player = t["players"].as_array().and_then(|ps| ps.iter().find(|x| x["seat"] == p));
+            let name = player.and_then(|x| x["name"].as_str()).unwrap_or("?");
+            format!(" ({})", seat_words(name, usize::try_from(p).unwrap_or(0)))
+        };
+        let player = w["player"].as_u64().map(named).unwrap_or_default();
         text.push_str(&format!(
             "\n  warning {}{at}{player}: {}",
             w["code"].as_str().unwrap_or(""),

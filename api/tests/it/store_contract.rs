@@ -145,6 +145,9 @@ macro_rules! delegate_store {
             async fn tournament_games(&self, tournament: i64) -> Result<Vec<i64>, StoreError> {
                 self.store.tournament_games(tournament).await
             }
+            async fn game_tournaments(&self, game: i64) -> Result<Vec<TournamentRow>, StoreError> {
+                self.store.game_tournaments(game).await
+            }
             async fn complete_records(&self, after: i64, limit: i64) -> Result<Vec<GameHead>, StoreError> {
                 self.store.complete_records(after, limit).await
             }

@@ -193,8 +193,12 @@ fn browser_upload_replay_invalid_game_statistics_and_tournament() {
     b.click(&b.find("#create-tournament"));
     let organizer = b.text(&b.find("#new-organizer-token"));
     assert!(organizer.starts_with("chr_"), "the organizer token is shown: {organizer}");
+    assert_eq!(b.text(&b.find("#tournaments tbody td a")), "Browser Cup", "the list shows the new tournament at once");
+    assert!(b.try_find("#no-tournaments").is_none(), "no more \"No tournament yet\"");
     b.click(&b.find("#create-result a"));
     b.wait_until("the tournament page", |b| b.try_find("#organizer-form").is_some());
+    let empty = b.text(&b.find("#verification"));
+    assert!(empty.contains("No games yet") && !empty.contains('✔'), "an empty tournament verifies nothing: {empty}");
     let filled = b.script("return document.querySelector('#organizer-token').value;", json!([]));
     assert_eq!(filled.as_str(), Some(organizer.as_str()), "the browser kept the organizer token");
     b.type_into(&b.find("#add-games"), &id);
@@ -202,6 +206,11 @@ fn browser_upload_replay_invalid_game_statistics_and_tournament() {
     b.wait_until("the game in the standings", |b| b.find_all("#standings tbody tr").len() == 2);
     assert!(b.text(&b.find("#verification")).contains("every game is complete"));
     screenshot(&b, "tournament");
+    let tournament_page = b.url();
+    // The game page says which tournaments hold it, by their current names.
+    b.goto(&format!("{}/games/{id}", server.base));
+    assert_eq!(b.text(&b.find("a.held-by")), "Browser Cup");
+    b.goto(&tournament_page);
 
     // Read on a phone at the venue: nothing wider than the screen but the tables, which scroll.
     b.resize(390, 844);
@@ -236,7 +245,7 @@ fn browser_upload_replay_invalid_game_statistics_and_tournament() {
     b.goto(&format!("{}/tournaments", server.base));
     assert_eq!(b.text(&b.find("#tournaments tbody td a")), "Browser Cup");
     b.goto(&format!("{}/tournaments?name=Nobody", server.base));
-    assert!(b.try_find("#tournaments").is_none(), "no tournament of that name");
+    assert!(b.find_all("#tournaments tbody tr").is_empty(), "no tournament of that name");
     screenshot(&b, "tournaments");
 
     // The other pages, for the screenshots.

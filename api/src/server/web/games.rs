@@ -251,6 +251,7 @@ pub async fn show(state: web::Data<AppState>, req: HttpRequest, id: web::Path<St
     let timeline = state.service.timeline(head.id, &budget).await;
     let illegal = timeline.as_ref().ok().and_then(|t| t.as_ref().as_ref()).and_then(|t| t.refused.clone());
     let trust = trust_report(&state, &head, &budget).await;
+    let held_by = state.service.game_tournaments(id).await.unwrap_or_default();
     let r = &head.record;
     let kind = r.game.map_or("Unknown game", |k| k.spec().name);
     super::page(
@@ -260,9 +261,13 @@ pub async fn show(state: web::Data<AppState>, req: HttpRequest, id: web::Path<St
             p.meta {
                 @if let Some(v) = &r.variant { "Variant " (v) ". " }
                 (r.players.len()) " players, round " (r.round_reached) ", " (r.entries_applied) " entries legal. "
+                @if !held_by.is_empty() {
+                    "In " @for (i, t) in held_by.iter().enumerate() { @if i > 0 { ", " } a.held-by href={ "/tournaments/" (t.id) } { (t.name) } } ". "
+                }
                 @if let Some(t) = &r.meta.tournament {
-                    "The log names the tournament " a href={ "/tournaments?name=" (encode_value(t)) } { (t) }
-                    " (" a href={ "/games?named=" (encode_value(t)) } { "its games" } "). "
+                    @if !held_by.iter().any(|h| &h.name == t) {
+                        "The log names the tournament “" (t) "” (" a href={ "/games?named=" (encode_value(t)) } { "games naming it" } "). "
+                    }
                 }
                 @if let Some(p) = &r.meta.played_at { "Played " (p) ". " }
                 "Uploaded " (head.uploaded_at) @if let Some(u) = &head.uploader { " by " (u) } ". "

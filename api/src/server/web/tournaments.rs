@@ -38,14 +38,13 @@ pub async fn list(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse 
         html! {
             h1 { "Tournaments" @if let Some(n) = name { " named “" (n) "”" } }
             p { "A tournament gathers stored games; its organizer adds, removes and replaces them with the organizer token it was created with. A log names its tournament in "
-                code { "meta.tournament" } "; a tournament's page lists the stored games that name it and are not in it yet, for its organizer to add. Create one with an API token: "
-                code { "mutation { createTournament(name: \"…\") { tournament { id } organizerToken } }" } " in the " a href="/graphiql" { "API console" } "." }
-            @if shown.is_empty() { p { "No tournament yet." } }
-            @else {
-                div.scroll { table #tournaments {
+                code { "meta.tournament" } "; a tournament's page lists the stored games that name it and are not in it yet, for its organizer to add. Create one below with an API token." }
+            @if shown.is_empty() { p #no-tournaments { "No tournament yet." } }
+            div.scroll hidden[shown.is_empty()] {
+                table #tournaments {
                     thead { tr { th { "Tournament" } th { "Created" } } }
                     tbody { @for t in shown { tr { td { a href={ "/tournaments/" (t.id) } { (t.name) } } td { (t.created_at) } } } }
-                } }
+                }
             }
             @if more { p { a.next href={ "/tournaments?after=" (shown.last().map_or(0, |t| t.id)) } { "Next page →" } } }
             section #create {
@@ -94,13 +93,13 @@ async fn page_of(state: &AppState, id: i64) -> HttpResponse {
             }
             section #verification {
                 h2 { "Verification" }
-                ul {
+                @if games.is_empty() { p { "No games yet: there is nothing to verify." } } @else { ul {
                     li { @if check.all_complete { "✔ every game is complete" } @else { "✘ some games are not complete" } }
                     li { @if check.all_legal { "✔ no game is invalid" } @else { "✘ some games are invalid" } }
                     li { @if check.score_mismatches.is_empty() { "✔ every recorded score is the computed one" }
                          @else { "✘ " (check.score_mismatches.len()) " recorded scores differ from the computed ones" } }
                     @if !check.unclaimed.is_empty() { li { (check.unclaimed.len()) " complete games record no scores to compare" } }
-                }
+                } }
                 @if !check.score_mismatches.is_empty() {
                     div.scroll { table.mismatches {
                         thead { tr { th { "Game" } th { "Player" } th { "Recorded" } th { "Computed" } } }

@@ -45,7 +45,8 @@ function logsOf(name, text) {
   }
 }
 
-const VERDICT = "game status round error { entry player code message } players { name winner score { total } }";
+const VERDICT =
+  "game status round error { entry player code message } players { name winner score { total } } claimedMismatches { player claimed computed }";
 
 function showResult(list, item, verdict, game, duplicate) {
   const li = document.createElement("li");
@@ -60,6 +61,14 @@ function showResult(list, item, verdict, game, duplicate) {
     if (verdict.error) li.append(`: entry ${verdict.error.entry ?? "setup"}, ${verdict.error.code} — ${verdict.error.message}`);
     if (verdict.players?.length && verdict.status === "COMPLETE") {
       li.append(` (${verdict.players.map((p) => `${p.winner ? "★" : ""}${p.name} ${p.score?.total ?? ""}`).join(", ")})`);
+    }
+    // Scores written at the table that the engine does not agree with, by the player's name.
+    for (const m of verdict.claimedMismatches ?? []) {
+      const who = verdict.players?.[m.player]?.name ?? `seat ${m.player + 1}`;
+      const warn = document.createElement("span");
+      warn.className = "mismatch";
+      warn.textContent = ` · ${who}'s score was written as ${m.claimed}, the rules give ${m.computed}`;
+      li.append(warn);
     }
     if (game) {
       const a = document.createElement("a");
@@ -284,6 +293,18 @@ function setUpCreate() {
       link.href = `/tournaments/${tournament.id}`;
       link.textContent = ` open ${tournament.name}`;
       out.append(code, link);
+      // The list shows the new tournament at once.
+      const body = $("#tournaments tbody");
+      if (body) {
+        const row = body.insertRow();
+        const a = document.createElement("a");
+        a.href = `/tournaments/${tournament.id}`;
+        a.textContent = tournament.name;
+        row.insertCell().append(a);
+        row.insertCell().textContent = "just now";
+        body.closest("div").hidden = false;
+        $("#no-tournaments")?.remove();
+      }
     } catch (e) {
       out.textContent = e.message;
     }
