@@ -374,6 +374,18 @@ impl Game {
         &self.players
     }
 
+    /// Seat `p` as players read it: the name and the seat counted from 1, "Ada (seat 1)".
+    pub fn seat_name(&self, p: usize) -> String {
+        format!("{} (seat {})", self.players[p].name, p + 1)
+    }
+
+    /// A log field whose value names no seat, "`player` 7 names no seat: this game has 3
+    /// players (seats 1–3)": the value is the log's own, counted from 0, so it is no seat number.
+    pub(crate) fn no_seat(&self, field: &str, value: u64) -> String {
+        let n = self.players.len();
+        format!("`{field}` {value} names no seat: this game has {n} players (seats 1–{n})")
+    }
+
     pub fn round(&self) -> u8 {
         self.round
     }
@@ -406,9 +418,7 @@ impl Game {
     /// A seat of this game (`E_NOT_YOUR_TURN` for one that does not exist).
     pub(crate) fn seat(&self, player: u64) -> RuleResult<usize> {
         let seat = usize::try_from(player).ok().filter(|p| *p < self.players.len());
-        seat.ok_or_else(|| {
-            RuleError::new(ErrorCode::NotYourTurn, format!("player {player} is not a seat of this game"))
-        })
+        seat.ok_or_else(|| RuleError::new(ErrorCode::NotYourTurn, self.no_seat("player", player)))
     }
 
     /// The effects of every card a player owns (B.3: effects of several cards add up), walked

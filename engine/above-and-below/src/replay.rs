@@ -279,11 +279,8 @@ pub(crate) fn finish(mut game: Game, meta: Meta, claimed: Option<Vec<i64>>, whol
     if let (Some(s), Some(c)) = (&scores, &claimed) {
         for (seat, (score, claim)) in s.iter().zip(c).enumerate() {
             if score.total != *claim {
-                game.warn(
-                    "W_SCORE_CLAIM",
-                    Some(seat),
-                    format!("player {seat}: claimed {claim}, computed {}", score.total),
-                );
+                let message = format!("{}: claimed {claim}, computed {}", game.seat_name(seat), score.total);
+                game.warn("W_SCORE_CLAIM", Some(seat), message);
             }
         }
     }

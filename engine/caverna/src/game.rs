@@ -321,6 +321,20 @@ impl Game {
         &self.players[p]
     }
 
+    /// Seat `p` as players read it: the name and the seat counted from 1, "Ada (seat 1)".
+    pub fn seat_name(&self, p: usize) -> String {
+        format!("{} (seat {})", self.players[p].name, p + 1)
+    }
+
+    /// A log field whose value names no seat, "`player` 7 names no seat: this game has 3
+    /// players (seats 1–3)": the value is the log's own, counted from 0, so it is no seat number.
+    pub(crate) fn no_seat(&self, field: &str, value: usize) -> String {
+        match self.players.len() {
+            1 => format!("`{field}` {value} names no seat: this game has 1 player (seat 1)"),
+            n => format!("`{field}` {value} names no seat: this game has {n} players (seats 1–{n})"),
+        }
+    }
+
     pub fn phase(&self) -> &Phase {
         &self.phase
     }

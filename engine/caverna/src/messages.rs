@@ -1,6 +1,7 @@
 //! Error messages in the log format's words: serde's texts about the notation rewritten for
 //! players (an unknown id with the closest known one, "a cell [row, column]" instead of a Rust
-//! type), and players named as well as numbered. Only the words change; codes stay.
+//! type). Only the words change; codes stay. (Rules name players themselves, by name and
+//! seat: [`crate::game::Game::seat_name`].)
 
 /// Levenshtein distance between two short ids.
 fn distance(a: &str, b: &str) -> usize {
@@ -70,25 +71,6 @@ pub fn notation(text: &str) -> String {
     out
 }
 
-/// "player N" in a rule's message followed by the player's name: "player 1 (Bo)".
-pub fn with_names(message: &str, names: &[&str]) -> String {
-    let mut out = String::with_capacity(message.len() + 16);
-    let mut rest = message;
-    while let Some(at) = rest.find("player ") {
-        let (before, after) = rest.split_at(at + "player ".len());
-        out.push_str(before);
-        let digits: String = after.chars().take_while(char::is_ascii_digit).collect();
-        rest = &after[digits.len()..];
-        out.push_str(&digits);
-        let already = rest.starts_with(" (");
-        if let Some(name) = digits.parse::<usize>().ok().and_then(|n| names.get(n)).filter(|_| !already) {
-            out.push_str(&format!(" ({name})"));
-        }
-    }
-    out.push_str(rest);
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -116,12 +98,5 @@ mod tests {
     fn rust_types_become_the_formats_words() {
         let text = "entry: invalid type: string \"a\", expected tuple struct RawCoord";
         assert_eq!(notation(text), "entry: invalid type: string \"a\", expected a cell [row, column]");
-    }
-
-    #[test]
-    fn players_are_named() {
-        assert_eq!(with_names("player 1 is to place a dwarf", &["Ana", "Bo"]), "player 1 (Bo) is to place a dwarf");
-        assert_eq!(with_names("player 7 and player 0", &["Ana"]), "player 7 and player 0 (Ana)");
-        assert_eq!(with_names("no players here", &["Ana"]), "no players here");
     }
 }

@@ -215,9 +215,7 @@ pub fn replay_until(input: &[u8], limit: Option<usize>) -> Replay {
             if let Some(json) = tree_error(input) {
                 return Replay::invalid(json, Meta::default(), None, 0);
             }
-            let names: Vec<&str> = game.players().iter().map(|p| &*p.name).collect();
-            let message = crate::messages::with_names(&e.message, &names);
-            let error = LogError { entry: Some(i), player, code: e.code, message };
+            let error = LogError { entry: Some(i), player, code: e.code, message: e.message };
             // The state after the last legal entry: replay again, stopping before this one.
             let game = replay_until(input, Some(i)).game;
             return Replay { claimed, ..Replay::invalid(error, doc.meta, game, i) };
@@ -389,7 +387,7 @@ impl Game {
             None => housing::Room::read(&player.board, player.dwarfs_in_play()),
         };
         if !room.fits(now.animals, now.dogs) {
-            return unhoused(p);
+            return unhoused(self, p);
         }
         housed.passed(p, now, Some(room));
         Ok(())
@@ -399,7 +397,7 @@ impl Game {
     fn apply_entry(&mut self, entry: &Entry) -> RuleResult {
         let p = entry.player() as usize;
         if p >= self.players().len() {
-            return fail(ErrorCode::UnknownPlayer, format!("player {p}; this game has {}", self.players().len()));
+            return fail(ErrorCode::UnknownPlayer, self.no_seat("player", p));
         }
         apply(self, entry)
     }
@@ -417,7 +415,7 @@ impl Game {
     fn check_housed(&self, p: usize) -> RuleResult {
         let player = self.player(p);
         if !housing::fits(&player.board, player.dwarfs_in_play(), player.animals(), player.supply.get(Good::Dog)) {
-            return unhoused(p);
+            return unhoused(self, p);
         }
         Ok(())
     }
@@ -460,10 +458,10 @@ impl Game {
 }
 
 /// The failed housing check of player `p` (`docs/rules/caverna-reference.md` F.1).
-fn unhoused(p: usize) -> RuleResult {
+fn unhoused(game: &Game, p: usize) -> RuleResult {
     fail(
         ErrorCode::AnimalsUnhoused,
-        format!("no arrangement houses all animals of player {p}; convert or release some in this entry"),
+        format!("no arrangement houses all animals of {}; convert or release some in this entry", game.seat_name(p)),
     )
 }
 
@@ -495,7 +493,7 @@ pub(crate) fn apply(game: &mut Game, entry: &Entry) -> RuleResult {
             (Phase::Keep, _) => game.clear_overflowing(&[]),
             (&Phase::Work { to_move }, Entry::Place { space, dwarf, ruby, actions, .. }) => {
                 if p != to_move {
-                    return fail(ErrorCode::NotYourTurn, format!("player {to_move} is to place a dwarf"));
+                    return fail(ErrorCode::NotYourTurn, format!("{} is to place a dwarf", game.seat_name(to_move)));
                 }
                 placement::place(game, p, *space, *dwarf, *ruby, actions)?;
                 game.next_turn(p);
@@ -503,7 +501,7 @@ pub(crate) fn apply(game: &mut Game, entry: &Entry) -> RuleResult {
             }
             (Phase::HarvestChoice, Entry::HarvestChoice { phase, .. }) => {
                 if game.players[p].harvest_choice.is_some() {
-                    return fail(ErrorCode::DuplicateEntry, format!("player {p} has already chosen"));
+                    return fail(ErrorCode::DuplicateEntry, format!("{} has already chosen", game.seat_name(p)));
                 }
                 game.players[p].harvest_choice = Some(*phase);
                 if game.players.iter().all(|q| q.harvest_choice.is_some()) {
@@ -513,7 +511,10 @@ pub(crate) fn apply(game: &mut Game, entry: &Entry) -> RuleResult {
             }
             (Phase::Feeding { fed, .. }, Entry::Feed { actions, .. }) => {
                 if fed[p] {
-                    return fail(ErrorCode::DuplicateEntry, format!("player {p} has already fed this harvest"));
+                    return fail(
+                        ErrorCode::DuplicateEntry,
+                        format!("{} has already fed this harvest", game.seat_name(p)),
+                    );
                 }
                 if let Phase::Feeding { fed, .. } = &mut game.phase {
                     fed[p] = true;
@@ -529,10 +530,13 @@ pub(crate) fn apply(game: &mut Game, entry: &Entry) -> RuleResult {
             (Phase::Feeding { .. }, _) => game.resolve_feeding(),
             (Phase::Breeding { done }, Entry::Breed { animals, .. }) => {
                 if !game.breeds(p) {
-                    return fail(ErrorCode::UnexpectedEntry, format!("player {p}'s animals do not breed this harvest"));
+                    return fail(
+                        ErrorCode::UnexpectedEntry,
+                        format!("the animals of {} do not breed this harvest", game.seat_name(p)),
+                    );
                 }
                 if done[p] {
-                    return fail(ErrorCode::DuplicateEntry, format!("player {p} has already bred"));
+                    return fail(ErrorCode::DuplicateEntry, format!("{} has already bred", game.seat_name(p)));
                 }
                 breeding::breed(game, p, animals)?;
                 if let Phase::Breeding { done } = &mut game.phase {
@@ -558,7 +562,7 @@ pub(crate) fn apply(game: &mut Game, entry: &Entry) -> RuleResult {
             (Phase::Work { to_move }, _) => {
                 return fail(
                     ErrorCode::UnexpectedEntry,
-                    format!("player {to_move} is to place a dwarf; `{}` does not fit here", entry.kind()),
+                    format!("{} is to place a dwarf; `{}` does not fit here", game.seat_name(*to_move), entry.kind()),
                 )
             }
             (Phase::HarvestChoice, _) => {

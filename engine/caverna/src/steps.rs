@@ -136,7 +136,7 @@ impl From<RuleError> for Refusal {
 pub fn steps(game: &Game, draft: &Draft) -> Result<Steps, Refusal> {
     let p = draft.player as usize;
     if p >= game.players().len() {
-        let msg = format!("player {p}; this game has {}", game.players().len());
+        let msg = game.no_seat("player", p);
         return Err(RuleError::new(ErrorCode::UnknownPlayer, msg).into());
     }
     if draft.kind == DraftKind::Free {
@@ -159,7 +159,7 @@ pub fn steps(game: &Game, draft: &Draft) -> Result<Steps, Refusal> {
     match game.phase() {
         Phase::Work { to_move } if *to_move == p => {}
         Phase::Work { to_move } => {
-            let msg = format!("player {to_move} is to place a dwarf, not player {p}");
+            let msg = format!("{} is to place a dwarf, not {}", game.seat_name(*to_move), game.seat_name(p));
             return Err(RuleError::new(ErrorCode::NotYourTurn, msg).into());
         }
         other => {

@@ -71,9 +71,8 @@ impl GameEngine for Caverna {
         };
         let draft: Draft = serde_json::from_value(draft.clone())
             .map_err(|e| format!("the draft is not a `place` draft: {}", crate::messages::notation(&e.to_string())))?;
-        let names: Vec<&str> = game.players().iter().map(|p| p.name.as_ref()).collect();
         let st = steps(game, &draft).map_err(|refusal| {
-            let message = crate::messages::with_names(&refusal.error.message, &names);
+            let message = &refusal.error.message;
             match refusal.action {
                 Some(i) => format!("action {i} of the draft: {message} ({})", refusal.error.code.as_str()),
                 None => format!("{message} ({})", refusal.error.code.as_str()),
@@ -195,6 +194,17 @@ mod tests {
         assert!(Caverna::state_at(log, Some(1)).is_err_and(|e| e.contains("not legal")));
         assert!(Caverna::state_at(log, Some(5)).is_err());
         assert_eq!(Caverna::state_at(log, None).map(|s| s.round).ok(), Some(1));
+    }
+
+    #[test]
+    fn refused_drafts_name_players_by_name_and_seat() {
+        let log = br#"{"format": "caverna-log/1", "setup": {"players": [{"name": "Ada"}, {"name": "Bo"}], "seed": 1}, "entries": []}"#;
+        let r = Caverna::replay(log);
+        let refused = |draft: serde_json::Value| Caverna::entry_steps(&r, &draft).err().unwrap_or_default();
+        let turn = serde_json::json!({"type": "place", "player": 1});
+        assert_eq!(refused(turn), "Ada (seat 1) is to place a dwarf, not Bo (seat 2) (not_your_turn)");
+        let unknown = serde_json::json!({"type": "place", "player": 2});
+        assert_eq!(refused(unknown), "`player` 2 names no seat: this game has 2 players (seats 1–2) (unknown_player)");
     }
 
     #[test]

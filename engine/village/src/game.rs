@@ -251,6 +251,11 @@ pub struct Game {
     pub turn_player: Option<usize>,
 }
 
+/// A player by name and 1-based seat, `"Ada (seat 1)"`, for the log's 0-based seat `p`.
+pub fn seat_label(name: &str, p: usize) -> String {
+    format!("{name} (seat {})", p + 1)
+}
+
 impl Game {
     /// The game right after setup: the round-1 bag filled, waiting for its populate.
     pub fn new(start: Start) -> Game {
@@ -345,6 +350,24 @@ impl Game {
 
     pub fn player_count(&self) -> usize {
         self.players.len()
+    }
+
+    /// A seat as players read it, `"Ada (seat 1)"`: logs number seats from 0, players from 1.
+    pub fn seat_name(&self, p: usize) -> String {
+        match self.players.get(p) {
+            Some(pl) => seat_label(&pl.name, p),
+            None => format!("`player` {p}"),
+        }
+    }
+
+    /// A log field whose value names no seat, "`player` 7 names no seat: this game has 3
+    /// players (seats 1–3)": the value is the log's own, counted from 0, so it is no seat number.
+    pub(crate) fn no_seat(&self, field: &str, p: usize) -> String {
+        let seats = match self.player_count() {
+            1 => "1 player (seat 1)".to_owned(),
+            n => format!("{n} players (seats 1–{n})"),
+        };
+        format!("`{field}` {p} names no seat: this game has {seats}")
     }
 
     pub fn is_solo(&self) -> bool {
@@ -451,7 +474,7 @@ impl Game {
         if self.players[p].count_at(r.gen, loc) == 0 {
             return fail(
                 ErrorCode::MemberNotFound,
-                format!("player {p} has no generation-{} member at `{}`", r.gen, loc.id(self.components())),
+                format!("{} has no generation-{} member at `{}`", self.seat_name(p), r.gen, loc.id(self.components())),
             );
         }
         Ok(loc)

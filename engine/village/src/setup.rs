@@ -4,6 +4,7 @@
 
 use crate::components::{self, Components};
 use crate::error::{fail, ErrorCode, RuleResult};
+use crate::game::seat_label;
 use crate::ids::{Color, Cube, Customer};
 use crate::notation::{CarlaRule, Face, SetupNotation};
 use crate::rng::{Rng, MAX_SEED};
@@ -152,10 +153,13 @@ pub fn validate(n: &SetupNotation) -> RuleResult<Start> {
         let mut start_cube = p.start_cube;
         if let Some(c) = start_cube {
             if !wants_cube {
-                return bad(format!("seat {i} gets no compensation cube here (RULES.md B.3, G.1.4)"));
+                return bad(format!("{} gets no compensation cube here (RULES.md B.3, G.1.4)", seat_label(&p.name, i)));
             }
             if !c.is_influence() {
-                return bad(format!("seat {i}'s compensation cube must be an influence colour, not `{c}`"));
+                return bad(format!(
+                    "the compensation cube of {} must be an influence colour, not `{c}`",
+                    seat_label(&p.name, i)
+                ));
             }
         }
         if wants_cube && i == 2 {
@@ -163,13 +167,16 @@ pub fn validate(n: &SetupNotation) -> RuleResult<Start> {
                 let mut supply: Vec<Cube> = Cube::INFLUENCE.iter().flat_map(|&c| std::iter::repeat_n(c, 33)).collect();
                 let drawn = r.pick(&mut supply);
                 if start_cube.is_some() && start_cube != drawn {
-                    return fail(ErrorCode::SeedMismatch, format!("seat 2's start cube is {drawn:?} by the seed"));
+                    return fail(
+                        ErrorCode::SeedMismatch,
+                        format!("the start cube of {} is {drawn:?} by the seed", seat_label(&p.name, i)),
+                    );
                 }
                 start_cube = drawn;
             }
         }
         if wants_cube && start_cube.is_none() {
-            return bad(format!("seat {i} needs `start_cube` (RULES.md B.3, G.1.4)"));
+            return bad(format!("{} needs `start_cube` (RULES.md B.3, G.1.4)", seat_label(&p.name, i)));
         }
         seats.push(Seat { name: p.name.clone(), color: p.color, start_cube });
     }

@@ -8,7 +8,7 @@
 //! {
 //!   "round": 3, "phase": "turn" | "last_turn" | "populate" | "market_day" | "refill" | "death"
 //!            | "carla" | "fate" | "mass" | "final_mass" | "over",
-//!   "waiting_for": "the turn of player 1" | null,
+//!   "waiting_for": "the turn of Bo (seat 2)" | null,
 //!   "to_move": 1 | null,                  // when one player is to act
 //!   "first_player": 0,
 //!   "next_first_player_token": null | 2,  // who took it this round (null: on the council chamber)
@@ -179,7 +179,7 @@ fn name(game: &Game, who: Who) -> String {
     }
 }
 
-/// What the game waits for, in words and by name (the state JSON's `waiting_for` names seats).
+/// What the game waits for, in words and by name (the state JSON's `waiting_for` adds the seat).
 fn waiting_for(game: &Game) -> Option<String> {
     let seat = |p: usize| name(game, Who::Seat(p));
     Some(match game.tasks.last()? {

@@ -398,7 +398,7 @@ fn error_messages_name_players_suggest_ids_and_give_the_numbers() {
                 r#"{{"format": "caverna-log/1", {setup}, "entries": [{{"type": "place", "player": 0, "space": "logging"}},
                 {{"type": "place", "player": 0, "space": "supplies"}}]}}"#
             ),
-            "player 1 (Bo) is to place a dwarf",
+            "Bo (seat 2) is to place a dwarf",
         ),
     ];
     for (log, expected) in cases {

@@ -6,7 +6,7 @@ use crate::game::Game;
 
 pub fn declare(game: &mut Game, p: usize, card: &str, vp: i32) -> RuleResult {
     let owned = game.players[p].owns_card(card);
-    ensure(owned, ErrorCode::Declare, || format!("player {p} does not own {card} (B.4)"))?;
+    ensure(owned, ErrorCode::Declare, || format!("{} does not own {card} (B.4)", game.seat_name(p)))?;
     let custom = game.setup.catalogue.cards.get(card).is_some_and(|c| c.has_custom());
     ensure(custom, ErrorCode::Declare, || format!("{card} has no `custom` effect to declare VP for (B.4)"))?;
     let pl = &mut game.players[p];

@@ -16,9 +16,9 @@ pub fn end_round(game: &mut Game, drawn: Option<&[String]>, rests: &[Rest]) -> R
     for r in rests {
         let seat = usize::try_from(r.player).ok().filter(|s| *s < n && *s < chosen.len());
         let Some(seat) = seat else {
-            return fail(ErrorCode::Rest, format!("rest for player {}, not a seat of this game", r.player));
+            return fail(ErrorCode::Rest, format!("a rest object's {}", game.no_seat("player", r.player)));
         };
-        ensure(chosen[seat].is_none(), ErrorCode::Rest, || format!("two rest objects for player {seat}"))?;
+        ensure(chosen[seat].is_none(), ErrorCode::Rest, || format!("two rest objects for {}", game.seat_name(seat)))?;
         chosen[seat] = Some(r);
     }
     // F.2: the marker moves (rounds 1–6 only reach here).

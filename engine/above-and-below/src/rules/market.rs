@@ -38,16 +38,18 @@ pub fn offer(game: &mut Game, p: usize, item: Option<Item>) -> RuleResult {
 
 /// D.8.2: buy the item on another player's sale spot for `price` ≥ 3 coins, paid to them.
 pub fn buy(game: &mut Game, p: usize, from: u64, price: i64) -> RuleResult {
-    let seller = usize::try_from(from).ok().filter(|s| *s < game.players.len());
-    let Some(seller) = seller.filter(|s| *s != p) else {
-        return fail(ErrorCode::Buy, format!("player {from} is not another player of this game (D.8.2)"));
+    let Some(seller) = usize::try_from(from).ok().filter(|s| *s < game.players.len()) else {
+        return fail(ErrorCode::Buy, format!("{} (D.8.2)", game.no_seat("from", from)));
     };
+    ensure(seller != p, ErrorCode::Buy, || {
+        format!("{} cannot buy from their own sale spot (D.8.2)", game.seat_name(p))
+    })?;
     let price = u64::try_from(price).ok().filter(|n| *n >= 3);
     let Some(price) = price else {
         return fail(ErrorCode::Buy, "a purchase from a player costs at least 3 coins (D.8.2)");
     };
     let Some(item) = game.players[seller].sale else {
-        return fail(ErrorCode::Buy, format!("player {seller}'s sale spot is empty (D.8.2)"));
+        return fail(ErrorCode::Buy, format!("the sale spot of {} is empty (D.8.2)", game.seat_name(seller)));
     };
     ensure(game.players[p].coins >= price, ErrorCode::Buy, || {
         format!("{price} coins to pay, {} in hand", game.players[p].coins)

@@ -93,7 +93,7 @@ fn spend(game: &mut Game, p: usize, ids: &[String], from: &[VState], what: &str)
         ensure(seen.insert(id), ErrorCode::Rest, || format!("{id} gets two {what} in one rest (F.5.2–F.5.3)"))?;
         ensure(!is_mechanical(game, id), ErrorCode::Rest, || format!("{id} is mechanical: no {what} (F.5.5)"))?;
         let Some(v) = game.players[p].villager_mut(id) else {
-            return crate::error::fail(ErrorCode::Rest, format!("{id} is not a villager of player {p}"));
+            return crate::error::fail(ErrorCode::Rest, format!("{id} is not a villager of {}", game.seat_name(p)));
         };
         ensure(from.contains(&v.state), ErrorCode::Rest, || {
             format!("{id} is {} and cannot take {what} (F.5)", v.state.id())

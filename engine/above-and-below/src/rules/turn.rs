@@ -28,7 +28,7 @@ pub fn apply(game: &mut Game, entry: &Entry) -> RuleResult {
                 Phase::RoundEnd => income::end_round(game, villagers.as_deref(), rest),
                 Phase::Actions => fail(
                     ErrorCode::Sequence,
-                    format!("round_end before every player passed (player {} is to act)", game.current),
+                    format!("round_end before every player passed ({} is to act)", game.seat_name(game.current)),
                 ),
                 Phase::Over => {
                     fail(ErrorCode::Sequence, "round_end after round 7: the game ends without one (F.2, H.3)")
@@ -76,9 +76,9 @@ fn open_turn(game: &mut Game, player: u64) -> RuleResult<usize> {
             Phase::Actions => break,
         }
     }
-    ensure(!game.passed[p], ErrorCode::Passed, || format!("player {p} has passed this round (D.2.4)"))?;
+    ensure(!game.passed[p], ErrorCode::Passed, || format!("{} has passed this round (D.2.4)", game.seat_name(p)))?;
     ensure(game.current == p, ErrorCode::NotYourTurn, || {
-        format!("it is player {}'s turn, not player {p}'s (D.2.1)", game.current)
+        format!("{} is to act, not {} (D.2.1)", game.seat_name(game.current), game.seat_name(p))
     })?;
     Ok(p)
 }
@@ -123,7 +123,7 @@ fn turn(
     custom: &[TurnCredit],
 ) -> RuleResult {
     ensure(game.players[p].has_ready(), ErrorCode::MustPass, || {
-        format!("player {p} has no ready villager and must pass (D.2.3)")
+        format!("{} has no ready villager and must pass (D.2.3)", game.seat_name(p))
     })?;
     let mut ctx = TurnCtx::default();
     for f in free {

@@ -22,7 +22,7 @@ fn check_ready_each<'a>(game: &Game, p: usize, ids: impl Iterator<Item = &'a str
         })?;
         let ready = game.players[p].villager(id).is_some_and(|v| v.state == VState::Ready);
         ensure(ready, ErrorCode::VillagerNotReady, || {
-            format!("villager {id} is not a ready villager of player {p} (D.2.5)")
+            format!("villager {id} is not a ready villager of {} (D.2.5)", game.seat_name(p))
         })?;
     }
     Ok(())

@@ -46,6 +46,18 @@ fn d2_turn_order() {
     assert_ok(&log(2, vec![labor(0, &all), labor(1, &["start_hammer"]), labor(1, &["start_quill"])]));
 }
 
+/// Messages name players as they read them: name and 1-based seat, never the log's 0-based
+/// `player`; a `player` that names no seat is spoken of as the log's field.
+#[test]
+fn d2_messages_name_seats_from_1() {
+    let want = "entry 0: P0 (seat 1) is to act, not P1 (seat 2) (D.2.1)";
+    assert_eq!(message(&log(2, vec![labor(1, &["start_hammer"])])), want);
+    let want = "entry 0: `player` 7 names no seat: this game has 2 players (seats 1–2)";
+    assert_eq!(message(&log(2, vec![labor(7, &["start_hammer"])])), want);
+    let want = "entry 2: P0 (seat 1) has passed this round (D.2.4)";
+    assert_eq!(message(&log(2, vec![pass(0), labor(1, &["start_hammer"]), pass(0)])), want);
+}
+
 /// D.4.2: at most one token per villager, each from an own card holding one.
 #[test]
 fn d4_harvest_takes_tokens_from_own_cards() {

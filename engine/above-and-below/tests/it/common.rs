@@ -54,6 +54,12 @@ pub fn assert_error(log: &str, entry: Option<usize>, code: &str) {
     assert_eq!((e.entry, e.code.as_str()), (entry, code), "{}", e.message);
 }
 
+/// The error message of an invalid log; panics on a legal one.
+pub fn message(log: &str) -> String {
+    let r = run(log);
+    r.error.unwrap_or_else(|| panic!("expected an error, got {:?}", r.status)).message
+}
+
 /// Asserts every entry is legal.
 pub fn assert_ok(log: &str) -> Replay {
     let r = run(log);

@@ -47,7 +47,19 @@ fn d8_offer_and_buy() {
         )],
     ]
     .concat();
-    assert_error(&log(2, own), Some(5), "E_BUY");
+    assert_error(&log(2, own.clone()), Some(5), "E_BUY");
+    assert_eq!(message(&log(2, own)), "entry 5: P1 (seat 2) cannot buy from their own sale spot (D.8.2)");
+    let nobody = [
+        e.clone(),
+        vec![free(
+            1,
+            json!([{"do": "buy", "from": 2, "price": 3}]),
+            json!({"do": "labor", "villagers": ["start_explorer"]}),
+        )],
+    ]
+    .concat();
+    let want = "entry 5: `from` 2 names no seat: this game has 2 players (seats 1–2) (D.8.2)";
+    assert_eq!(message(&log(2, nobody)), want);
     let nothing =
         vec![free(0, json!([{"do": "offer", "item": "fish"}]), json!({"do": "labor", "villagers": ["start_hammer"]}))];
     assert_error(&log(2, nothing), Some(0), "E_OFFER");

@@ -88,5 +88,10 @@ fn g3_score_claims_are_warnings() {
     doc["claimed"] = json!({"scores": [2, 3]});
     let r = run(&doc.to_string());
     assert_eq!(r.status, chronicle_above_and_below::Status::Complete);
-    assert_eq!(r.warnings.iter().filter(|w| w.code == "W_SCORE_CLAIM").count(), 1);
+    let claims: Vec<_> = r.warnings.iter().filter(|w| w.code == "W_SCORE_CLAIM").collect();
+    assert_eq!(claims.len(), 1);
+    let seat = claims[0].player.expect("the seat");
+    let total = r.scores.as_ref().expect("scores")[seat].total;
+    let claim = [2, 3][seat];
+    assert_eq!(claims[0].message, format!("P{seat} (seat {}): claimed {claim}, computed {total}", seat + 1));
 }

@@ -264,9 +264,10 @@ pub fn simulate(setup: &Value, bots: &[BotKind], seed: u64) -> Result<Simulation
         match *game.phase() {
             Phase::Over => break,
             Phase::Work { to_move } => {
-                let (entry, after) = players[to_move]
-                    .place_reusing(&game, to_move, &mut rng, &mut spare)
-                    .ok_or_else(|| stuck(&game, &entries, format!("no legal placement for player {to_move}")))?;
+                let (entry, after) =
+                    players[to_move].place_reusing(&game, to_move, &mut rng, &mut spare).ok_or_else(|| {
+                        stuck(&game, &entries, format!("no legal placement for {}", game.seat_name(to_move)))
+                    })?;
                 match after {
                     // The bot's verified copy: the entry applied to this very game.
                     Some(after) if entries.len() < MAX_SIMULATED_ENTRIES => {

@@ -350,7 +350,7 @@ pub fn begin(
         return fail(ErrorCode::SpaceNotAvailable, format!("{} is not on the table this round", space.id()));
     };
     if let Some((q, _)) = state.occupant() {
-        return fail(ErrorCode::SpaceOccupied, format!("{} is occupied by player {q}", space.id()));
+        return fail(ErrorCode::SpaceOccupied, format!("{} is occupied by {}", space.id(), game.seat_name(q)));
     }
     let d = choose_dwarf(&mut game.players[p], dwarf, ruby)?;
     game.players[p].dwarfs[d].space = Some(space);

@@ -17,6 +17,19 @@ fn b6_occupied_space_is_rejected() {
     rejects(3, json!([place(0, "logging", json!([])), place(1, "logging", json!([]))]), 1, E::SpaceOccupied);
 }
 
+/// Messages name players by name and seat counted from 1, never by the log's 0-based `player`.
+#[test]
+fn messages_name_players_by_name_and_seat() {
+    let message = |players, entries| run(players, entries).error.map(|e| e.message).unwrap_or_default();
+    assert_eq!(message(3, json!([place(1, "logging", json!([]))])), "P0 (seat 1) is to place a dwarf");
+    let taken = json!([place(0, "logging", json!([])), place(1, "logging", json!([]))]);
+    assert_eq!(message(3, taken), "logging is occupied by P0 (seat 1)");
+    let unknown = "`player` 7 names no seat: this game has 3 players (seats 1–3)";
+    assert_eq!(message(3, json!([place(7, "logging", json!([]))])), unknown);
+    let solo = "`player` 1 names no seat: this game has 1 player (seat 1)";
+    assert_eq!(message(1, json!([place(1, "logging", json!([]))])), solo);
+}
+
 /// B.6: with a full round every player places both dwarfs, then round 2 starts with the
 /// starting player.
 #[test]

@@ -85,7 +85,7 @@ pub fn council(
             let Some(top) = highest_stage(game, p) else {
                 return fail(
                     ErrorCode::NoCouncilMember,
-                    format!("player {p} has no member on the council track (RULES.md G.8.3)"),
+                    format!("{} has no member on the council track (RULES.md G.8.3)", game.seat_name(p)),
                 );
             };
             if privilege.is_none() {

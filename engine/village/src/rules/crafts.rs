@@ -86,7 +86,7 @@ pub fn craft(
             } else if !game.players[p].any_at(Loc::Craft(b)) {
                 return fail(
                     ErrorCode::NotTrained,
-                    format!("player {p} has no member at the {b}; train one with `train` (RULES.md D.3)"),
+                    format!("{} has no member at the {b}; train one with `train` (RULES.md D.3)", game.seat_name(p)),
                 );
             }
             pay(game, p, &Cost::time(u64::from(b.production_time())), coin_for, Deaths::EndOfTurn)?;

@@ -25,7 +25,10 @@ pub fn family(game: &mut Game, p: usize, recall: Option<&MemberRef>) -> RuleResu
         None => {
             let pl = &mut game.players[p];
             let Some(gen) = pl.members.iter().filter(|m| m.loc == Loc::Reserve).map(|m| m.gen).min() else {
-                return fail(ErrorCode::ReserveEmpty, format!("player {p}'s reserve is empty (RULES.md G.5.2)"));
+                return fail(
+                    ErrorCode::ReserveEmpty,
+                    format!("the reserve of {} is empty (RULES.md G.5.2)", game.seat_name(p)),
+                );
             };
             pl.relocate(gen, Loc::Reserve, Loc::Farm);
             Ok(())

@@ -26,7 +26,7 @@ pub fn harvest(game: &mut Game, p: usize) -> RuleResult {
     if !game.players[p].any_at(Loc::Farm) {
         return fail(
             ErrorCode::NoMemberOnFarm,
-            format!("player {p} has no member on the farm to harvest (RULES.md D.1)"),
+            format!("{} has no member on the farm to harvest (RULES.md D.1)", game.seat_name(p)),
         );
     }
     let gain = yield_of(game, p);

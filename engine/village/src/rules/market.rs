@@ -78,12 +78,12 @@ fn check_turn(game: &Game, who: Who) -> RuleResult {
         if d.passed.get(p).copied().unwrap_or(false) {
             return fail(
                 ErrorCode::AlreadyPassed,
-                format!("player {p} has passed for this market day (RULES.md G.7.2)"),
+                format!("{} has passed for this market day (RULES.md G.7.2)", game.seat_name(p)),
             );
         }
     }
     let next = match d.queue.front() {
-        Some(Who::Seat(q)) => format!("player {q}"),
+        Some(&Who::Seat(q)) => game.seat_name(q),
         Some(Who::Carla) => "Carla".to_owned(),
         None => "nobody".to_owned(),
     };

@@ -47,10 +47,13 @@ pub fn mass(game: &mut Game, choice: &MassChoice<'_>) -> RuleResult {
     let mut bought = 0usize;
     for (i, b) in choice.buy.iter().enumerate() {
         if b.player >= n {
-            return fail(ErrorCode::MassBuy, format!("player {} is not in this game", b.player));
+            return fail(ErrorCode::MassBuy, format!("a buy's {}", game.no_seat("player", b.player)));
         }
         if choice.buy[..i].iter().any(|o| o.player == b.player) {
-            return fail(ErrorCode::MassBuy, format!("player {} buys once per mass (RULES.md H.19)", b.player));
+            return fail(
+                ErrorCode::MassBuy,
+                format!("{} buys once per mass (RULES.md H.19)", game.seat_name(b.player)),
+            );
         }
     }
     for k in 0..n {
@@ -61,10 +64,16 @@ pub fn mass(game: &mut Game, choice: &MassChoice<'_>) -> RuleResult {
                 return fail(ErrorCode::MassBuy, "at most 4 members are bought per mass (RULES.md E.1)");
             }
             if game.players[p].coins_available() == 0 {
-                return fail(ErrorCode::MassBuy, format!("player {p} has no coin to buy a member (RULES.md G.12.2)"));
+                return fail(
+                    ErrorCode::MassBuy,
+                    format!("{} has no coin to buy a member (RULES.md G.12.2)", game.seat_name(p)),
+                );
             }
             if !game.players[p].relocate(gen, Loc::Bag, Loc::Church(1)) {
-                return fail(ErrorCode::MassBuy, format!("player {p} has no generation-{gen} member in the bag"));
+                return fail(
+                    ErrorCode::MassBuy,
+                    format!("{} has no generation-{gen} member in the bag", game.seat_name(p)),
+                );
             }
             super::payment::pay_coins(game, p, 1);
             bought += 1;
@@ -106,10 +115,13 @@ pub fn mass(game: &mut Game, choice: &MassChoice<'_>) -> RuleResult {
                 monks_out += 1;
             }
             BagItem::Member(Who::Seat(p), gen) => {
-                if p >= n || !game.players[p].relocate(gen, Loc::Bag, Loc::Church(1)) {
+                if p >= n {
+                    return fail(ErrorCode::DrawNotInBag, format!("a draw's {}", game.no_seat("player", p)));
+                }
+                if !game.players[p].relocate(gen, Loc::Bag, Loc::Church(1)) {
                     return fail(
                         ErrorCode::DrawNotInBag,
-                        format!("no generation-{gen} member of player {p} is in the bag (RULES.md G.12.3)"),
+                        format!("no generation-{gen} member of {} is in the bag (RULES.md G.12.3)", game.seat_name(p)),
                     );
                 }
             }
@@ -145,12 +157,12 @@ pub fn mass(game: &mut Game, choice: &MassChoice<'_>) -> RuleResult {
     // 3. Promotions, once per player (G.12.4).
     for (i, pr) in choice.promote.iter().enumerate() {
         if pr.player >= n {
-            return fail(ErrorCode::PromoteInvalid, format!("player {} is not in this game", pr.player));
+            return fail(ErrorCode::PromoteInvalid, format!("a promotion's {}", game.no_seat("player", pr.player)));
         }
         if choice.promote[..i].iter().any(|o| o.player == pr.player) {
             return fail(
                 ErrorCode::PromoteInvalid,
-                format!("player {} promotes once per mass (RULES.md E.1)", pr.player),
+                format!("{} promotes once per mass (RULES.md E.1)", game.seat_name(pr.player)),
             );
         }
         for mv in &pr.moves {
@@ -172,7 +184,7 @@ fn promote(game: &mut Game, p: usize, gen: u8, from: u8, to: u8) -> RuleResult {
     if game.players[p].count_at(gen, Loc::Church(from)) == 0 {
         return fail(
             ErrorCode::PromoteInvalid,
-            format!("player {p} has no generation-{gen} member on church stage {from}"),
+            format!("{} has no generation-{gen} member on church stage {from}", game.seat_name(p)),
         );
     }
     let mut grain = 0;
@@ -182,7 +194,7 @@ fn promote(game: &mut Game, p: usize, gen: u8, from: u8, to: u8) -> RuleResult {
     if game.players[p].grain < grain {
         return fail(
             ErrorCode::CannotPay,
-            format!("player {p} lacks {} grain for the move (RULES.md A.7)", grain - game.players[p].grain),
+            format!("{} lacks {} grain for the move (RULES.md A.7)", game.seat_name(p), grain - game.players[p].grain),
         );
     }
     game.players[p].grain -= grain;

@@ -158,7 +158,7 @@ pub fn hold_mass(game: &mut Game, last: bool, choice: &mass::MassChoice<'_>) -> 
 pub fn apply(game: &mut Game, entry: &Entry) -> RuleResult {
     if let Some(p) = entry.seat() {
         if p >= game.player_count() {
-            return fail(ErrorCode::UnknownId, format!("player {p}; this game has {} players", game.player_count()));
+            return fail(ErrorCode::UnknownId, game.no_seat("player", p));
         }
     }
     // Bounded: each auto-resolution consumes a step of the game.
@@ -211,7 +211,10 @@ fn apply_fitting(game: &mut Game, top: &Task, entry: &Entry) -> RuleResult {
         (Task::Populate, Entry::Populate { round, spaces }) => round::populate(game, Some((*round, spaces))),
         (Task::Turn { player, last }, Entry::Turn { player: p, take, well, free, action }) => {
             if p != player {
-                return fail(ErrorCode::NotYourTurn, format!("player {player} is to move (RULES.md G.3.1)"));
+                return fail(
+                    ErrorCode::NotYourTurn,
+                    format!("{} is to move (RULES.md G.3.1)", game.seat_name(*player)),
+                );
             }
             let t = turn::TurnEntry {
                 player: *p,
@@ -233,7 +236,11 @@ fn apply_fitting(game: &mut Game, top: &Task, entry: &Entry) -> RuleResult {
             if p != player {
                 return fail(
                     ErrorCode::DeathNotDue,
-                    format!("a death of player {player} is being resolved, not of player {p} (RULES.md G.11.1)"),
+                    format!(
+                        "a death of {} is being resolved, not of {} (RULES.md G.11.1)",
+                        game.seat_name(*player),
+                        game.seat_name(*p)
+                    ),
                 );
             }
             game.tasks.pop();
@@ -304,14 +311,14 @@ fn misplaced(game: &Game, top: &Task, entry: &Entry) -> crate::error::RuleError 
 pub fn describe(game: &Game, top: &Task) -> String {
     match top {
         Task::Populate => format!("the populate of round {}", game.round),
-        Task::Turn { player, last: false } => format!("the turn of player {player}"),
-        Task::Turn { player, last: true } => format!("the last turn of player {player}"),
+        Task::Turn { player, last: false } => format!("the turn of {}", game.seat_name(*player)),
+        Task::Turn { player, last: true } => format!("the last turn of {}", game.seat_name(*player)),
         Task::MarketDay => match game.market_day.as_ref().and_then(|d| d.queue.front()) {
-            Some(Who::Seat(p)) => format!("a sale or pass of player {p} in the market day"),
+            Some(Who::Seat(p)) => format!("a sale or pass of {} in the market day", game.seat_name(*p)),
             _ => "Carla's sale in the market day".to_owned(),
         },
         Task::Refill => "the market refill".to_owned(),
-        Task::Death { player } => format!("the death of a member of player {player}"),
+        Task::Death { player } => format!("the death of a member of {}", game.seat_name(*player)),
         Task::CarlaTake { .. } => "Carla's cube (`carla`)".to_owned(),
         Task::Fate { .. } => "a fate flip (`fate`)".to_owned(),
         Task::Mass { last: false } => format!("the mass of round {}", game.round),

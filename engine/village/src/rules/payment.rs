@@ -86,7 +86,10 @@ pub fn can_pay(game: &Game, p: usize, cost: &Cost, coin_for: &[Cube]) -> RuleRes
         }
     }
     if !missing.is_empty() {
-        return fail(ErrorCode::CannotPay, format!("player {p} lacks {} (RULES.md G.4.1)", missing.join(", ")));
+        return fail(
+            ErrorCode::CannotPay,
+            format!("{} lacks {} (RULES.md G.4.1)", game.seat_name(p), missing.join(", ")),
+        );
     }
     Ok(())
 }

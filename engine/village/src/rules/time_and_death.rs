@@ -36,7 +36,7 @@ pub fn die(game: &mut Game, p: usize, named: Option<&MemberRef>) -> RuleResult {
         if named.is_some() {
             return fail(
                 ErrorCode::DeathNotDue,
-                format!("player {p} has no visible member: nobody dies (RULES.md H.8)"),
+                format!("{} has no visible member: nobody dies (RULES.md H.8)", game.seat_name(p)),
             );
         }
         return Ok(());
@@ -47,7 +47,12 @@ pub fn die(game: &mut Game, p: usize, named: Option<&MemberRef>) -> RuleResult {
             if game.players[p].count_at(r.gen, loc) == 0 {
                 return fail(
                     ErrorCode::MemberNotFound,
-                    format!("player {p} has no generation-{} member at `{}`", r.gen, loc.id(game.components())),
+                    format!(
+                        "{} has no generation-{} member at `{}`",
+                        game.seat_name(p),
+                        r.gen,
+                        loc.id(game.components())
+                    ),
                 );
             }
             if !loc.visible() {
@@ -59,7 +64,11 @@ pub fn die(game: &mut Game, p: usize, named: Option<&MemberRef>) -> RuleResult {
             if r.gen != gen {
                 return fail(
                     ErrorCode::NotOldest,
-                    format!("player {p}'s oldest visible members are generation {gen}, not {} (RULES.md C.7)", r.gen),
+                    format!(
+                        "the oldest visible members of {} are generation {gen}, not {} (RULES.md C.7)",
+                        game.seat_name(p),
+                        r.gen
+                    ),
                 );
             }
             loc
@@ -69,7 +78,7 @@ pub fn die(game: &mut Game, p: usize, named: Option<&MemberRef>) -> RuleResult {
             _ => {
                 return fail(
                     ErrorCode::DeathExpected,
-                    format!("player {p} chooses which generation-{gen} member dies (RULES.md G.11.3)"),
+                    format!("{} chooses which generation-{gen} member dies (RULES.md G.11.3)", game.seat_name(p)),
                 )
             }
         },

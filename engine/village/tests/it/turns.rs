@@ -45,6 +45,31 @@ fn g3_1_turn_order() {
     assert_valid(&game2(vec![take(0, "harvest", "green"), take(1, "harvest", "orange")]));
 }
 
+/// Messages name a player by name and 1-based seat, never by the log's 0-based index; an
+/// index that names no seat is spoken of as the log's field.
+#[test]
+fn messages_name_players_by_name_and_seat() {
+    let message = |log: &serde_json::Value| replay(log).error.map(|e| e.message);
+    let cases = [
+        (game2(vec![take(1, "harvest", "green")]), "entry 1: Alice (seat 1) is to move (RULES.md G.3.1)"),
+        (
+            game2(vec![take(7, "harvest", "green")]),
+            "entry 1: `player` 7 names no seat: this game has 2 players (seats 1–2)",
+        ),
+        (
+            {
+                let mut l = game2(vec![]);
+                l["setup"]["players"][1]["start_cube"] = json!("green");
+                l
+            },
+            "Bo (seat 2) gets no compensation cube here (RULES.md B.3, G.1.4)",
+        ),
+    ];
+    for (log, want) in cases {
+        assert_eq!(message(&log).as_deref(), Some(want));
+    }
+}
+
 /// G.3.2 – G.3.5: one of take/well/free; the cube is there; the action fits; market obliges.
 #[test]
 fn g3_turn_shape_table() {

@@ -219,7 +219,7 @@ function renderStatus(view) {
   }
 }
 
-function optionGroups(container, groups, cls, choose) {
+function optionGroups(container, groups, cls, choose, seat) {
   container.replaceChildren();
   for (const g of groups) {
     const fs = document.createElement("fieldset");
@@ -228,11 +228,102 @@ function optionGroups(container, groups, cls, choose) {
     const legend = document.createElement("legend");
     legend.textContent = g.label;
     fs.append(legend);
-    const list = document.createElement("div");
-    list.className = "options";
-    for (const o of g.options) list.append(button(o.label, cls, click(() => choose(o))));
-    fs.append(list);
+    const onBoard = seat !== undefined && g.options.length > 0 && g.options.every((o) => o.cells?.length);
+    if (onBoard) {
+      fs.append(boardPick(g, seat, choose));
+    } else {
+      const list = document.createElement("div");
+      list.className = "options";
+      for (const o of g.options) list.append(button(o.label, cls, click(() => choose(o))));
+      fs.append(list);
+    }
     container.append(fs);
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Choosing on the board: the options of a placement name the cells they cover (`cells`, in
+// the board's printed coordinates) and, for furnishings, the tile (`pick`, with its cost and
+// points in `detail`). The player picks the tile, then clicks cells: every cell that continues
+// some option is highlighted; the option whose cells are all clicked is chosen.
+
+/** What is being picked on the board: the group, the tile chosen, the cells clicked so far. */
+let picking = null;
+
+function boardPick(group, seat, choose) {
+  const box = document.createElement("div");
+  box.className = "board-pick";
+  if (!picking || picking.group !== group.id || picking.seat !== seat) picking = { group: group.id, seat, pick: null, cells: [] };
+  const picks = [...new Map(group.options.filter((o) => o.pick).map((o) => [o.pick, o.detail ?? ""])).entries()];
+  if (picks.length) {
+    const list = document.createElement("div");
+    list.className = "picker";
+    for (const [name, detail] of picks) {
+      const b = button("", "pick", () => {
+        picking.pick = name;
+        picking.cells = [];
+        box.replaceWith(boardPick(group, seat, choose));
+      });
+      const strong = document.createElement("strong");
+      strong.textContent = name;
+      b.append(strong);
+      if (detail) b.append(Object.assign(document.createElement("span"), { className: "detail", textContent: ` ${detail}` }));
+      if (picking.pick === name) b.classList.add("chosen");
+      list.append(b);
+    }
+    box.append(list);
+  }
+  const hint = document.createElement("p");
+  hint.className = "hint";
+  box.append(hint);
+  const candidates = group.options.filter((o) => (!picks.length || o.pick === picking.pick) && picking.cells.every((c, i) => o.cells[i]?.at === c));
+  if (picks.length && !picking.pick) {
+    hint.textContent = "Choose a tile, then a highlighted space on the board.";
+    highlight(seat, []);
+    return box;
+  }
+  const done = candidates.find((o) => o.cells.length === picking.cells.length);
+  if (done) {
+    hint.textContent = `Chosen: ${done.label}.`;
+    choose(done);
+    picking = null;
+    save();
+    refresh(performance.now());
+    return box;
+  }
+  const next = [...new Set(candidates.map((o) => o.cells[picking.cells.length]?.at).filter(Boolean))];
+  hint.textContent = picking.cells.length
+    ? `${picking.cells.join(", ")} chosen; now one of the highlighted spaces for the other half.`
+    : `Click a highlighted space on ${$("#rec-board .player[data-seat='" + seat + "'] h3")?.firstChild?.textContent ?? "the"} board (${next.length} possible).`;
+  highlight(seat, next, (at) => {
+    picking.cells.push(at);
+    box.replaceWith(boardPick(group, seat, choose));
+  });
+  if (picking.cells.length) box.append(button("Start the placement again", "option", () => {
+    picking.cells = [];
+    box.replaceWith(boardPick(group, seat, choose));
+  }));
+  return box;
+}
+
+/** Marks the cells a click can choose on the player's board, and the cells already chosen. */
+function highlight(seat, cells, onPick) {
+  const board = $(`#rec-board .player[data-seat="${seat}"] .home-board`);
+  if (!board) return;
+  for (const cell of board.querySelectorAll(".cell")) {
+    const at = cell.dataset.at;
+    const target = cells.includes(at);
+    cell.classList.toggle("target", target);
+    cell.classList.toggle("picked", picking?.cells.includes(at) ?? false);
+    cell.tabIndex = target ? 0 : -1;
+    cell.setAttribute("role", target ? "button" : "img");
+    cell.onclick = target ? () => onPick(at) : null;
+    cell.onkeydown = target ? (ev) => {
+      if (ev.key === "Enter" || ev.key === " ") {
+        ev.preventDefault();
+        onPick(at);
+      }
+    } : null;
   }
 }
 
@@ -255,14 +346,27 @@ function renderSteps(view) {
   optionGroups(groups, steps.groups, "option", (o) => {
     rec.drafts.push(o.draft);
     rec.trail.push(o.label);
-  });
+    (rec.previews ??= []).push(o.cells ?? []);
+  }, steps.draft.player);
+  showPreview(steps.draft.player);
   if (steps.entry) {
     record.hidden = false;
     record.onclick = click(() => {
       rec.log.entries.push(steps.entry);
       rec.drafts = [];
       rec.trail = [];
+      rec.previews = [];
     });
+  }
+}
+
+/** The tiles of the entry being built, drawn on the player's board before it is recorded. */
+function showPreview(seat) {
+  for (const { at, what } of (rec.previews ?? []).flat()) {
+    const cell = $(`#rec-board .player[data-seat="${seat}"] .cell[data-at="${at}"]`);
+    if (!cell) continue;
+    cell.classList.add("preview");
+    cell.replaceChildren(Object.assign(document.createElement("span"), { textContent: what }));
   }
 }
 
@@ -338,11 +442,15 @@ function setUpTools() {
   $("#draft-back").addEventListener("click", click(() => {
     rec.drafts.pop();
     rec.trail.pop();
+    rec.previews?.pop();
+    picking = null;
   }));
   $("#undo").addEventListener("click", click(() => {
     rec.log.entries.pop();
     rec.drafts = [];
     rec.trail = [];
+    rec.previews = [];
+    picking = null;
   }));
   $("#free-player").addEventListener("change", click(() => {
     rec.free = { type: "free", player: Number($("#free-player").value), actions: [] };
@@ -362,7 +470,7 @@ function setUpTools() {
   }));
   $("#download").addEventListener("click", () => {
     const names = rec.log.setup.players.map((p) => p.name).join("-").replace(/[^A-Za-z0-9-]+/g, "");
-    $("#download").download = `caverna-${names || "game"}.json`;
+    $("#download").download = `${rec.log.format.split("-log")[0]}-${names || "game"}.json`;
   });
   const token = $("#token");
   token.value = localStorage.getItem("chronicle-token") ?? "";
