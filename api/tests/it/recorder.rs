@@ -13,6 +13,9 @@ use crate::common::browser::{browser_available, Browser};
 use crate::common::server::*;
 use crate::common::*;
 
+/// Board spaces clicked by the tests (a placement chosen on the board).
+static BOARD_CLICKS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
 /// A fixed-seed generator for the test's choices (the same clicks every run).
 struct Picks(u64);
 
@@ -36,7 +39,10 @@ fn look(b: &Browser) -> Value {
            back: shown(document.querySelector('#draft-back')),
            whole: document.querySelectorAll('#whole button.whole').length,
            groups: [...document.querySelectorAll('#groups fieldset.group')].map(f =>
-             ({ id: f.dataset.group, n: f.querySelectorAll('button.option').length })),
+             ({ id: f.dataset.group, n: f.querySelectorAll('button.option').length,
+                board: !!f.querySelector('.board-pick'), picks: f.querySelectorAll('button.pick').length,
+                picked: !!f.querySelector('button.pick.chosen') })),
+           targets: document.querySelectorAll('#rec-board .cell.target').length,
            error: (document.querySelector('#rec-status .error') || {}).textContent || null };",
         json!([]),
     )
@@ -64,10 +70,34 @@ fn entries_of(v: &Value) -> u64 {
     v["text"].as_str().unwrap_or("").split(' ').next().and_then(|n| n.parse().ok()).unwrap_or(0)
 }
 
-/// Clicks one legal choice (see the module docs); false when the page offers none.
+/// Parts of a placement that cover board spaces: chosen on the board, never from a list.
+const ON_THE_BOARD: [&str; 5] = ["twin", "ore_mine", "ruby_mine", "furnish", "stable"];
+
+/// Clicks one legal choice (see the module docs); false when the page offers none. A part
+/// chosen on the board is chosen by clicking its tile in the picker, then highlighted spaces.
 fn step(b: &Browser, v: &Value, picks: &mut Picks) -> bool {
     let groups = v["groups"].as_array().cloned().unwrap_or_default();
-    let open: Vec<usize> = (0..groups.len()).filter(|&i| groups[i]["id"] != "free" && groups[i]["n"] != 0).collect();
+    for g in &groups {
+        let id = g["id"].as_str().unwrap_or("");
+        assert!(!ON_THE_BOARD.contains(&id) || g["n"] == 0, "`{id}` offered as a list of buttons: {v}");
+    }
+    let on_board: Vec<&Value> = groups.iter().filter(|g| g["board"] == true).collect();
+    if let Some(g) = on_board.first().filter(|_| v["record"] != true || picks.below(2) == 0) {
+        let tiles = g["picks"].as_u64().unwrap_or(0) as usize;
+        if tiles > 0 && g["picked"] != true {
+            b.click(&b.find_all(".board-pick button.pick")[picks.below(tiles)]);
+            return true;
+        }
+        let targets = b.find_all("#rec-board .cell.target");
+        if !targets.is_empty() {
+            b.click(&targets[picks.below(targets.len())]);
+            BOARD_CLICKS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            return true;
+        }
+    }
+    let open: Vec<usize> = (0..groups.len())
+        .filter(|&i| groups[i]["id"] != "free" && groups[i]["n"] != 0 && groups[i]["board"] != true)
+        .collect();
     // A finished draft is recorded, or (one time in two) taken further when it can be.
     if v["record"] == true && (open.is_empty() || picks.below(2) == 0) {
         b.click(&b.find("#record-entry"));
@@ -293,6 +323,39 @@ fn browser_records_two_rounds_of_a_three_player_game_by_clicking() {
     assert!(replayed["error"].is_null(), "{replayed}");
     assert_eq!(replayed["round"], 3);
     report_clicks(&b, "3 players");
+}
+
+/// The board is the input (docs/web.md "/record"): a 2-player game recorded through rounds 1
+/// and 2 and the harvest that ends round 3 (docs/rules/caverna-reference.md C.4), every tile,
+/// furnishing and stable placed by clicking the picker and highlighted board spaces — never an
+/// option list; the downloaded log replays to round 4.
+#[test]
+fn browser_records_a_two_player_game_and_a_harvest_on_the_board() {
+    if !browser_available() {
+        return;
+    }
+    let db = Database::sqlite();
+    let server = Server::start(&db, &[]);
+    let b = Browser::start();
+    start(&b, &server, &["Ana", "Bo"], 5);
+    let before = BOARD_CLICKS.load(std::sync::atomic::Ordering::Relaxed);
+    let mut picks = Picks(8);
+    for _ in 0..3000 {
+        let v = wait_ready(&b);
+        assert!(v["error"].is_null(), "the recorder shows an error: {v}");
+        if round_of(&v) >= 4 {
+            break;
+        }
+        assert!(step(&b, &v, &mut picks), "no choice offered: {v}");
+    }
+    let v = wait_ready(&b);
+    assert_eq!(round_of(&v), 4, "{v}");
+    assert!(BOARD_CLICKS.load(std::sync::atomic::Ordering::Relaxed) > before, "no placement was made on the board");
+    let replayed = cli_replay(&download(&b));
+    assert_eq!((replayed["status"].as_str(), replayed["round"].as_u64()), (Some("incomplete"), Some(4)), "{replayed}");
+    if let Some(dir) = std::env::var_os("CHRONICLE_SCREENSHOTS") {
+        b.screenshot(&PathBuf::from(dir).join("recorder-round-4.png"));
+    }
 }
 
 /// `POST /record/next` answers the page's questions with the engine's: the board and the first

@@ -171,6 +171,25 @@ impl Furnishing {
         self.card().id
     }
 
+    /// The tile's printed name; for the two tiles printed with one name (the simple
+    /// dwellings), the name with its cost, so that each is told apart.
+    pub fn printed_name(self) -> String {
+        let card = self.card();
+        if Furnishing::all().filter(|t| t.card().name == card.name).count() < 2 {
+            return card.name.to_owned();
+        }
+        let cost: Vec<String> = card.cost.iter().map(|(g, n)| format!("{n} {}", g.id())).collect();
+        format!("{} ({})", card.name, cost.join(", "))
+    }
+
+    /// What the tile costs and scores, as printed: `"4 wood, 3 stone · 3 points"`.
+    pub fn cost_and_points(self) -> String {
+        let card = self.card();
+        let cost: Vec<String> = card.cost.iter().map(|(g, n)| format!("{n} {}", g.id())).collect();
+        let cost = if cost.is_empty() { "free".to_owned() } else { cost.join(", ") };
+        format!("{cost} · {} point{}", card.points, if card.points == 1 { "" } else { "s" })
+    }
+
     pub fn all() -> impl Iterator<Item = Furnishing> {
         CATALOGUE.iter().map(|c| c.tile)
     }

@@ -70,7 +70,7 @@ fn animals(list: &[FarmAnimal]) -> String {
 fn loot(l: &Loot) -> String {
     let mut text = words(l.item.id());
     if let Some(t) = l.tile {
-        text = format!("{text}: {}", title(t.id()));
+        text = format!("{text}: {}", t.printed_name());
     }
     if let Some(a) = &l.at {
         text.push_str(&format!(" on {}", at(a)));
@@ -94,7 +94,7 @@ fn action(a: &Action) -> String {
         Action::RubyMine { at: c } => format!("builds a ruby mine on {}", at(c)),
         Action::Furnish { tile, at: c, pay } => {
             let paid = pay.as_ref().map_or_else(String::new, |p| format!(", paying {}", goods(p)));
-            format!("furnishes {} on {}{paid}", title(tile.id()), at(c))
+            format!("furnishes {} on {}{paid}", tile.printed_name(), at(c))
         }
         Action::Grow {} => "has a child".to_owned(),
         Action::Sow { grain, vegetable } => {
@@ -151,10 +151,17 @@ fn action(a: &Action) -> String {
                 Some(UseFor::Food) => " for food",
                 None => "",
             };
-            format!("uses {}{n}{aim}", title(tile.id()))
+            format!("uses {}{n}{aim}", tile.printed_name())
         }
         Action::Release { animals: a } => format!("releases {}", goods(a)),
     }
+}
+
+/// One action as a choice's label: its clause, capitalised ("Places a cavern on D1 and …").
+pub(crate) fn clause(a: &Action) -> String {
+    let text = action(a);
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |first| first.to_uppercase().chain(chars).collect())
 }
 
 fn clauses(actions: &[Action]) -> String {
@@ -214,7 +221,7 @@ mod tests {
             ),
             (
                 r#"{"type":"place","player":0,"space":"housework","actions":[{"do":"furnish","tile":"weaving_parlor","at":[2,3]}]}"#,
-                "Ana places a dwarf on Housework; furnishes Weaving Parlor on D3.",
+                "Ana places a dwarf on Housework; furnishes Weaving parlor on D3.",
             ),
             (
                 r#"{"type":"feed","player":0,"actions":[{"do":"convert","goods":{"grain":2}}]}"#,

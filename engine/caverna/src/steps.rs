@@ -95,6 +95,46 @@ impl Draft {
 pub struct Choice {
     pub label: String,
     pub draft: Draft,
+    /// The board spaces the choice covers, in picking order, by their printed coordinates,
+    /// with what goes on each: `(space, what)`.
+    pub cells: Vec<(String, String)>,
+    /// The furnishing tile picked before its space, by its printed name.
+    pub pick: Option<String>,
+    /// The picked tile's cost and points.
+    pub detail: Option<String>,
+}
+
+impl Choice {
+    /// A choice that covers no board space.
+    fn plain(label: String, draft: Draft) -> Choice {
+        Choice { label, draft, cells: Vec::new(), pick: None, detail: None }
+    }
+
+    /// The choice of `action`, said in the players' words, with the spaces it covers.
+    fn of(action: &Action, draft: Draft) -> Choice {
+        let (pick, detail) = match action {
+            Action::Furnish { tile, .. } => (Some(tile.printed_name()), Some(tile.cost_and_points())),
+            _ => (None, None),
+        };
+        Choice { label: crate::sentence::clause(action), draft, cells: covered(action), pick, detail }
+    }
+}
+
+/// The spaces an action places a tile or a stable on, in picking order, by their printed
+/// coordinates (`view::cell_name`), with what goes there.
+fn covered(action: &Action) -> Vec<(String, String)> {
+    let name = |c: &RawCoord| crate::board::Coord::new(c.0, c.1).map(crate::view::cell_name);
+    let on = |c: &RawCoord, what: &str| name(c).map(|at| (at, what.to_owned()));
+    match action {
+        Action::Twin { cells, kinds } | Action::OreMine { cells, kinds } => {
+            cells.iter().zip(kinds).filter_map(|(c, k)| on(c, kind_id(*k))).collect()
+        }
+        Action::RubyMine { at } => on(at, "ruby mine").into_iter().collect(),
+        Action::Furnish { tile, at, .. } => on(at, &tile.printed_name()).into_iter().collect(),
+        Action::Fence { cells } => cells.iter().filter_map(|c| on(c, "pasture")).collect(),
+        Action::Stable { at } => on(at, "stable").into_iter().collect(),
+        _ => Vec::new(),
+    }
 }
 
 /// The choices of one kind: `space`, `dwarf`, a part of the space (`twin`, `furnish`,
@@ -178,8 +218,7 @@ pub fn steps(game: &Game, draft: &Draft) -> Result<Steps, Refusal> {
                 [] => return Err(begin(game, p, space, &Pick::default()).err().unwrap_or_else(no_dwarf).into()),
                 [one] => one.clone(),
                 _ => {
-                    let options =
-                        picks.iter().map(|k| Choice { label: pick_label(game, p, k), draft: pick_draft(draft, k) });
+                    let options = picks.iter().map(|k| Choice::plain(pick_label(game, p, k), pick_draft(draft, k)));
                     let group = Group { id: "dwarf", label: "Dwarf".into(), options: options.collect() };
                     return Ok(finish(draft.clone(), None, vec![group]));
                 }
@@ -229,7 +268,7 @@ fn space_group(game: &Game, p: usize, draft: &Draft) -> Group {
         .filter(|(_, s)| s.is_free())
         .map(|(&a, _)| a)
         .filter(|&a| !legal::space_places(game, p, a, &limits(a), &mut Enumerate).is_empty())
-        .map(|a| Choice { label: a.id().replace('_', " "), draft: Draft { space: Some(a), ..draft.clone() } })
+        .map(|a| Choice::plain(chronicle_game::view::title(a.id()), Draft { space: Some(a), ..draft.clone() }))
         .collect();
     Group { id: "space", label: "Action space".into(), options }
 }
@@ -296,14 +335,14 @@ fn parts_steps(game: &Game, p: usize, space: ActionSpace, pick: &Pick, draft: Dr
         let options = part_actions(&trial, p, part)
             .into_iter()
             .filter(|a| trial.act(a).is_some())
-            .map(|a| Choice { label: describe(&a), draft: draft.with_action(a) })
+            .map(|a| Choice::of(&a, draft.with_action(a.clone())))
             .collect();
         groups.push(Group { id: part_id(part), label: part_label(part), options });
     }
     let free = free_actions(&trial.game, p)
         .into_iter()
         .filter(|a| trial.act(a).is_some())
-        .map(|a| Choice { label: describe(&a), draft: draft.with_action(a) })
+        .map(|a| Choice::of(&a, draft.with_action(a.clone())))
         .collect();
     groups.push(Group { id: "free", label: "Free actions".into(), options: free });
     Ok(finish(draft, entry, groups))
@@ -327,7 +366,7 @@ fn free_steps(game: &Game, draft: &Draft) -> Result<Steps, Refusal> {
             actions.push(a.clone());
             legal::is_legal(game, &entry(actions))
         })
-        .map(|a| Choice { label: describe(&a), draft: draft.with_action(a) })
+        .map(|a| Choice::of(&a, draft.with_action(a.clone())))
         .collect();
     let done = (!draft.actions.is_empty()).then(|| entry(draft.actions.clone()));
     Ok(finish(draft.clone(), done, vec![Group { id: "free", label: "Free actions".into(), options }]))
@@ -402,7 +441,7 @@ fn continue_last(before: &Trial, last: &Action, draft: &Draft, p: usize) -> Opti
     let options = candidates
         .into_iter()
         .filter(|a| before.act(a).is_some())
-        .map(|a| Choice { label: describe_last(&a), draft: draft.with_last(a) })
+        .map(|a| Choice { label: describe_last(&a), ..Choice::of(&a, draft.with_last(a.clone())) })
         .collect();
     Some(Group { id, label, options })
 }

@@ -90,7 +90,17 @@ impl GameEngine for Caverna {
                     options: g
                         .options
                         .into_iter()
-                        .map(|o| chronicle_game::StepChoice { label: o.label, draft: json(&o.draft) })
+                        .map(|o| chronicle_game::StepChoice {
+                            label: o.label,
+                            draft: json(&o.draft),
+                            cells: o
+                                .cells
+                                .into_iter()
+                                .map(|(at, what)| chronicle_game::ChoiceCell { at, what })
+                                .collect(),
+                            pick: o.pick,
+                            detail: o.detail,
+                        })
                         .collect(),
                 })
                 .collect(),

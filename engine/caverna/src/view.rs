@@ -147,7 +147,7 @@ fn cell(p: &Player, c: Coord) -> Cell {
         None if c.is_forest() => "forest".to_owned(),
         None => "mountain".to_owned(),
         Some(Tile::Furnished { tile, .. }) => {
-            marks.push(title(tile.id()));
+            marks.push(tile.printed_name());
             "furnished".to_owned()
         }
         Some(t) => {
@@ -219,7 +219,7 @@ fn panel(seat: usize, p: &Player) -> Panel {
     counts.push(Count::new("begging", "begging markers", i64::from(p.begging)));
     let dwarfs: Vec<String> = p.dwarfs.iter().map(dwarf_words).collect();
     let furnishings: Vec<String> =
-        p.board.furnishings().map(|(c, t)| format!("{} ({})", title(t.id()), cell_name(c))).collect();
+        p.board.furnishings().map(|(c, t)| format!("{} ({})", t.printed_name(), cell_name(c))).collect();
     let s = crate::scoring::score(p).score();
     Panel {
         seat: Some(seat),

@@ -35,7 +35,7 @@ pub struct Legal {
 }
 
 /// Where an entry being built step by step stands (see [`GameEngine::entry_steps`]).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Steps {
     /// The draft as the engine reads it (with choices it made when there was only one).
     pub draft: Value,
@@ -48,7 +48,7 @@ pub struct Steps {
 }
 
 /// Choices of one kind (an id the game documents, and a label for people).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct StepGroup {
     pub id: String,
     pub label: String,
@@ -56,10 +56,26 @@ pub struct StepGroup {
 }
 
 /// One choice and the draft it leads to.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct StepChoice {
     pub label: String,
     pub draft: Value,
+    /// The board spaces the choice covers, in the order they are picked, by the coordinates
+    /// printed on the player's board (the view's `Cell::at`): a recorder picks the choice by
+    /// clicking them. Empty for a choice that covers no space.
+    pub cells: Vec<ChoiceCell>,
+    /// What is picked before the spaces (a furnishing tile, by its printed name), when the
+    /// choice has such a pick.
+    pub pick: Option<String>,
+    /// What the pick costs and gives, for people (`"1 wood, 1 stone · 2 points"`).
+    pub detail: Option<String>,
+}
+
+/// A space a choice covers and what goes there (for a preview on the board).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct ChoiceCell {
+    pub at: String,
+    pub what: String,
 }
 
 /// One line of a game's ledger: what one legal entry changed.

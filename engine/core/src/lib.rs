@@ -32,7 +32,8 @@ pub mod verdict;
 pub mod view;
 
 pub use engine::{
-    Engine, GameEngine, Handle, LedgerChange, LedgerLine, Legal, Simulation, StateAt, StepChoice, StepGroup, Steps,
+    ChoiceCell, Engine, GameEngine, Handle, LedgerChange, LedgerLine, Legal, Simulation, StateAt, StepChoice,
+    StepGroup, Steps,
 };
 pub use kind::{Capabilities, CounterSpec, GameKind, GameSpec, ScoreRowSpec};
 pub use timeline::{Position, Timeline, TimelineStep, Visit, Walk};

@@ -183,7 +183,10 @@ impl GameQuery {
     /// engine's step-by-step form; Caverna builds `place` entries: space → dwarf → each part of
     /// the space with its legal parameters → free actions; docs/api.md). `draft` is the entry
     /// so far (`{"player": 0}` to start). The answer: `{"game", "draft", "entry", "complete",
-    /// "groups": [{"id", "label", "options": [{"label", "draft"}]}]}` — send an option's
+    /// "groups": [{"id", "label", "options": [{"label", "draft", "cells", "pick", "detail"}]}]}` —
+    /// `cells` are the board spaces an option covers (`[{"at": "D1", "what": "cavern"}]`, by
+    /// the coordinates printed on the board), `pick` the tile chosen before them and `detail`
+    /// its cost and points; send an option's
     /// `draft` back for the next step; `entry` (or null) is the finished entry when the draft
     /// is legal as it is. A draft that is malformed or illegal so far is an `ILLEGAL_DRAFT`
     /// error saying why.
@@ -202,22 +205,9 @@ impl GameQuery {
             return Err(errors::bad_input("this server cannot verify logs of this format (see gameKinds)"));
         };
         let steps = steps.map_err(|why| errors::coded(errors::ILLEGAL_DRAFT, why))?;
-        let groups: Vec<serde_json::Value> = steps
-            .groups
-            .into_iter()
-            .map(|g| {
-                let options: Vec<serde_json::Value> =
-                    g.options.into_iter().map(|o| serde_json::json!({ "label": o.label, "draft": o.draft })).collect();
-                serde_json::json!({ "id": g.id, "label": g.label, "options": options })
-            })
-            .collect();
-        Ok(Json(serde_json::json!({
-            "game": kind.id(),
-            "draft": steps.draft,
-            "entry": steps.entry,
-            "complete": steps.complete,
-            "groups": groups,
-        })))
+        let mut answer = serde_json::json!(steps);
+        answer["game"] = serde_json::json!(kind.id());
+        Ok(Json(answer))
     }
 
     /// Replays a log without storing it. An illegal log is a result with status INVALID.

@@ -320,18 +320,7 @@ fn steps_json(found: Option<(GameKind, Result<chronicle_game::Steps, String>)>) 
     match found {
         None => Value::Null,
         Some((_, Err(why))) => json!({ "refused": chronicle_game::bounded_message(&why) }),
-        Some((_, Ok(st))) => {
-            let groups: Vec<Value> = st
-                .groups
-                .into_iter()
-                .map(|g| {
-                    let options: Vec<Value> =
-                        g.options.into_iter().map(|o| json!({ "label": o.label, "draft": o.draft })).collect();
-                    json!({ "id": g.id, "label": g.label, "options": options })
-                })
-                .collect();
-            json!({ "draft": st.draft, "entry": st.entry, "complete": st.complete, "groups": groups })
-        }
+        Some((_, Ok(st))) => json!(st),
     }
 }
 

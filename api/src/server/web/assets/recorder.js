@@ -285,6 +285,7 @@ function boardPick(group, seat, choose) {
   const done = candidates.find((o) => o.cells.length === picking.cells.length);
   if (done) {
     hint.textContent = `Chosen: ${done.label}.`;
+    document.body.dataset.recorder = "busy";
     choose(done);
     picking = null;
     save();
@@ -299,7 +300,7 @@ function boardPick(group, seat, choose) {
     picking.cells.push(at);
     box.replaceWith(boardPick(group, seat, choose));
   });
-  if (picking.cells.length) box.append(button("Start the placement again", "option", () => {
+  if (picking.cells.length) box.append(button("Start the placement again", "restart", () => {
     picking.cells = [];
     box.replaceWith(boardPick(group, seat, choose));
   }));
