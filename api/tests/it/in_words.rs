@@ -70,3 +70,60 @@ fn around(html: &str, t: &str) -> String {
     let at = html[..html.find(t).unwrap_or(0)].chars().count();
     html.chars().skip(at.saturating_sub(120)).take(240 + t.len()).collect()
 }
+
+/// The numbers of a game page never contradict each other (docs/web.md "/games/ID"): at every
+/// entry of `complete_3p.json`, the board's score if the game ended now, the ledger's running
+/// points and `chronicle state --at N` agree; each entry has its sentence; the last entry shows
+/// the game's final totals.
+#[test]
+fn the_viewer_the_ledger_and_chronicle_state_agree_at_every_entry() {
+    let db = Database::sqlite();
+    let server = Server::start(&db, &[]);
+    let token = create_token(&db, "numbers");
+    let log = fixture("complete_3p.json").bytes;
+    let q = "mutation($log: JSON!) { submitGame(log: $log) { game { id } } }";
+    let text: serde_json::Value = serde_json::from_slice(&log).expect("JSON");
+    let data = server.data(Some(&token), q, serde_json::json!({ "log": text }));
+    let id = data["submitGame"]["game"]["id"].as_str().expect("game id").to_owned();
+    let (_, page) = server.get(&format!("/games/{id}"));
+    let rows: Vec<&str> = page.split("<tr data-entry=").skip(1).collect();
+    let applied = rows.len();
+    assert!(applied > 100, "{applied} ledger rows");
+    for (n, row) in rows.iter().enumerate() {
+        let state = <chronicle_caverna::Caverna as chronicle_game::GameEngine>::state_at(&log, Some(n)).expect("state");
+        let expected: Vec<String> = state.state["players"]
+            .as_array()
+            .expect("players")
+            .iter()
+            .map(|p| p["provisional_score"]["total"].to_string())
+            .collect();
+        let running: Vec<String> =
+            row.split("class=\"num running\">").skip(1).map(|c| c[..c.find('<').unwrap()].to_owned()).collect();
+        assert_eq!(running, expected, "entry {n}: the ledger's running points");
+        let sentence = row.split("class=\"sentence\">").nth(1).map(|c| &c[..c.find('<').unwrap()]).unwrap_or("");
+        assert!(sentence.ends_with('.') && sentence.len() > 10, "entry {n}: a sentence, not `{sentence}`");
+        let (_, board) = server.get(&format!("/games/{id}/board?at={n}"));
+        let shown: Vec<String> =
+            board.split("provisional-total\">").skip(1).map(|c| c[..c.find('<').unwrap()].to_owned()).collect();
+        assert_eq!(shown, expected, "entry {n}: the board's score if the game ended now");
+    }
+    let last = applied - 1;
+    let cli = chronicle()
+        .args(["state", "--json", "--at", &last.to_string()])
+        .arg(fixtures_dir().join("complete_3p.json"))
+        .output()
+        .expect("state");
+    let cli: serde_json::Value = serde_json::from_slice(&cli.stdout).expect("JSON");
+    let expect: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(fixtures_dir().join("complete_3p.expect.json")).expect("expect"))
+            .expect("JSON");
+    let finals: Vec<String> =
+        expect["players"].as_array().expect("players").iter().map(|p| p["score"]["total"].to_string()).collect();
+    let at_last: Vec<String> = cli["players"]
+        .as_array()
+        .expect("players")
+        .iter()
+        .map(|p| p["provisional_score"]["total"].to_string())
+        .collect();
+    assert_eq!(at_last, finals, "chronicle state at the last entry: the final totals");
+}

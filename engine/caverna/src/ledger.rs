@@ -51,6 +51,16 @@ impl Position for Game {
     }
 }
 
+/// The game after its log's last entry with the end-of-log defaults taken, when that ends the
+/// game (docs/log-format.md "Replay result"): the last harvest's feeding and breeding and the
+/// before-scoring window closed. The last entry of a complete game then shows its final
+/// score, as the verdict has it; an unfinished game stays as it is, its windows open.
+fn finished(game: &Game) -> Option<Game> {
+    let mut over = game.clone();
+    crate::replay::finish(&mut over);
+    (over.is_over() && !game.is_over()).then_some(over)
+}
+
 /// Walks every legal entry of a Caverna log once (see `GameEngine::walk`).
 pub fn walk(input: &[u8], visit: Walk<'_>) {
     // A log a JSON tree cannot read has no legal entry (see `replay::tree_error`).
@@ -60,11 +70,17 @@ pub fn walk(input: &[u8], visit: Walk<'_>) {
     let Ok(doc) = parse_document(input) else { return };
     let Some(mut game) = validated(&doc) else { return };
     visit(Visit::setup(u16::from(game.round()), &game));
+    let last = doc.entries.len().checked_sub(1);
     for (i, raw) in doc.entries.iter().enumerate() {
         let round = u16::from(game.round());
         if step_raw(&mut game, raw).is_err() {
             visit(Visit::refused(i, round, player_hint(raw), raw.get(), &game));
             break;
+        }
+        if Some(i) == last {
+            if let Some(over) = finished(&game) {
+                game = over;
+            }
         }
         visit(Visit::applied(i, round, player_hint(raw), raw.get(), &game));
     }
@@ -91,6 +107,25 @@ mod tests {
         assert!(matches!(wood, Some((0, n)) if n > 0), "{:?}", lines[0]);
         assert_eq!(lines[0].player, Some(0));
         assert!(lines[0].changes.iter().all(|c| c.player == 0));
+    }
+
+    /// The last entry of a complete game shows its final score (docs/log-format.md "Replay
+    /// result": the end-of-log defaults taken), the totals of the verdict, in the view and in
+    /// the ledger's running totals.
+    #[test]
+    fn the_last_entry_of_a_complete_game_shows_the_final_score() {
+        for name in ["complete_2p.json", "complete_3p.json", "complete_4p.json"] {
+            let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/games").join(name);
+            let log = std::fs::read(&path).expect("fixture");
+            let verdict = Caverna::verdict(&Caverna::replay(&log));
+            let totals: Vec<i64> = verdict.players.iter().map(|p| p.score.as_ref().expect("complete").total).collect();
+            let timeline = Caverna::timeline(&log).expect("timeline");
+            let last = timeline.steps.last().expect("entries");
+            let shown: Vec<i64> = last.view.players.iter().map(|p| p.score.as_ref().expect("score").total).collect();
+            assert_eq!(shown, totals, "{name}: the view of the last entry");
+            let running: Vec<i64> = last.totals.iter().map(|t| t["points"]).collect();
+            assert_eq!(running, totals, "{name}: the ledger's running totals after the last entry");
+        }
     }
 
     #[test]

@@ -509,6 +509,11 @@ pub fn the_timeline_agrees_with_the_ledger_and_the_verdict<E: GameEngine>(g: &Si
         assert!(view.players.iter().all(|p| p.grid.is_some() == board), "{g}: a grid exactly when the spec says");
     }
     assert!(E::timeline(b"[]").is_none(), "{}: a log that is not an object has no timeline", E::KIND);
+    if v.status == crate::Status::Complete {
+        let totals: Vec<Option<i64>> = v.players.iter().map(|p| p.score.as_ref().map(|s| s.total)).collect();
+        let shown: Vec<Option<i64>> = last.players.iter().map(|p| p.score.as_ref().map(|s| s.total)).collect();
+        assert_eq!(shown, totals, "{g}: the last entry of a complete game shows the final score");
+    }
 }
 
 /// A fault of a log's envelope, built from a valid log of the game.

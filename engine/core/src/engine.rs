@@ -164,9 +164,11 @@ pub trait GameEngine {
         Self::state_view(&Self::replay_until(log, n))
     }
 
-    /// Replays a log's legal entries once, without end-of-log defaults, showing `visit` the
-    /// position after the setup and after each legal entry; no stop without a valid setup, none
-    /// after the first illegal entry. The ledger and the timeline are made from it.
+    /// Replays a log's legal entries once, without end-of-log defaults (except where taking
+    /// them ends the game: the last entry then shows the final position, as the verdict scores
+    /// it), showing `visit` the position after the setup and after each legal entry, then the
+    /// refused entry if there is one; no stop without a valid setup. The ledger and the
+    /// timeline are made from it.
     fn walk(log: &[u8], visit: Walk<'_>);
 
     /// What each legal entry of a log changed, in one replay (empty without a valid setup).
@@ -231,8 +233,9 @@ pub trait GameEngine {
         }
     }
 
-    /// The state after entry `at` (0-based; after the last legal entry when `None`). Refuses
-    /// entries that do not exist or are not legal, and logs without a valid setup.
+    /// The state after entry `at` (0-based; after the last legal entry when `None`; after the
+    /// last entry of a complete game, the game as scored). Refuses entries that do not exist
+    /// or are not legal, and logs without a valid setup.
     fn state_at(log: &[u8], at: Option<usize>) -> Result<StateAt, String> {
         let full = Self::replay(log);
         let replay = match at {
@@ -244,6 +247,12 @@ pub trait GameEngine {
                 }
                 if n >= verdict.entries_applied {
                     return Err(format!("entry {n} does not exist; the log has {} entries", verdict.entries_applied));
+                }
+                // The last entry of a complete game: the game as scored, end-of-log defaults
+                // taken (what the walk shows there too).
+                if n + 1 == verdict.entries_applied && verdict.status == crate::Status::Complete {
+                    return Self::state_view(&full)
+                        .ok_or_else(|| "the game's setup is invalid: it has no state".to_owned());
                 }
                 Self::replay_until(log, n + 1)
             }

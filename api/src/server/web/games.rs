@@ -374,7 +374,8 @@ fn ledger_table(head: &GameHead, timeline: &chronicle_game::Timeline, at: Option
                 summary { "Ledger: what each entry changed" }
                 (super::views::ledger_hint())
                 div.scroll { table.ledger {
-                    thead { tr { th { "Entry" } th { "Round" } th { "What happened" } th { "Changes" } } }
+                    thead { tr { th { "Entry" } th { "Round" } th { "What happened" } th { "Changes" }
+                        @for n in &names { th.num title={ "points " (n) " would score if the game ended after the entry" } { (n) } } } }
                     tbody { @for step in &timeline.steps {
                         @let line = &step.line;
                         tr data-entry=(line.entry) class=[(Some(line.entry) == at).then_some("current")] {
@@ -389,6 +390,7 @@ fn ledger_table(head: &GameHead, timeline: &chronicle_game::Timeline, at: Option
                                     span class={ "delta " @if c.delta > 0 { "gain" } @else { "loss" } } { (format!("{:+}", c.delta)) " " (c.item.replace('_', " ")) }
                                 }
                             } }
+                            @for t in &step.totals { td.num.running { (t.get("points").copied().unwrap_or(0)) } }
                         }
                     } }
                 } }
