@@ -122,6 +122,18 @@ pub fn legal_next(bytes: &[u8], format: Option<&str>, limit: usize) -> Option<(G
     Some((kind, engine(kind).legal_next(bytes, limit)))
 }
 
+/// [`legal_next`] with each entry in words and what it will cost its player
+/// ([`GameEngine::describe_next`]), in the same order.
+pub fn legal_next_described(
+    bytes: &[u8],
+    format: Option<&str>,
+    limit: usize,
+) -> Option<(GameKind, Legal, Vec<String>)> {
+    let (kind, legal) = legal_next(bytes, format, limit)?;
+    let labels = engine(kind).describe_next(bytes, &legal.entries);
+    Some((kind, legal, labels))
+}
+
 /// The next step of building one entry after a log (see [`GameEngine::entry_steps`]); `None`
 /// for a log whose format names no game Chronicle knows.
 pub fn entry_steps(

@@ -23,6 +23,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 /// 0.25 s and 70 MiB for `verifyLog`; docs/reliability.md, "Load test").
 pub const LEGAL_WEIGHT: usize = 4;
 
+/// How many times its log's size listing the legal entries with what each will cost costs: the
+/// listing ([`LEGAL_WEIGHT`]), one more replay to the open position, and each listed entry
+/// applied once more to a copy of the game to say its consequences — at most the listing's
+/// own candidates again.
+pub const DESCRIBED_LEGAL_WEIGHT: usize = 2 * LEGAL_WEIGHT + 1;
+
 /// How many times its log's size a step of the entry form costs (0.7 s on the same log).
 pub const STEPS_WEIGHT: usize = 3;
 

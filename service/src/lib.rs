@@ -602,6 +602,18 @@ impl Service {
         self.on_sent(log, cost::LEGAL_WEIGHT, budget, move |log, format| games::legal_next(log, format, limit)).await
     }
 
+    /// [`Service::legal_entries`] with each entry in words and what it will cost its player
+    /// (a recorder's buttons), charged as [`cost::DESCRIBED_LEGAL_WEIGHT`].
+    pub async fn described_legal_entries(
+        &self,
+        log: Vec<u8>,
+        limit: usize,
+        budget: &Budget,
+    ) -> Result<Option<(chronicle_game::GameKind, chronicle_game::Legal, Vec<String>)>, ServiceError> {
+        let work = move |log: &[u8], format: Option<&str>| games::legal_next_described(log, format, limit);
+        self.on_sent(log, cost::DESCRIBED_LEGAL_WEIGHT, budget, work).await
+    }
+
     /// The next step of building one entry after a log (the engine's step-by-step form);
     /// `None` when this build has no engine for the log's game, `Some(Err)` when the engine
     /// refuses the draft (a message for people). The draft is charged with the log.

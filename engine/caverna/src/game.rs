@@ -89,7 +89,7 @@ impl Clone for Player {
 }
 
 impl Player {
-    fn new(name: &str, food: u32) -> Player {
+    pub(crate) fn new(name: &str, food: u32) -> Player {
         let mut dwarfs = Dwarfs::new();
         dwarfs.push(Dwarf::new());
         dwarfs.push(Dwarf::new());

@@ -16,6 +16,7 @@
 pub mod action_space;
 pub mod board;
 pub mod bots;
+pub mod consequences;
 mod dwarfs;
 pub mod error;
 pub mod events;

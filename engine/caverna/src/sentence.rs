@@ -85,7 +85,7 @@ fn loot(l: &Loot) -> String {
 fn action(a: &Action) -> String {
     match a {
         Action::Twin { cells, kinds } | Action::OreMine { cells, kinds } => format!(
-            "places {} on {} and {} on {}",
+            "lays {} on {} and {} on {}",
             tile_kind(kinds[0]),
             at(&cells[0]),
             tile_kind(kinds[1]),
@@ -157,7 +157,7 @@ fn action(a: &Action) -> String {
     }
 }
 
-/// One action as a choice's label: its clause, capitalised ("Places a cavern on D1 and …").
+/// One action as a choice's label: its clause, capitalised ("Lays a cavern on D1 and …").
 pub(crate) fn clause(a: &Action) -> String {
     let text = action(a);
     let mut chars = text.chars();
@@ -217,7 +217,7 @@ mod tests {
             (r#"{"type":"place","player":0,"space":"logging"}"#, "Ana places a dwarf on Logging."),
             (
                 r#"{"type":"place","player":0,"space":"drift_mining","actions":[{"do":"twin","cells":[[0,4],[0,5]],"kinds":["cavern","tunnel"]}]}"#,
-                "Ana places a dwarf on Drift Mining; places a cavern on E1 and a tunnel on F1.",
+                "Ana places a dwarf on Drift Mining; lays a cavern on E1 and a tunnel on F1.",
             ),
             (
                 r#"{"type":"place","player":0,"space":"housework","actions":[{"do":"furnish","tile":"weaving_parlor","at":[2,3]}]}"#,

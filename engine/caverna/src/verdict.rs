@@ -65,6 +65,20 @@ impl GameEngine for Caverna {
         Legal { entries: entries.iter().take(limit).filter_map(|e| serde_json::to_value(e).ok()).collect(), complete }
     }
 
+    /// Each entry as its button says it, with the food owed and what it will cost
+    /// ([`crate::consequences`]).
+    fn describe_next(r: &Replay, entries: &[Value]) -> Vec<String> {
+        let names: Vec<String> =
+            r.game.as_ref().map_or_else(Vec::new, |g| g.players().iter().map(|p| p.name.to_string()).collect());
+        entries
+            .iter()
+            .map(|e| match (r.game.as_ref(), serde_json::from_value::<crate::notation::Entry>(e.clone())) {
+                (Some(game), Ok(entry)) => crate::consequences::label(game, &entry),
+                _ => chronicle_game::view::entry_words(&e.to_string(), &names),
+            })
+            .collect()
+    }
+
     fn entry_steps(r: &Replay, draft: &Value) -> Result<chronicle_game::Steps, String> {
         let Some(game) = r.game.as_ref().filter(|_| r.error.is_none()) else {
             return Err("the log is not legal up to here; there is no position to build on".into());

@@ -200,7 +200,7 @@ fn dwarf_words(d: &crate::game::Dwarf) -> String {
 }
 
 /// A good's name for a count of it, as the rulebook says it (`2 rubies`, `3 wild boar`).
-fn plural(g: Good) -> String {
+pub(crate) fn plural(g: Good) -> String {
     match g.id() {
         "ruby" => "rubies".to_owned(),
         "vegetable" => "vegetables".to_owned(),

@@ -133,6 +133,15 @@ pub trait GameEngine {
     /// entries (JSON), in the engine's order; none when the game is over or invalid.
     fn legal_entries(replay: &Self::Replay, limit: usize) -> Legal;
 
+    /// Each of `entries` (legal next entries after the last legal entry of a replay, as
+    /// [`GameEngine::legal_entries`] gives them) in words, with what it will cost its player
+    /// where the game can say: what a recorder's buttons say. The default says each entry in
+    /// words, its player by name.
+    fn describe_next(replay: &Self::Replay, entries: &[Value]) -> Vec<String> {
+        let names: Vec<String> = Self::verdict(replay).players.into_iter().map(|p| p.name).collect();
+        entries.iter().map(|e| crate::view::entry_words(&e.to_string(), &names)).collect()
+    }
+
     /// The next step of building one entry after the last legal entry of a replay: `draft` is
     /// the entry so far in the game's documented draft shape. Refused (with a message for
     /// people) when the draft is malformed, illegal so far, or not a kind of entry the game
@@ -292,6 +301,8 @@ pub trait Engine: Send + Sync {
     fn entry_steps(&self, log: &[u8], draft: &Value) -> Result<Steps, String>;
     /// See [`GameEngine::ledger`].
     fn ledger(&self, log: &[u8]) -> Vec<LedgerLine>;
+    /// [`GameEngine::describe_next`] after a log's last legal entry.
+    fn describe_next(&self, log: &[u8], entries: &[Value]) -> Vec<String>;
     /// See [`GameEngine::timeline`].
     fn timeline(&self, log: &[u8]) -> Option<Timeline>;
     /// See [`GameEngine::open_view`].
@@ -349,6 +360,9 @@ impl<E: GameEngine> Engine for Handle<E> {
     }
     fn ledger(&self, log: &[u8]) -> Vec<LedgerLine> {
         E::ledger(log)
+    }
+    fn describe_next(&self, log: &[u8], entries: &[Value]) -> Vec<String> {
+        E::describe_next(&E::replay_until(log, usize::MAX), entries)
     }
     fn timeline(&self, log: &[u8]) -> Option<Timeline> {
         E::timeline(log)

@@ -303,9 +303,9 @@ async fn view(state: &AppState, request: NextRequest) -> Result<Value, ServiceEr
         let draft = request.draft.unwrap_or_else(|| json!({ "player": p }));
         out["steps"] = steps_json(service.entry_steps(log.clone(), draft, budget).await?);
     } else {
-        if let Some((_, legal)) = service.legal_entries(log.clone(), WHOLE_LIMIT, budget).await? {
+        if let Some((_, legal, labels)) = service.described_legal_entries(log.clone(), WHOLE_LIMIT, budget).await? {
             let whole: Vec<Value> =
-                legal.entries.iter().map(|e| json!({ "label": describe(e, &players), "entry": e })).collect();
+                legal.entries.iter().zip(labels).map(|(e, label)| json!({ "label": label, "entry": e })).collect();
             out["whole"] = json!(whole);
         }
     }
@@ -321,59 +321,5 @@ fn steps_json(found: Option<(GameKind, Result<chronicle_game::Steps, String>)>) 
         None => Value::Null,
         Some((_, Err(why))) => json!({ "refused": chronicle_game::bounded_message(&why) }),
         Some((_, Ok(st))) => json!(st),
-    }
-}
-
-/// A whole entry in words: its type, its player by name, and its fields.
-fn describe(entry: &Value, players: &[&str]) -> String {
-    let who = entry["player"].as_u64().and_then(|p| players.get(p as usize)).copied().unwrap_or("?");
-    let kind = entry["type"].as_str().unwrap_or("entry").replace('_', " ");
-    let mut details = Vec::new();
-    if let Some(o) = entry.as_object() {
-        for (k, v) in o.iter().filter(|(k, _)| !matches!(k.as_str(), "type" | "player")) {
-            details.push(format!("{}: {}", k.replace('_', " "), words(v)));
-        }
-    }
-    if details.is_empty() {
-        format!("{who}: {kind}")
-    } else {
-        format!("{who}: {kind} — {}", details.join("; "))
-    }
-}
-
-/// A JSON value in few words: ids with spaces, lists joined, objects as `key value` pairs.
-fn words(v: &Value) -> String {
-    match v {
-        Value::String(s) => s.replace('_', " "),
-        Value::Array(items) if items.is_empty() => "none".into(),
-        Value::Array(items) => items.iter().map(words).collect::<Vec<_>>().join(", "),
-        Value::Object(o) => match o.get("do") {
-            // An action: what it does, then its fields' values.
-            Some(what) => std::iter::once(words(what))
-                .chain(o.iter().filter(|(k, _)| k.as_str() != "do").map(|(_, v)| words(v)))
-                .collect::<Vec<_>>()
-                .join(" "),
-            // Goods and the like: `2 grain`.
-            None => {
-                o.iter().map(|(k, v)| format!("{} {}", words(v), k.replace('_', " "))).collect::<Vec<_>>().join(", ")
-            }
-        },
-        other => other.to_string(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn whole_entries_are_described_with_the_players_name() {
-        let players = ["Ana", "Bo"];
-        let e = json!({ "type": "harvest_choice", "player": 1, "phase": "field" });
-        assert_eq!(describe(&e, &players), "Bo: harvest choice — phase: field");
-        let e = json!({ "type": "feed", "player": 0, "actions": [] });
-        assert_eq!(describe(&e, &players), "Ana: feed — actions: none");
-        let e = json!({ "type": "feed", "player": 0, "actions": [{ "do": "convert", "goods": { "grain": 2 } }] });
-        assert_eq!(describe(&e, &players), "Ana: feed — actions: convert 2 grain");
     }
 }
