@@ -740,6 +740,23 @@ impl Service {
         legal
     }
 
+    /// [`Service::stored_legal`] with each entry in words and what it will cost its player
+    /// (the invalid game page's alternatives), charged as [`cost::DESCRIBED_LEGAL_WEIGHT`].
+    pub async fn stored_described_legal(
+        &self,
+        id: i64,
+        limit: usize,
+        budget: &Budget,
+    ) -> Result<Option<(chronicle_game::GameKind, chronicle_game::Legal, Vec<String>)>, ServiceError> {
+        let (head, cost) = self.charge_stored(id, cost::DESCRIBED_LEGAL_WEIGHT, budget).await?;
+        let permit = self.admit(cost).await?;
+        let bytes = self.stored_log(&head).await?;
+        let format = head.format.clone();
+        let legal = blocking(move || games::legal_next_described(&bytes, format.as_deref(), limit)).await;
+        drop(permit);
+        legal
+    }
+
     /// The raw log of a stored game, as uploaded, charged to `budget` by its size.
     pub async fn log(&self, id: i64, budget: &Budget) -> Result<Arc<Vec<u8>>, ServiceError> {
         let (head, size) = self.charge_stored(id, 1, budget).await?;

@@ -160,6 +160,10 @@ fn browser_upload_replay_invalid_game_statistics_and_tournament() {
     let error = b.text(&b.find("#error"));
     assert!(error.contains("space_occupied"), "{error}");
     assert!(b.try_find("#error .illegal").is_some(), "the illegal entry in words");
+    b.click(&b.find("#error .alternatives summary"));
+    let instead = b.find_all("#error .alternatives li");
+    assert!(!instead.is_empty(), "the legal alternatives to the illegal entry");
+    assert!(b.text(&instead[0]).contains(" places a dwarf on "), "{}", b.text(&instead[0]));
     let verdict = server.data(None, "query($id: ID!) { game(id: $id) { error { entry } } }", json!({ "id": bad }));
     let entry = verdict["game"]["error"]["entry"].as_i64().unwrap();
     let shown = b.attribute(&b.find("#current-entry"), "data-at").unwrap();

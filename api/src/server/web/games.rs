@@ -234,6 +234,14 @@ async fn stored_game(state: &AppState, req: &HttpRequest, id: &str) -> Result<Ar
     }
 }
 
+/// Most legal alternatives listed on an invalid game's page.
+const ALTERNATIVES: usize = 30;
+
+/// The entry an invalid stored game is refused at, when the refusal is an entry's.
+fn refused_entry(head: &GameHead) -> Option<i32> {
+    head.record.error.as_ref().and_then(|e| e.entry)
+}
+
 pub async fn show(state: web::Data<AppState>, req: HttpRequest, id: web::Path<String>) -> HttpResponse {
     let head = match stored_game(&state, &req, &id).await {
         Ok(h) => h,
@@ -250,6 +258,12 @@ pub async fn show(state: web::Data<AppState>, req: HttpRequest, id: web::Path<St
     // with the game (the viewer above used the same).
     let timeline = state.service.timeline(head.id, &budget).await;
     let illegal = timeline.as_ref().ok().and_then(|t| t.as_ref().as_ref()).and_then(|t| t.refused.clone());
+    // What could have been played instead of the illegal entry, as `chronicle replay --explain`
+    // lists it, each in words.
+    let alternatives = match refused_entry(&head) {
+        Some(_) => state.service.stored_described_legal(id, ALTERNATIVES, &budget).await.ok().flatten(),
+        None => None,
+    };
     let trust = trust_report(&state, &head, &budget).await;
     let held_by = state.service.game_tournaments(id).await.unwrap_or_default();
     let r = &head.record;
@@ -260,7 +274,7 @@ pub async fn show(state: web::Data<AppState>, req: HttpRequest, id: web::Path<St
             h1 { "Game #" (id) " · " (kind) " · " span class={ "status " (status_label(r.status)) } { (status_label(r.status)) } }
             p.meta {
                 @if let Some(v) = &r.variant { "Variant " (v) ". " }
-                (r.players.len()) " players, round " (r.round_reached) ", " (r.entries_applied) " entries legal. "
+                (r.players.len()) " players, round " (r.round_reached) ", " (r.entries_applied) @if r.entries_applied == 1 { " entry legal. " } @else { " entries legal. " }
                 @if !held_by.is_empty() {
                     "In " @for (i, t) in held_by.iter().enumerate() { @if i > 0 { ", " } a.held-by href={ "/tournaments/" (t.id) } { (t.name) } } ". "
                 }
@@ -281,6 +295,15 @@ pub async fn show(state: web::Data<AppState>, req: HttpRequest, id: web::Path<St
                     @if let Some(p) = e.player { ", by " (r.players.get(p as usize).map_or("?", |pl| pl.name.as_str())) " (seat " (p + 1) ")" }
                     ": " code { (e.code) } " — " (e.message)
                     @if let Some((_, sentence)) = &illegal { p.illegal { "The entry: " (sentence) } }
+                    @if let Some((_, legal, labels)) = &alternatives {
+                        @if !labels.is_empty() {
+                            details.alternatives {
+                                summary { "What the rules allowed there instead"
+                                    @if !legal.complete { " (some of it; the list is not every legal entry)" } }
+                                ul { @for l in labels { li { (l) } } }
+                            }
+                        }
+                    }
                     @if e.entry.is_some_and(|n| n > 0) { p { "The board below shows the state just before it." } }
                 }
             }
