@@ -879,6 +879,11 @@ impl Service {
     }
 
     /// A tournament's games, by id.
+    /// The games replaced in a tournament by a corrected upload, by id.
+    pub async fn replaced_games(&self, tournament: i64) -> Result<Vec<i64>, ServiceError> {
+        Ok(self.store.replaced_games(tournament).await?)
+    }
+
     /// The tournaments that hold a stored game, by id.
     pub async fn game_tournaments(&self, game: i64) -> Result<Vec<TournamentRow>, ServiceError> {
         Ok(self.store.game_tournaments(game).await?)

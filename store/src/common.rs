@@ -958,6 +958,10 @@ impl Store for Backend {
         self.refine(game_tournaments(&self.pool, game).await)
     }
 
+    async fn replaced_games(&self, tournament: i64) -> Result<Vec<i64>, StoreError> {
+        self.refine(replaced_games(&self.pool, tournament).await)
+    }
+
     async fn complete_records(&self, after: i64, limit: i64) -> Result<Vec<GameHead>, StoreError> {
         self.refine(complete_records(&self.pool, after, limit).await)
     }

@@ -389,6 +389,9 @@ pub trait Store: Sync {
     /// The tournaments that hold a game, by id.
     fn game_tournaments(&self, game: i64) -> impl Future<Output = Result<Vec<TournamentRow>, StoreError>> + Send;
 
+    /// The games replaced in a tournament by a corrected upload, by id.
+    fn replaced_games(&self, tournament: i64) -> impl Future<Output = Result<Vec<i64>, StoreError>> + Send;
+
     /// Up to `limit` complete games with an id greater than `after`, by id, with their players
     /// and facts (the statistics' input; unlike [`Store::game_heads`], the facts are filled).
     fn complete_records(
@@ -531,6 +534,10 @@ impl Store for Backend {
 
     async fn game_tournaments(&self, game: i64) -> Result<Vec<TournamentRow>, StoreError> {
         delegate!(self, s => s.game_tournaments(game).await)
+    }
+
+    async fn replaced_games(&self, tournament: i64) -> Result<Vec<i64>, StoreError> {
+        delegate!(self, s => s.replaced_games(tournament).await)
     }
 
     async fn complete_records(&self, after: i64, limit: i64) -> Result<Vec<GameHead>, StoreError> {

@@ -274,6 +274,15 @@ async fn tournaments(pool: &Pool<Db>, after: i64, limit: i64) -> Result<Vec<Tour
     rows.iter().map(|r| tournament_from(r).map_err(fail)).collect()
 }
 
+/// The games replaced in a tournament by a corrected upload, by id.
+async fn replaced_games(pool: &Pool<Db>, tournament: i64) -> Result<Vec<i64>, StoreError> {
+    sqlx::query_scalar("SELECT old_game_id FROM tournament_replacements WHERE tournament_id = $1 ORDER BY old_game_id")
+        .bind(tournament)
+        .fetch_all(pool)
+        .await
+        .map_err(|e| db_error("reading a tournament's replaced games", e))
+}
+
 /// The tournaments that hold game `game`, by id (bounded by the tournaments a game can be in:
 /// one row per membership).
 async fn game_tournaments(pool: &Pool<Db>, game: i64) -> Result<Vec<TournamentRow>, StoreError> {
@@ -371,6 +380,16 @@ async fn change_tournament_on(conn: &mut Conn, tournament: i64, change: &Tournam
                         "INSERT INTO tournament_games (tournament_id, game_id) VALUES ($1, $2) ON CONFLICT DO NOTHING",
                     )
                     .bind(tournament)
+                    .bind(*new)
+                    .execute(&mut *tx)
+                    .await?;
+                    // Remembered so that the replaced game is not offered to the tournament again.
+                    sqlx::query(
+                        "INSERT INTO tournament_replacements (tournament_id, old_game_id, new_game_id) VALUES ($1, $2, $3) \
+                         ON CONFLICT (tournament_id, old_game_id) DO UPDATE SET new_game_id = excluded.new_game_id",
+                    )
+                    .bind(tournament)
+                    .bind(*old)
                     .bind(*new)
                     .execute(&mut *tx)
                     .await?;

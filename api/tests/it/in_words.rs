@@ -127,3 +127,45 @@ fn the_viewer_the_ledger_and_chronicle_state_agree_at_every_entry() {
         .collect();
     assert_eq!(at_last, finals, "chronicle state at the last entry: the final totals");
 }
+
+/// A tournament's page offers the stored games that name it and are not in it — but not a game
+/// its organizer replaced by a corrected upload (docs/web.md "/tournaments/ID").
+#[test]
+fn a_replaced_game_is_not_offered_to_its_tournament_again() {
+    let db = Database::sqlite();
+    let server = Server::start(&db, &[]);
+    let token = create_token(&db, "organizer");
+    let submit = |bytes: Vec<u8>| {
+        let log: serde_json::Value = serde_json::from_slice(&bytes).expect("JSON");
+        let q = "mutation($log: JSON!) { submitGame(log: $log) { game { id } } }";
+        let data = server.data(Some(&token), q, serde_json::json!({ "log": log }));
+        data["submitGame"]["game"]["id"].as_str().expect("game id").to_owned()
+    };
+    // Both logs name "Spring league 2025" in their meta.
+    let first = submit(fixture("complete_3p.json").bytes);
+    let corrected = submit(variant(&fixture("complete_3p.json").bytes, "club-2025-03-14-t2-corrected"));
+    let made = server.data(
+        Some(&token),
+        "mutation { createTournament(name: \"Spring league 2025\") { tournament { id } organizerToken } }",
+        serde_json::json!({}),
+    );
+    let tid = made["createTournament"]["tournament"]["id"].as_str().expect("id").to_owned();
+    let organizer = made["createTournament"]["organizerToken"].as_str().expect("token").to_owned();
+    let add = format!("mutation {{ addGamesToTournament(tournamentId: \"{tid}\", gameIds: [\"{first}\"]) {{ id }} }}");
+    server.data(Some(&organizer), &add, serde_json::json!({}));
+    let naming =
+        |page: &str| page.split("id=\"naming\"").nth(1).map(|s| s.split("</section>").next().unwrap_or("").to_owned());
+    let (_, page) = server.get(&format!("/tournaments/{tid}"));
+    let offered = naming(&page).expect("games that name the tournament");
+    assert!(offered.contains(&format!("/games/{corrected}\"")), "the corrected upload is offered: {offered}");
+
+    let replace = format!(
+        "mutation {{ replaceTournamentGame(tournamentId: \"{tid}\", gameId: \"{first}\", newGameId: \"{corrected}\") {{ id }} }}"
+    );
+    server.data(Some(&organizer), &replace, serde_json::json!({}));
+    let (_, page) = server.get(&format!("/tournaments/{tid}"));
+    assert!(
+        naming(&page).is_none_or(|s| !s.contains(&format!("/games/{first}\""))),
+        "the replaced game is offered again"
+    );
+}

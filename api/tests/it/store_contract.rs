@@ -148,6 +148,9 @@ macro_rules! delegate_store {
             async fn game_tournaments(&self, game: i64) -> Result<Vec<TournamentRow>, StoreError> {
                 self.store.game_tournaments(game).await
             }
+            async fn replaced_games(&self, tournament: i64) -> Result<Vec<i64>, StoreError> {
+                self.store.replaced_games(tournament).await
+            }
             async fn complete_records(&self, after: i64, limit: i64) -> Result<Vec<GameHead>, StoreError> {
                 self.store.complete_records(after, limit).await
             }

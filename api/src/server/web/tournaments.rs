@@ -72,8 +72,13 @@ async fn page_of(state: &AppState, id: i64) -> HttpResponse {
     };
     let refs: Vec<&GameHead> = games.iter().map(Arc::as_ref).collect();
     let filter = GameFilter { meta_tournament: Some(tournament.name.clone()), ..GameFilter::default() };
+    // A game the organizer replaced by a corrected upload is not offered again.
+    let replaced = match state.service.replaced_games(id).await {
+        Ok(r) => r,
+        Err(e) => return service_problem(&e),
+    };
     let naming: Vec<i64> = match state.service.list(&filter, 0, 200).await {
-        Ok(ids) => ids.into_iter().filter(|id| !games.iter().any(|g| g.id == *id)).collect(),
+        Ok(ids) => ids.into_iter().filter(|id| !games.iter().any(|g| g.id == *id) && !replaced.contains(id)).collect(),
         Err(e) => return service_problem(&e),
     };
     let table = standings(&refs);
