@@ -233,14 +233,17 @@ fn browser_upload_replay_invalid_game_statistics_and_tournament() {
     screenshot(&b, "tournament-phone");
     b.resize(1280, 1600);
 
-    // The organizer replaces the game by a corrected upload, then removes it.
-    let corrected = submit(&server, &token, "complete_3p.json");
+    // The organizer replaces the game by uploading its corrected log on the tournament's page
+    // (stored with the API token the browser kept), then removes it.
     let row = format!("#organizer-games tr[data-game=\"{id}\"]");
-    b.type_into(&b.find(&format!("{row} .replacement")), &corrected);
-    b.click(&b.find(&format!("{row} .replace-game")));
+    let corrected_log = fixtures_dir().join("complete_3p.json").canonicalize().expect("the fixture");
+    b.type_into(&b.find(&format!("{row} .replacement-file")), &corrected_log.to_string_lossy());
     b.wait_until("the replacement", |b| {
-        b.try_find(&format!("#organizer-games tr[data-game=\"{corrected}\"]")).is_some()
+        b.find_all("#organizer-games tr[data-game]")
+            .iter()
+            .any(|r| b.attribute(r, "data-game").as_deref() != Some(id.as_str()))
     });
+    let corrected = b.attribute(&b.find("#organizer-games tr[data-game]"), "data-game").expect("the new game");
     assert!(b.try_find(&row).is_none(), "the replaced game is out");
     assert_eq!(b.find_all("#standings tbody tr").len(), 3, "three players of the corrected game");
     b.click(&b.find(&format!("#organizer-games tr[data-game=\"{corrected}\"] .remove-game")));

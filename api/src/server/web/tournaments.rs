@@ -125,19 +125,21 @@ async fn page_of(state: &AppState, id: i64) -> HttpResponse {
             }
             section #organizer {
                 h2 { "Organizer" }
-                p.hint { "With the tournament's organizer token: add stored games, take a game out, replace a game by a corrected upload, rename the tournament." }
+                p.hint { "With the tournament's organizer token: add stored games, take a game out, replace a game by uploading its corrected log (stored with your API token) or by a stored game's number, rename the tournament." }
                 form #organizer-form data-tournament=(id) {
                     label { "Organizer token (kept in this browser)" input #organizer-token type="password" autocomplete="off"; }
+                    label { "API token, to upload a corrected log (kept in this browser)" input #upload-token type="password" autocomplete="off"; }
                     label { "Game ids to add (comma-separated)" input #add-games; }
                     button #add type="button" { "Add games" }
                     label { "New name" input #new-name value=(tournament.name); }
                     button #rename type="button" { "Rename" }
                     @if !games.is_empty() {
                         div.scroll { table #organizer-games {
-                            thead { tr { th { "Game" } th { "Replace by game id" } th { "" } } }
+                            thead { tr { th { "Game" } th { "Replace by a corrected log" } th { "or by a stored game" } th { "" } } }
                             tbody { @for g in &games {
                                 tr data-game=(g.id) {
                                     td { a href={ "/games/" (g.id) } { "#" (g.id) } }
+                                    td { input.replacement-file type="file" accept=".json,application/json" aria-label={ "corrected log for game " (g.id) }; }
                                     td { input.replacement type="number" min="1" aria-label={ "replacement for game " (g.id) }; button.replace-game type="button" { "Replace" } }
                                     td { button.remove-game type="button" { "Remove" } }
                                 }

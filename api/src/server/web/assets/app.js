@@ -267,6 +267,25 @@ function setUpOrganizer() {
         { g: row.dataset.game, n: row.querySelector(".replacement").value });
     }
   });
+  // Replace by upload: the corrected log is stored with the API token, then put in the game's
+  // place with the organizer token.
+  remember($("#upload-token"), "chronicle-token");
+  form.addEventListener("change", async (e) => {
+    if (!e.target.matches(".replacement-file") || !e.target.files.length) return;
+    const row = e.target.closest("tr[data-game]");
+    const apiToken = $("#upload-token").value.trim();
+    localStorage.setItem("chronicle-token", apiToken);
+    try {
+      const log = JSON.parse(await e.target.files[0].text());
+      const stored = await graphql("mutation SubmitGame($log: JSON!) { submitGame(log: $log) { game { id status } } }", { log }, apiToken);
+      const game = stored.submitGame.game;
+      $("#organizer-result").textContent = `Stored as game #${game.id} (${game.status.toLowerCase()}); replacing…`;
+      await run("mutation ReplaceTournamentGame($t: ID!, $g: ID!, $n: ID!) { replaceTournamentGame(tournamentId: $t, gameId: $g, newGameId: $n) { id } }",
+        { g: row.dataset.game, n: game.id });
+    } catch (err) {
+      $("#organizer-result").textContent = err.message;
+    }
+  });
 }
 
 // ---------------------------------------------------------------------------------------
