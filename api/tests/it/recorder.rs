@@ -373,6 +373,11 @@ fn recorder_next_answers_with_the_engines_choices_and_refuses_bad_bodies() {
     assert_eq!(v["players"], json!(["Ana", "Bo"]));
     assert!(v["board"].as_str().unwrap().contains("Home board of Ana"));
     assert_eq!(v["steps"]["groups"][0]["id"], "space");
+    // A space not offered says why, in the rules' words.
+    let unavailable = v["steps"]["unavailable"].as_array().expect("unavailable spaces");
+    assert!(unavailable
+        .iter()
+        .all(|u| !u["label"].as_str().unwrap_or("").is_empty() && !u["reason"].as_str().unwrap_or("").is_empty()));
     assert!(v["steps"]["draft"]["player"] == 0 && v["whole"].is_null());
 
     let (status, body) = server.post_to("/record/next", b"{not json");

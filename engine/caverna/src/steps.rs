@@ -156,6 +156,9 @@ pub struct Steps {
     pub groups: Vec<Group>,
     /// False when a group was cut at [`MAX_OPTIONS`].
     pub complete: bool,
+    /// The action spaces not offered, with the reason, when the choice is of a space:
+    /// `(printed name, reason)`.
+    pub unavailable: Vec<(String, String)>,
 }
 
 /// Why a draft cannot be continued: not this player's placement, or a field or action that is
@@ -208,7 +211,9 @@ pub fn steps(game: &Game, draft: &Draft) -> Result<Steps, Refusal> {
         }
     }
     let Some(space) = draft.space else {
-        return Ok(finish(draft.clone(), None, vec![space_group(game, p, draft)]));
+        let group = space_group(game, p, draft);
+        let unavailable = unavailable_spaces(game, p, &group);
+        return Ok(Steps { unavailable, ..finish(draft.clone(), None, vec![group]) });
     };
     let pick = match &draft.pick {
         Some(pick) => pick.clone(),
@@ -246,7 +251,31 @@ fn finish(draft: Draft, entry: Option<Entry>, groups: Vec<Group>) -> Steps {
             g
         })
         .collect();
-    Steps { draft, entry, groups, complete }
+    Steps { draft, entry, groups, complete, unavailable: Vec::new() }
+}
+
+/// The action spaces player `p` is not offered, each with why, in the rules' words: the one
+/// who occupies it, or what the rules say of a placement there without any action.
+fn unavailable_spaces(game: &Game, p: usize, offered: &Group) -> Vec<(String, String)> {
+    let offered: Vec<ActionSpace> = offered.options.iter().filter_map(|o| o.draft.space).collect();
+    game.spaces()
+        .iter()
+        .filter(|(a, _)| !offered.contains(a))
+        .map(|(&a, s)| {
+            let why = match s.occupant() {
+                Some((q, _)) => format!("occupied by {}", game.seat_name(q)),
+                None => {
+                    let bare =
+                        Entry::Place { player: p as u32, space: a, dwarf: None, ruby: false, actions: Vec::new() };
+                    match game.clone().play_entry(&bare) {
+                        Err(e) => e.message,
+                        Ok(()) => "no placement there is legal now".to_owned(),
+                    }
+                }
+            };
+            (chronicle_game::view::title(a.id()), why)
+        })
+        .collect()
 }
 
 /// The free spaces with at least one legal placement for player `p`.

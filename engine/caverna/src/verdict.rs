@@ -119,6 +119,11 @@ impl GameEngine for Caverna {
                 })
                 .collect(),
             complete: st.complete,
+            unavailable: st
+                .unavailable
+                .into_iter()
+                .map(|(label, reason)| chronicle_game::Unavailable { label, reason })
+                .collect(),
         })
     }
 

@@ -45,6 +45,16 @@ pub struct Steps {
     pub groups: Vec<StepGroup>,
     /// False when a group was cut at the engine's documented limit.
     pub complete: bool,
+    /// What is not offered and why, for people (an action space someone occupies, one the
+    /// player cannot use now), when the engine says.
+    pub unavailable: Vec<Unavailable>,
+}
+
+/// A choice not offered, with the reason.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Unavailable {
+    pub label: String,
+    pub reason: String,
 }
 
 /// Choices of one kind (an id the game documents, and a label for people).

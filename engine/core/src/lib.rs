@@ -33,7 +33,7 @@ pub mod view;
 
 pub use engine::{
     ChoiceCell, Engine, GameEngine, Handle, LedgerChange, LedgerLine, Legal, Simulation, StateAt, StepChoice,
-    StepGroup, Steps,
+    StepGroup, Steps, Unavailable,
 };
 pub use kind::{Capabilities, CounterSpec, GameKind, GameSpec, ScoreRowSpec};
 pub use timeline::{Position, Timeline, TimelineStep, Visit, Walk};

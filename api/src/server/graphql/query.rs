@@ -186,7 +186,8 @@ impl GameQuery {
     /// "groups": [{"id", "label", "options": [{"label", "draft", "cells", "pick", "detail"}]}]}` —
     /// `cells` are the board spaces an option covers (`[{"at": "D1", "what": "cavern"}]`, by
     /// the coordinates printed on the board), `pick` the tile chosen before them and `detail`
-    /// its cost and points; send an option's
+    /// its cost and points; `unavailable` lists what is not offered with the engine's reason
+    /// (`[{"label": "Blacksmithing", "reason": "…"}]`); send an option's
     /// `draft` back for the next step; `entry` (or null) is the finished entry when the draft
     /// is legal as it is. A draft that is malformed or illegal so far is an `ILLEGAL_DRAFT`
     /// error saying why.

@@ -124,7 +124,7 @@ fn seats(r: &OutcomeReport) -> Markup {
         div.scroll { table.sortable {
             thead { tr { th data-type="num" { "Players" } th data-type="num" { "Seat" } th data-type="num" { "Win rate" } th data-type="num" { "Expected (1 / players)" } } }
             tbody { @for s in &r.seats {
-                tr { td.num { (s.player_count) } td.num { (s.seat) } (rate_cell(&s.win_rate)) td.num { (percent(Some(s.expected))) } }
+                tr { td.num { (s.player_count) } td.num { (u16::from(s.seat) + 1) } (rate_cell(&s.win_rate)) td.num { (percent(Some(s.expected))) } }
             } }
         } }
     }

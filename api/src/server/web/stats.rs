@@ -245,7 +245,7 @@ fn seats(s: &analytics::SeatStats) -> Markup {
         div.scroll { table {
             thead { tr { th { "Players" } th { "Seat" } th { "Win rate" } th { "Expected (1 / players)" } } }
             tbody { @for r in &s.by_seat {
-                tr { td.num { (r.player_count) } td.num { (r.seat) } (rate_cell(&r.win_rate)) td.num { (percent(Some(r.expected))) } }
+                tr { td.num { (r.player_count) } td.num { (u16::from(r.seat) + 1) } (rate_cell(&r.win_rate)) td.num { (percent(Some(r.expected))) } }
             } }
         } }
         h2 { "First player's advantage" }

@@ -478,7 +478,7 @@ impl Using {
             player.extension_both = true;
         }
         ensure(self.did_something, ErrorCode::NoAction, || {
-            format!("a dwarf on {} must carry out at least one of its actions", space.id())
+            format!("a dwarf on {} must carry out at least one of its actions", chronicle_game::view::title(space.id()))
         })
     }
 }

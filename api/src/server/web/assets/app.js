@@ -277,8 +277,8 @@ function setUpOrganizer() {
     localStorage.setItem("chronicle-token", apiToken);
     try {
       const log = JSON.parse(await e.target.files[0].text());
-      const stored = await graphql("mutation SubmitGame($log: JSON!) { submitGame(log: $log) { game { id status } } }", { log }, apiToken);
-      const game = stored.submitGame.game;
+      const stored = await graphql("mutation SubmitGames($logs: [JSON!]!) { submitGames(logs: $logs) { game { id status } } }", { logs: [log] }, apiToken);
+      const game = stored.submitGames[0].game;
       $("#organizer-result").textContent = `Stored as game #${game.id} (${game.status.toLowerCase()}); replacing…`;
       await run("mutation ReplaceTournamentGame($t: ID!, $g: ID!, $n: ID!) { replaceTournamentGame(tournamentId: $t, gameId: $g, newGameId: $n) { id } }",
         { g: row.dataset.game, n: game.id });

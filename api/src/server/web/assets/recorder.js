@@ -350,6 +350,21 @@ function renderSteps(view) {
     (rec.previews ??= []).push(o.cells ?? []);
   }, steps.draft.player);
   showPreview(steps.draft.player);
+  if (steps.unavailable?.length) {
+    // What is not offered says why (the engine's reason), instead of simply missing.
+    const why = document.createElement("details");
+    why.id = "unavailable";
+    const summary = document.createElement("summary");
+    summary.textContent = `Not offered now (${steps.unavailable.length})`;
+    const list = document.createElement("ul");
+    for (const u of steps.unavailable) {
+      const li = document.createElement("li");
+      li.append(Object.assign(document.createElement("strong"), { textContent: u.label }), `: ${u.reason}`);
+      list.append(li);
+    }
+    why.append(summary, list);
+    groups.append(why);
+  }
   if (steps.entry) {
     record.hidden = false;
     record.onclick = click(() => {
