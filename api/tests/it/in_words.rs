@@ -86,6 +86,7 @@ fn the_viewer_the_ledger_and_chronicle_state_agree_at_every_entry() {
     let data = server.data(Some(&token), q, serde_json::json!({ "log": text }));
     let id = data["submitGame"]["game"]["id"].as_str().expect("game id").to_owned();
     let (_, page) = server.get(&format!("/games/{id}"));
+    assert!(page.contains("<tr class=\"automatic\""), "the harvests are rows of their own");
     let rows: Vec<&str> = page.split("<tr data-entry=").skip(1).collect();
     let applied = rows.len();
     assert!(applied > 100, "{applied} ledger rows");

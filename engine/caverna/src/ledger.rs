@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use chronicle_game::{BoardView, Position, Visit, Walk};
 
-use crate::game::{Game, Player};
+use crate::game::{Game, Phase, Player};
 use crate::goods::Good;
 use crate::replay::{parse_document, player_hint, step_raw, tree_error, validated};
 use crate::scoring::score;
@@ -61,6 +61,29 @@ fn finished(game: &Game) -> Option<Game> {
     (over.is_over() && !game.is_over()).then_some(over)
 }
 
+/// The game after the windows an entry closes before its own effects, as a replay closes them
+/// (docs/log-format.md "entries of another type": an entry that is not the window's own takes
+/// its defaults — the solo keep, the feeding, the breeding — and the round may end): `None`
+/// when the entry closes none. Each close ends a window, so the loop runs at most three times.
+fn automatic_steps(game: &Game, raw: &serde_json::value::RawValue) -> Option<Game> {
+    let kind = serde_json::from_str::<serde_json::Value>(raw.get()).ok()?.get("type")?.as_str()?.to_owned();
+    let mut closed: Option<Game> = None;
+    for _ in 0..3 {
+        let now = closed.as_ref().unwrap_or(game);
+        let own = match now.phase() {
+            Phase::Keep => "keep",
+            Phase::Feeding { .. } => "feed",
+            Phase::Breeding { .. } => "breed",
+            _ => break,
+        };
+        if kind == own {
+            break;
+        }
+        closed.get_or_insert_with(|| game.clone()).close_window();
+    }
+    closed
+}
+
 /// Walks every legal entry of a Caverna log once (see `GameEngine::walk`).
 pub fn walk(input: &[u8], visit: Walk<'_>) {
     // A log a JSON tree cannot read has no legal entry (see `replay::tree_error`).
@@ -73,6 +96,7 @@ pub fn walk(input: &[u8], visit: Walk<'_>) {
     let last = doc.entries.len().checked_sub(1);
     for (i, raw) in doc.entries.iter().enumerate() {
         let round = u16::from(game.round());
+        let automatic = automatic_steps(&game, raw);
         if step_raw(&mut game, raw).is_err() {
             visit(Visit::refused(i, round, player_hint(raw), raw.get(), &game));
             break;
@@ -82,7 +106,8 @@ pub fn walk(input: &[u8], visit: Walk<'_>) {
                 game = over;
             }
         }
-        visit(Visit::applied(i, round, player_hint(raw), raw.get(), &game));
+        let between = automatic.as_ref().map(|g| g as &dyn Position);
+        visit(Visit::applied(i, round, player_hint(raw), raw.get(), &game).after_automatic(between));
     }
 }
 

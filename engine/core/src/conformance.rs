@@ -508,6 +508,20 @@ pub fn the_timeline_agrees_with_the_ledger_and_the_verdict<E: GameEngine>(g: &Si
         assert_eq!(shown, expected, "{g}: a view has one panel per seat, named as the verdict");
         assert!(view.players.iter().all(|p| p.grid.is_some() == board), "{g}: a grid exactly when the spec says");
     }
+    for step in &timeline.steps {
+        let mut sum: std::collections::BTreeMap<(usize, &str), i64> = std::collections::BTreeMap::new();
+        for c in step.automatic.iter().chain(&step.own) {
+            *sum.entry((c.player, c.item.as_str())).or_default() += c.delta;
+        }
+        sum.retain(|_, d| *d != 0);
+        let line: std::collections::BTreeMap<(usize, &str), i64> =
+            step.line.changes.iter().map(|c| ((c.player, c.item.as_str()), c.delta)).collect();
+        assert_eq!(
+            sum, line,
+            "{g}: entry {}: the automatic steps and the entry's own changes make its line",
+            step.line.entry
+        );
+    }
     assert!(E::timeline(b"[]").is_none(), "{}: a log that is not an object has no timeline", E::KIND);
     if v.status == crate::Status::Complete {
         let totals: Vec<Option<i64>> = v.players.iter().map(|p| p.score.as_ref().map(|s| s.total)).collect();

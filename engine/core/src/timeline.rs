@@ -40,12 +40,16 @@ pub struct Visit<'a> {
     /// the players (a rule may have refused the entry part-way through applying it).
     pub applied: bool,
     pub position: &'a dyn Position,
+    /// The position after the game's automatic steps that the entry set off before its own
+    /// effects (a harvest window it closed, the round it ended), when there were any: the
+    /// ledger shows them as a row of their own.
+    pub automatic: Option<&'a dyn Position>,
 }
 
 impl<'a> Visit<'a> {
     /// The stop after the setup.
     pub fn setup(round: u16, position: &'a dyn Position) -> Visit<'a> {
-        Visit { entry: None, round, player: None, text: None, applied: true, position }
+        Visit { entry: None, round, player: None, text: None, applied: true, position, automatic: None }
     }
 
     /// The stop after legal entry `entry`, played in `round` (see [`Visit::round`]).
@@ -56,7 +60,12 @@ impl<'a> Visit<'a> {
         text: &'a str,
         position: &'a dyn Position,
     ) -> Visit<'a> {
-        Visit { entry: Some(entry), round, player, text: Some(text), applied: true, position }
+        Visit { entry: Some(entry), round, player, text: Some(text), applied: true, position, automatic: None }
+    }
+
+    /// This stop with the position the entry's automatic steps left (see [`Visit::automatic`]).
+    pub fn after_automatic(self, automatic: Option<&'a dyn Position>) -> Visit<'a> {
+        Visit { automatic, ..self }
     }
 
     /// The stop at entry `entry`, refused (see [`Visit::applied`]).
@@ -67,7 +76,7 @@ impl<'a> Visit<'a> {
         text: &'a str,
         position: &'a dyn Position,
     ) -> Visit<'a> {
-        Visit { entry: Some(entry), round, player, text: Some(text), applied: false, position }
+        Visit { entry: Some(entry), round, player, text: Some(text), applied: false, position, automatic: None }
     }
 }
 
@@ -93,6 +102,13 @@ pub struct TimelineStep {
     pub line: LedgerLine,
     /// The entry in words.
     pub sentence: String,
+    /// What the game's automatic steps changed before the entry's own effects (a harvest it
+    /// closed, the round it ended); empty when there were none. `line` holds both.
+    #[serde(skip)]
+    pub automatic: Vec<LedgerChange>,
+    /// What the entry itself changed: `line` without `automatic`.
+    #[serde(skip)]
+    pub own: Vec<LedgerChange>,
     /// Every player's counts after it, by id (the running totals of the score sheet).
     pub totals: Vec<BTreeMap<String, i64>>,
     /// The position after it.
@@ -177,7 +193,18 @@ pub fn timeline(walk: impl FnOnce(Walk<'_>)) -> Option<Timeline> {
             (Some(entry), true) => {
                 let after = v.position.counts();
                 let line = LedgerLine { entry, round: v.round, player: v.player, changes: changes(&before, &after) };
-                steps.push(TimelineStep { line, sentence, totals: after.clone(), view: v.position.view() });
+                let (automatic, own) = match v.automatic.map(|a| a.counts()) {
+                    Some(between) => (changes(&before, &between), changes(&between, &after)),
+                    None => (Vec::new(), line.changes.clone()),
+                };
+                steps.push(TimelineStep {
+                    line,
+                    sentence,
+                    automatic,
+                    own,
+                    totals: after.clone(),
+                    view: v.position.view(),
+                });
                 before = after;
             }
         }

@@ -378,6 +378,24 @@ fn score_table(head: &GameHead) -> Markup {
 }
 
 /// A line's changes grouped by player, the players in seat order.
+/// Changes player by player, the player of the entry first without a name.
+fn changes_cell<'a>(
+    changes: &[chronicle_game::LedgerChange],
+    by: Option<usize>,
+    name: &dyn Fn(usize) -> &'a str,
+) -> Markup {
+    html! {
+        @for (k, (player, list)) in by_player(changes).into_iter().enumerate() {
+            @if k > 0 { "; " }
+            @if by != Some(player) { strong { (name(player)) } ": " }
+            @for (i, c) in list.iter().enumerate() {
+                @if i > 0 { ", " }
+                span class={ "delta " @if c.delta > 0 { "gain" } @else { "loss" } } { (format!("{:+}", c.delta)) " " (c.item.replace('_', " ")) }
+            }
+        }
+    }
+}
+
 fn by_player(changes: &[chronicle_game::LedgerChange]) -> Vec<(usize, Vec<&chronicle_game::LedgerChange>)> {
     let mut groups: BTreeMap<usize, Vec<&chronicle_game::LedgerChange>> = BTreeMap::new();
     for c in changes {
@@ -401,18 +419,21 @@ fn ledger_table(head: &GameHead, timeline: &chronicle_game::Timeline, at: Option
                         @for n in &names { th.num title={ "points " (n) " would score if the game ended after the entry" } { (n) } } } }
                     tbody { @for step in &timeline.steps {
                         @let line = &step.line;
+                        // What the game did by itself before the entry (a harvest it closed, the
+                        // round it ended): a row of its own, as on a score sheet.
+                        @if !step.automatic.is_empty() {
+                            tr.automatic data-before-entry=(line.entry) {
+                                td {} td.num { (line.round) }
+                                td.sentence { "The harvest and the end of the round, before the next entry." }
+                                td { (changes_cell(&step.automatic, None, &name)) }
+                                @for _ in &names { td {} }
+                            }
+                        }
                         tr data-entry=(line.entry) class=[(Some(line.entry) == at).then_some("current")] {
                             td { a href={ "?at=" (line.entry) "#board" } { (line.entry) } }
                             td.num { (line.round) }
                             td.sentence { (step.sentence) }
-                            td { @for (k, (player, changes)) in by_player(&line.changes).into_iter().enumerate() {
-                                @if k > 0 { "; " }
-                                @if line.player != Some(player) { strong { (name(player)) } ": " }
-                                @for (i, c) in changes.iter().enumerate() {
-                                    @if i > 0 { ", " }
-                                    span class={ "delta " @if c.delta > 0 { "gain" } @else { "loss" } } { (format!("{:+}", c.delta)) " " (c.item.replace('_', " ")) }
-                                }
-                            } }
+                            td { (changes_cell(&step.own, line.player, &name)) }
                             @for t in &step.totals { td.num.running { (t.get("points").copied().unwrap_or(0)) } }
                         }
                     } }
@@ -467,7 +488,6 @@ async fn board_at(state: &AppState, head: &GameHead, at: Option<usize>, budget: 
         return html! { p.error { "That entry is not one of the game's legal entries." } };
     };
     let step = at.and_then(|n| timeline.steps.get(n));
-    let line = step.map(|s| &s.line);
     html! {
         div.entry #current-entry data-at=(at.map_or(-1, |a| a as i64)) {
             @match at {
@@ -476,7 +496,7 @@ async fn board_at(state: &AppState, head: &GameHead, at: Option<usize>, budget: 
             }
             @if let Some(s) = step { p.sentence { (s.sentence) } }
             @if at.is_some() {
-                (super::views::changes(head, line))
+                (super::views::changes(head, step))
             }
         }
         (super::views::board(head.record.game, view))

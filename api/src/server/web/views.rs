@@ -6,7 +6,7 @@
 use maud::{html, Markup};
 
 use chronicle_game::view::{Area, Grid, Panel, ScoreNow};
-use chronicle_game::{BoardView, GameKind, LedgerLine};
+use chronicle_game::{BoardView, GameKind, LedgerChange, TimelineStep};
 use chronicle_store::GameHead;
 
 /// A position: where the game stands, the shared areas, then one panel per player.
@@ -104,24 +104,35 @@ fn score_now(kind: Option<GameKind>, s: &ScoreNow) -> Markup {
     }
 }
 
-/// What one entry changed, player by player, as the engine's ledger line for it says (the
-/// line the ledger table marks): every game alike, in the players' names.
-pub fn changes(head: &GameHead, line: Option<&LedgerLine>) -> Markup {
-    let names: Vec<&str> = head.record.players.iter().map(|p| p.name.as_str()).collect();
-    let name = |seat: usize| names.get(seat).copied().unwrap_or("?");
+/// Changes grouped by player, in the players' names: `[(name, ["+3 wood", …])]`.
+fn grouped<'a>(changes: &[LedgerChange], names: &[&'a str]) -> Vec<(&'a str, Vec<String>)> {
     let mut by_player: Vec<(usize, Vec<String>)> = Vec::new();
-    for c in line.map(|l| l.changes.as_slice()).unwrap_or(&[]) {
+    for c in changes {
         let text = format!("{:+} {}", c.delta, c.item.replace('_', " "));
         match by_player.iter_mut().find(|(p, _)| *p == c.player) {
             Some((_, list)) => list.push(text),
             None => by_player.push((c.player, vec![text])),
         }
     }
+    by_player.into_iter().map(|(p, list)| (names.get(p).copied().unwrap_or("?"), list)).collect()
+}
+
+/// What one entry changed, player by player, as the engine's timeline says (the same numbers
+/// as the ledger table's rows): the game's automatic steps it set off first (a harvest, the
+/// end of a round), then its own effects — every game alike, in the players' names.
+pub fn changes(head: &GameHead, step: Option<&TimelineStep>) -> Markup {
+    let names: Vec<&str> = head.record.players.iter().map(|p| p.name.as_str()).collect();
+    let own = grouped(step.map_or(&[][..], |s| s.own.as_slice()), &names);
+    let automatic = grouped(step.map_or(&[][..], |s| s.automatic.as_slice()), &names);
     html! {
         div.ledger {
-            @if by_player.is_empty() { p { "Nothing any player counts changed." } }
-            @else { ul { @for (seat, list) in &by_player { li { strong { (name(*seat)) } ": " (list.join(", ")) } } } }
-            @if let Some(p) = line.and_then(|l| l.player) { p.hint { "Entry by " (name(p)) " (seat " (p + 1) ")." } }
+            @if !automatic.is_empty() {
+                p.automatic { "First the harvest and the end of the round: "
+                    @for (i, (name, list)) in automatic.iter().enumerate() { @if i > 0 { "; " } strong { (name) } ": " (list.join(", ")) } }
+            }
+            @if own.is_empty() { p { "Nothing any player counts changed." } }
+            @else { ul { @for (name, list) in &own { li { strong { (name) } ": " (list.join(", ")) } } } }
+            @if let Some(p) = step.and_then(|s| s.line.player) { p.hint { "Entry by " (names.get(p).copied().unwrap_or("?")) " (seat " (p + 1) ")." } }
         }
     }
 }
