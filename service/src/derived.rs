@@ -1,11 +1,12 @@
 //! What the service derives from stored logs — the decompressed log, states at entries, the
-//! ledger, the trust report — kept for later requests, bounded by bytes.
+//! ledger, the timeline (every position's view from one replay), the trust report — kept for
+//! later requests, bounded by bytes.
 //!
 //! A stored game never changes on a running server (a reverify restarts it, see the crate
 //! documentation), so what a replay derived from it stays true. Keeping it makes repeated work
 //! cheap: aliases of one field in one request, a page and its board fragment, a viewer stepping
-//! from entry *n* to *n* + 1 (the state before is the step's last state). Each kept product
-//! weighs its log's size in bytes — what the answers built from a log are bounded by
+//! from entry *n* to *n* + 1 (every position is in the game's timeline). Each kept product
+//! weighs its log's size in bytes (a timeline [`TIMELINE_WEIGHT`] times that) — what the answers built from a log are bounded by
 //! (docs/reliability.md) — and the whole cache at most [`CAPACITY`]; least recently used first
 //! out. Keeping a product does not make it free: every use is still charged to the request's
 //! [`crate::cost::Budget`], since each use goes out in an answer.
@@ -81,31 +82,9 @@ pub(crate) fn new_cache() -> Derived {
     Cache::with_weighter(1024, CAPACITY, ByBytes)
 }
 
-/// The text of entry `n` of a log (its `entries` member), without building a tree of the
-/// rest: each entry is kept as its own slice of the log. `None` when the log is no JSON object
-/// with that many entries.
-pub fn entry_text(log: &[u8], n: usize) -> Option<String> {
-    #[derive(serde::Deserialize)]
-    struct Entries<'a> {
-        #[serde(borrow)]
-        entries: Vec<&'a serde_json::value::RawValue>,
-    }
-    let read: Entries<'_> = serde_json::from_slice(log).ok()?;
-    read.entries.get(n).map(|e| e.get().to_owned())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn an_entry_is_read_as_written_without_the_others() {
-        let log = br#"{"format":"x","setup":{"a":[1,2]},"entries":[{"type":"a"}, {"type": "b", "n": [1, 2]}]}"#;
-        assert_eq!(entry_text(log, 1).as_deref(), Some(r#"{"type": "b", "n": [1, 2]}"#));
-        assert_eq!(entry_text(log, 2), None);
-        assert_eq!(entry_text(b"[1, 2]", 0), None);
-        assert_eq!(entry_text(b"{\"entries\": 3}", 0), None);
-    }
 
     #[test]
     fn kept_products_weigh_their_logs_bytes_and_the_cache_stays_within_its_capacity() {

@@ -567,15 +567,8 @@ impl Service {
         self.on_sent(log, 1, budget, games::record_of).await
     }
 
-    /// The state of a log that is not stored, after its last legal entry with the window it
-    /// waits in still open (where the next entry is decided); `None` without a valid setup or
-    /// an engine for its game.
-    pub async fn open_state(&self, log: Vec<u8>, budget: &Budget) -> Result<Option<StateAt>, ServiceError> {
-        self.on_sent(log, 1, budget, games::open_state).await
-    }
-
     /// The view of a log that is not stored after its last legal entry (see
-    /// [`Service::open_state`]): what the recorder draws.
+    /// `GameEngine::open_view`): what the recorder draws.
     pub async fn open_view(
         &self,
         log: Vec<u8>,
@@ -764,12 +757,6 @@ impl Service {
         let bytes = self.stored_log(&head).await;
         drop(permit);
         bytes
-    }
-
-    /// Entry `n` of a stored game's log as written (see [`derived::entry_text`]).
-    pub async fn entry(&self, id: i64, n: usize, budget: &Budget) -> Result<Option<String>, ServiceError> {
-        let log = self.log(id, budget).await?;
-        blocking(move || derived::entry_text(&log, n)).await
     }
 
     /// Creates a tournament; returns it with its organizer token (shown only now).

@@ -128,7 +128,9 @@ pub fn replay_text(file: &str, r: &GameReplay) -> String {
         Status::Invalid => {
             let e = v.error.as_ref();
             let at = e.and_then(|e| e.entry).map_or_else(|| "the document".to_owned(), |i| format!("entry {i}"));
-            let player = e.and_then(|e| e.player).map(|p| format!(" by {}", seat_of(v, p))).unwrap_or_default();
+            // A player index that names no seat is the error itself, said by the message.
+            let seat = e.and_then(|e| e.player).filter(|&p| p < v.players.len());
+            let player = seat.map(|p| format!(" by {}", seat_of(v, p))).unwrap_or_default();
             let (code, msg) = e.map_or(("", ""), |e| (e.code.as_str(), e.message.as_str()));
             format!("{file}: {name}invalid at {at}{player}: {code}: {}", chronicle_game::bounded_message(msg))
         }

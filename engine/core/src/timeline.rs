@@ -76,7 +76,7 @@ impl<'a> Visit<'a> {
         text: &'a str,
         position: &'a dyn Position,
     ) -> Visit<'a> {
-        Visit { entry: Some(entry), round, player, text: Some(text), applied: false, position, automatic: None }
+        Visit { applied: false, ..Visit::applied(entry, round, player, text, position) }
     }
 }
 
