@@ -42,6 +42,7 @@ pub fn record(v: &Verdict, facts: Facts) -> GameRecord {
             tournament: v.meta.tournament.as_deref().map(clean),
             played_at: v.meta.played_at.as_deref().map(clean),
             source: v.meta.source.as_deref().map(clean),
+            place: v.meta.place.as_deref().map(clean),
         },
         players: v
             .players

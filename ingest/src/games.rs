@@ -109,6 +109,12 @@ pub fn open_view(bytes: &[u8], format: Option<&str>) -> Option<BoardView> {
     engine(kind_of(bytes, format).ok()?).open_view(bytes)
 }
 
+/// Every position of a log that is not stored (its game read from its envelope), as
+/// [`timeline`] gives it.
+pub fn log_timeline(bytes: &[u8], format: Option<&str>) -> Option<Timeline> {
+    timeline(kind_of(bytes, format).ok(), bytes)
+}
+
 /// Every position of a log of game `kind` with its view and ledger line (`None` for a log of
 /// no known game or without a valid setup).
 pub fn timeline(kind: Option<GameKind>, bytes: &[u8]) -> Option<Timeline> {

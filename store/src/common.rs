@@ -24,7 +24,7 @@ type Conn = <Db as sqlx::Database>::Connection;
 type DbRow = <Db as sqlx::Database>::Row;
 
 /// The verdict columns of `games`: everything `chronicle reverify` rewrites.
-const VERDICT_COLUMNS: [&str; 15] = [
+const VERDICT_COLUMNS: [&str; 16] = [
     "game",
     "engine_version",
     "player_count",
@@ -40,6 +40,7 @@ const VERDICT_COLUMNS: [&str; 15] = [
     "tournament",
     "played_at",
     "source",
+    "place",
 ];
 
 /// The tables holding one game's players, score rows and facts, children first.
@@ -71,7 +72,8 @@ fn push_verdict<'a>(b: &mut Separated<'_, 'a, Db, &'static str>, r: &'a GameReco
         .push_bind(r.meta.id.as_deref())
         .push_bind(r.meta.tournament.as_deref())
         .push_bind(r.meta.played_at.as_deref())
-        .push_bind(r.meta.source.as_deref());
+        .push_bind(r.meta.source.as_deref())
+        .push_bind(r.meta.place.as_deref());
 }
 
 /// Inserts rows with multi-row `INSERT … VALUES`, as few statements as the bind limit allows.
@@ -519,6 +521,7 @@ async fn replace_records_on(conn: &mut Conn, records: &[(i64, GameRecord)]) -> R
             .bind(r.meta.tournament.as_deref())
             .bind(r.meta.played_at.as_deref())
             .bind(r.meta.source.as_deref())
+            .bind(r.meta.place.as_deref())
             .bind(*id)
             .execute(&mut *tx)
             .await
@@ -610,6 +613,7 @@ fn verdict_from(row: &DbRow, id: i64) -> Result<GameRecord, StoreError> {
             tournament: row.try_get("tournament").map_err(fail)?,
             played_at: row.try_get("played_at").map_err(fail)?,
             source: row.try_get("source").map_err(fail)?,
+            place: row.try_get("place").map_err(fail)?,
         },
         players: Vec::new(),
         // Filled by `fill_facts` for games with fact tables.

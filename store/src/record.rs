@@ -77,6 +77,8 @@ pub struct MetaRow {
     /// Who or what recorded the game (`meta.source`; the simulator writes `simulate:` and
     /// its bots).
     pub source: Option<String>,
+    /// Where the game was played (`meta.place`, free text).
+    pub place: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

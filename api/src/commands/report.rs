@@ -127,7 +127,9 @@ pub fn replay_text(file: &str, r: &GameReplay) -> String {
     let mut text = match v.status {
         Status::Invalid => {
             let e = v.error.as_ref();
-            let at = e.and_then(|e| e.entry).map_or_else(|| "the document".to_owned(), |i| format!("entry {i}"));
+            let at = e
+                .and_then(|e| e.entry)
+                .map_or_else(|| "the document".to_owned(), |i| format!("entry {} (entries[{i}])", i + 1));
             // A player index that names no seat is the error itself, said by the message.
             let seat = e.and_then(|e| e.player).filter(|&p| p < v.players.len());
             let player = seat.map(|p| format!(" by {}", seat_of(v, p))).unwrap_or_default();
@@ -202,7 +204,7 @@ pub fn trust_text(t: &Value) -> String {
         ));
     }
     for w in t["warnings"].as_array().map(Vec::as_slice).unwrap_or(&[]) {
-        let at = w["entry"].as_u64().map(|e| format!(" at entry {e}")).unwrap_or_default();
+        let at = w["entry"].as_u64().map(|e| format!(" at entry {} (entries[{e}])", e + 1)).unwrap_or_default();
         let named = |p: u64| {
             let player = t["players"].as_array().and_then(|ps| ps.iter().find(|x| x["seat"] == p));
             let name = player.and_then(|x| x["name"].as_str()).unwrap_or("?");

@@ -99,7 +99,7 @@ fn the_viewer_the_ledger_and_chronicle_state_agree_at_every_entry() {
             .map(|p| p["provisional_score"]["total"].to_string())
             .collect();
         let running: Vec<String> =
-            row.split("class=\"num running\">").skip(1).map(|c| c[..c.find('<').unwrap()].to_owned()).collect();
+            row.split("class=\"num running\"><strong>").skip(1).map(|c| c[..c.find('<').unwrap()].to_owned()).collect();
         assert_eq!(running, expected, "entry {n}: the ledger's running points");
         let sentence = row.split("class=\"sentence\">").nth(1).map(|c| &c[..c.find('<').unwrap()]).unwrap_or("");
         assert!(sentence.ends_with('.') && sentence.len() > 10, "entry {n}: a sentence, not `{sentence}`");
@@ -169,4 +169,22 @@ fn a_replaced_game_is_not_offered_to_its_tournament_again() {
         naming(&page).is_none_or(|s| !s.contains(&format!("/games/{first}\""))),
         "the replaced game is offered again"
     );
+}
+
+both_stores!(where_a_game_was_played_is_stored_and_said);
+
+/// A log's `meta.place` (docs/log-format.md "meta") is stored with its game, given by the API
+/// (`meta { place }`) and said on the game page with the date ("Played 2026-11-28 at Lyon").
+fn where_a_game_was_played_is_stored_and_said(db: Database) {
+    let server = Server::start(&db, &[]);
+    let token = create_token(&db, "place");
+    let mut log: serde_json::Value = serde_json::from_slice(&fixture("complete_3p.json").bytes).expect("JSON");
+    log["meta"] = serde_json::json!({ "played_at": "2026-11-28", "place": "Lyon" });
+    let q = "mutation($log: JSON!) { submitGame(log: $log) { game { id meta { playedAt place } } } }";
+    let data = server.data(Some(&token), q, serde_json::json!({ "log": log }));
+    let game = &data["submitGame"]["game"];
+    assert_eq!(game["meta"], serde_json::json!({ "playedAt": "2026-11-28", "place": "Lyon" }));
+    let id = game["id"].as_str().expect("id");
+    let (_, page) = server.get(&format!("/games/{id}"));
+    assert!(page.contains("Played 2026-11-28 at Lyon."), "the page says where the game was played");
 }

@@ -132,7 +132,10 @@ fn game_pages_draw_village_and_above_and_below_states() {
 
     let (status, fragment) = server.get(&format!("/games/{aab}/board?at=5"));
     assert_eq!(status, 200);
-    assert!(fragment.contains("class=\"state above-and-below\"") && fragment.contains("Entry 5"));
+    assert!(
+        fragment.contains("class=\"state above-and-below\"") && fragment.contains("Entry 6 of "),
+        "entries are counted from 1 on pages"
+    );
 }
 
 /// In a browser: a Village log pasted on the home page is stored, its page steps through the

@@ -126,7 +126,7 @@ fn step(b: &Browser, v: &Value, picks: &mut Picks) -> bool {
 
 /// Fills the start form and starts the recording.
 fn start(b: &Browser, server: &Server, names: &[&str], seed: u64) {
-    b.goto(&format!("{}/record", server.base));
+    b.goto(&format!("{}/record?game=caverna", server.base));
     b.script("localStorage.clear(); location.reload();", json!([]));
     let inputs = loop {
         let found = b.find_all(".player-name");
@@ -209,7 +209,7 @@ fn browser_records_a_complete_solo_game_by_clicking() {
             continue;
         }
         if entries >= 16 && !reloaded {
-            b.goto(&format!("{}/record", server.base));
+            b.goto(&format!("{}/record?game=caverna", server.base));
             let after = wait_ready(&b);
             assert_eq!(entries_of(&after), entries, "a reload keeps the log");
             reloaded = true;
@@ -225,7 +225,7 @@ fn browser_records_a_complete_solo_game_by_clicking() {
     }
     let v = wait_ready(&b);
     let page = b.script("return document.querySelector('main').innerText.slice(0, 3000);", json!([]));
-    let saved = b.script("return localStorage.getItem('chronicle-recorder');", json!([]));
+    let saved = b.script("return localStorage.getItem('chronicle-recorder-caverna');", json!([]));
     std::fs::write("/tmp/rec-debug.json", saved.as_str().unwrap_or("")).ok();
     assert_eq!(v["status"], "complete", "{v}\n{}", page.as_str().unwrap_or(""));
     assert!(undone && reloaded && free, "undo {undone}, reload {reloaded}, free action {free}");

@@ -39,6 +39,7 @@ fn dealing() -> FormSection {
         label: label.to_owned(),
         options,
         default: default.map(str::to_owned),
+        upload: None,
     };
     FormSection {
         id: "dealing".to_owned(),
@@ -76,6 +77,7 @@ fn round_cards(players: usize) -> FormSection {
                 id: card_field(round),
                 label: format!("Round {round} (stage {stage})"),
                 default: (cards.len() == 1).then(|| cards[0].id().to_owned()),
+                upload: None,
                 options: cards.into_iter().map(|c| FormOption::new(c.id(), title(c.id()))).collect(),
             }
         })
@@ -108,6 +110,7 @@ fn harvest_tokens(players: usize) -> FormSection {
                 label: format!("Round {round}"),
                 options: HarvestToken::ALL.iter().map(|&t| FormOption::new(t.id(), token_label(t))).collect(),
                 default: None,
+                upload: None,
             })
             .collect(),
         shown_when: Some(("dealt".to_owned(), "drawn".to_owned())),
@@ -120,7 +123,13 @@ fn seed() -> FormSection {
         id: "seed".to_owned(),
         title: "Seed".to_owned(),
         hint: "A whole number: the same seed always deals the same cards and tokens.".to_owned(),
-        fields: vec![FormField { id: "seed".to_owned(), label: "Seed".to_owned(), options: Vec::new(), default: None }],
+        fields: vec![FormField {
+            id: "seed".to_owned(),
+            label: "Seed".to_owned(),
+            options: Vec::new(),
+            default: None,
+            upload: None,
+        }],
         shown_when: Some(("dealt".to_owned(), "seed".to_owned())),
     }
 }

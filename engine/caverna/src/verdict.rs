@@ -83,7 +83,14 @@ impl GameEngine for Caverna {
         let Some(game) = r.game.as_ref().filter(|_| r.error.is_none()) else {
             return Err("the log is not legal up to here; there is no position to build on".into());
         };
-        let draft: Draft = serde_json::from_value(draft.clone())
+        // `null` starts the placement of the player to move; a harvest decision (no player to
+        // move) is chosen whole from the legal entries.
+        let draft = match (draft, game.to_move()) {
+            (Value::Null, Some(p)) => serde_json::json!({ "player": p }),
+            (Value::Null, None) => return Err("this decision is chosen whole from the legal entries".into()),
+            (d, _) => d.clone(),
+        };
+        let draft: Draft = serde_json::from_value(draft)
             .map_err(|e| format!("the draft is not a `place` draft: {}", crate::messages::notation(&e.to_string())))?;
         let st = steps(game, &draft).map_err(|refusal| {
             let message = &refusal.error.message;
@@ -129,6 +136,11 @@ impl GameEngine for Caverna {
 
     fn walk(log: &[u8], visit: Walk<'_>) {
         crate::ledger::walk(log, visit);
+    }
+
+    fn free_start(player: usize) -> Option<(String, Value)> {
+        let start = serde_json::json!({ "type": "free", "player": player, "actions": [] });
+        Some(("Free action (conversions, ruby trades, tile uses) for any player".to_owned(), start))
     }
 
     fn setup_form(players: u8) -> Option<chronicle_game::setup_form::SetupForm> {

@@ -153,7 +153,9 @@ pub trait GameEngine {
     }
 
     /// The next step of building one entry after the last legal entry of a replay: `draft` is
-    /// the entry so far in the game's documented draft shape. Refused (with a message for
+    /// the entry so far in the game's documented draft shape; `null` starts the entry the game
+    /// waits for (refused when the game builds that one whole: it is chosen from
+    /// [`GameEngine::legal_entries`]). Refused (with a message for
     /// people) when the draft is malformed, illegal so far, or not a kind of entry the game
     /// builds step by step; the default is a game whose entries are chosen whole from
     /// [`GameEngine::legal_entries`].
@@ -220,6 +222,14 @@ pub trait GameEngine {
     fn setup_from_form(filled: &FilledSetup) -> Result<Value, Vec<String>> {
         let _ = filled;
         Err(vec![format!("{} games are not set up from a form", Self::KIND.spec().name)])
+    }
+
+    /// Free actions, when the game has actions a player may take at any point beside the
+    /// entry the game waits for: what they are, for people, and the [`GameEngine::entry_steps`]
+    /// draft that starts one for seat `player`. `None` for a game without them.
+    fn free_start(player: usize) -> Option<(String, Value)> {
+        let _ = player;
+        None
     }
 
     /// The rules as this engine implements them, for players, in Markdown (`chronicle rules`:
@@ -321,6 +331,8 @@ pub trait Engine: Send + Sync {
     fn setup_form(&self, players: u8) -> Option<SetupForm>;
     /// See [`GameEngine::setup_from_form`].
     fn setup_from_form(&self, filled: &FilledSetup) -> Result<Value, Vec<String>>;
+    /// See [`GameEngine::free_start`].
+    fn free_start(&self, player: usize) -> Option<(String, Value)>;
     /// See [`GameEngine::simulate`].
     fn simulate(&self, seed: u64, players: u8) -> Result<Value, String>;
     /// See [`GameEngine::simulate_with`].
@@ -385,6 +397,9 @@ impl<E: GameEngine> Engine for Handle<E> {
     }
     fn setup_from_form(&self, filled: &FilledSetup) -> Result<Value, Vec<String>> {
         E::setup_from_form(filled)
+    }
+    fn free_start(&self, player: usize) -> Option<(String, Value)> {
+        E::free_start(player)
     }
     fn simulate(&self, seed: u64, players: u8) -> Result<Value, String> {
         E::simulate(seed, players)

@@ -39,6 +39,9 @@ pub struct FormField {
     pub options: Vec<FormOption>,
     /// The value chosen at first (`None`: nothing chosen yet).
     pub default: Option<String>,
+    /// When set, the page also lets the user upload a JSON file (data the log declares, such
+    /// as a game's printed components) whose text becomes the value; says what file it takes.
+    pub upload: Option<String>,
 }
 
 /// An allowed value and its printed name.

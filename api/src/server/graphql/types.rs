@@ -182,6 +182,8 @@ pub struct Meta {
     pub played_at: Option<String>,
     /// Who or what recorded the game (the simulator writes `simulate:` and its bots).
     pub source: Option<String>,
+    /// Where the game was played (a club, a city, an event's venue), as the log says.
+    pub place: Option<String>,
 }
 
 /// A recorded score that differs from the computed one.
@@ -425,6 +427,7 @@ impl From<&GameRecord> for Verification {
                 tournament: r.meta.tournament.clone(),
                 played_at: r.meta.played_at.clone(),
                 source: r.meta.source.clone(),
+                place: r.meta.place.clone(),
             },
             source: LogSource::None,
         }

@@ -283,7 +283,12 @@ pub async fn show(state: web::Data<AppState>, req: HttpRequest, id: web::Path<St
                         "The log names the tournament “" (t) "” (" a href={ "/games?named=" (encode_value(t)) } { "games naming it" } "). "
                     }
                 }
-                @if let Some(p) = &r.meta.played_at { "Played " (p) ". " }
+                @match (&r.meta.played_at, &r.meta.place) {
+                    (Some(when), Some(place)) => { "Played " (when) " at " (place) ". " }
+                    (Some(when), None) => { "Played " (when) ". " }
+                    (None, Some(place)) => { "Played at " (place) ". " }
+                    (None, None) => {}
+                }
                 "Uploaded " (head.uploaded_at) @if let Some(u) = &head.uploader { " by " (u) } ". "
                 "Engine " (r.engine_version) ". "
                 span title=(head.sha256) { "Dedupe key " code { (head.sha256.get(..12).unwrap_or(&head.sha256)) } }
@@ -291,7 +296,7 @@ pub async fn show(state: web::Data<AppState>, req: HttpRequest, id: web::Path<St
             @if let Some(e) = &r.error {
                 div.error-box #error {
                     strong { "Invalid" }
-                    @if let Some(n) = e.entry { " at entry " a href={ "?at=" (n.saturating_sub(1)) "#board" } { (n) } }
+                    @if let Some(n) = e.entry { " at entry " a href={ "?at=" (n.saturating_sub(1)) "#board" } { (n + 1) } }
                     @if let Some(p) = e.player { ", by " (r.players.get(p as usize).map_or("?", |pl| pl.name.as_str())) " (seat " (p + 1) ")" }
                     ": " code { (e.code) } " — " (e.message)
                     @if let Some((_, sentence)) = &illegal { p.illegal { "The entry: " (sentence) } }
@@ -404,6 +409,23 @@ fn by_player(changes: &[chronicle_game::LedgerChange]) -> Vec<(usize, Vec<&chron
     groups.into_iter().collect()
 }
 
+/// A player's running totals after an entry, as on a score sheet: the points if the game
+/// ended there, and under them the new total of each item the entry changed for the player.
+fn running_totals(player: usize, totals: &BTreeMap<String, i64>, changes: &[chronicle_game::LedgerChange]) -> Markup {
+    let changed: Vec<(&str, i64)> = changes
+        .iter()
+        .filter(|c| c.player == player && c.item != "points")
+        .map(|c| (c.item.as_str(), totals.get(&c.item).copied().unwrap_or(0)))
+        .collect();
+    html! {
+        strong { (totals.get("points").copied().unwrap_or(0)) } " pts"
+        @if !changed.is_empty() {
+            br;
+            small.totals { (changed.iter().map(|(item, n)| format!("{} {n}", item.replace('_', " "))).collect::<Vec<_>>().join(" · ")) }
+        }
+    }
+}
+
 /// Every legal entry with what it changed, player by player (the engine's ledger); the entry
 /// shown in the viewer is marked.
 fn ledger_table(head: &GameHead, timeline: &chronicle_game::Timeline, at: Option<usize>) -> Markup {
@@ -416,25 +438,27 @@ fn ledger_table(head: &GameHead, timeline: &chronicle_game::Timeline, at: Option
                 (super::views::ledger_hint())
                 div.scroll { table.ledger {
                     thead { tr { th { "Entry" } th { "Round" } th { "What happened" } th { "Changes" }
-                        @for n in &names { th.num title={ "points " (n) " would score if the game ended after the entry" } { (n) } } } }
-                    tbody { @for step in &timeline.steps {
+                        @for n in &names { th.num title={ (n) "'s points if the game ended after the entry, and the new totals of what it changed" } { (n) } } } }
+                    tbody { @for (i, step) in timeline.steps.iter().enumerate() {
                         @let line = &step.line;
+                        // The round the automatic steps closed: the one the previous entry was in.
+                        @let ended = i.checked_sub(1).and_then(|j| timeline.steps.get(j)).map_or(line.round, |s| s.line.round);
                         // What the game did by itself before the entry (a harvest it closed, the
                         // round it ended): a row of its own, as on a score sheet.
                         @if !step.automatic.is_empty() {
                             tr.automatic data-before-entry=(line.entry) {
                                 td {} td.num { (line.round) }
-                                td.sentence { "The harvest and the end of the round, before the next entry." }
+                                td.sentence { "The game's own steps at the end of round " (ended) ", before the next entry." }
                                 td { (changes_cell(&step.automatic, None, &name)) }
                                 @for _ in &names { td {} }
                             }
                         }
                         tr data-entry=(line.entry) class=[(Some(line.entry) == at).then_some("current")] {
-                            td { a href={ "?at=" (line.entry) "#board" } { (line.entry) } }
+                            td { a href={ "?at=" (line.entry) "#board" } { (line.entry + 1) } }
                             td.num { (line.round) }
                             td.sentence { (step.sentence) }
                             td { (changes_cell(&step.own, line.player, &name)) }
-                            @for t in &step.totals { td.num.running { (t.get("points").copied().unwrap_or(0)) } }
+                            @for (p, t) in step.totals.iter().enumerate() { td.num.running { (running_totals(p, t, &step.line.changes)) } }
                         }
                     } }
                 } }
@@ -491,7 +515,7 @@ async fn board_at(state: &AppState, head: &GameHead, at: Option<usize>, budget: 
     html! {
         div.entry #current-entry data-at=(at.map_or(-1, |a| a as i64)) {
             @match at {
-                Some(n) => { strong { "Entry " (n) } " (after it; round " (view.round) ", " (view.phase) ")" }
+                Some(n) => { strong { "Entry " (n + 1) " of " (timeline.steps.len()) } " (after it; round " (view.round) ", " (view.phase) ")" }
                 None => { strong { "Setup" } " (round " (view.round) ")" }
             }
             @if let Some(s) = step { p.sentence { (s.sentence) } }

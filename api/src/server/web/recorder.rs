@@ -27,55 +27,84 @@ pub const MAX_BODY: usize = 1 << 20;
 /// Most whole entries listed at a harvest decision.
 const WHOLE_LIMIT: usize = 200;
 
+/// The games the recorder records, in the registry's order.
+fn recordable() -> impl Iterator<Item = GameKind> {
+    GameKind::ALL.iter().copied().filter(|k| k.spec().capabilities.recorder)
+}
+
+/// `GET /record`: the recorder of the game `?game=ID`, or the choice of a game to record.
 pub async fn page_(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse {
     if let Some(r) = refused(&state, &req) {
         return r;
     }
-    let Some(kind) = GameKind::ALL.iter().copied().find(|k| k.spec().capabilities.recorder) else {
-        return HttpResponse::NotFound().finish();
-    };
-    let spec = kind.spec();
-    page(
-        "Record a game",
-        html! {
-            h1 { "Record a game" }
-            p { "Enter a game of " (spec.name) " as it is played: every button is a choice the rules engine says is legal now, and the board below follows each entry. The log stays in this browser until you download or store it." }
-            section #recorder-start hidden {
-                h2 { "New game" }
-                form #start-form {
-                    fieldset {
-                        legend { "Players, in seat order (player 1 starts)" }
-                        @for seat in 1..=spec.max_players {
-                            label { "Player " (seat) input.player-name type="text" maxlength="40" autocomplete="off"; }
-                        }
-                    }
-                    fieldset #game-meta {
-                        legend { "The game (optional; kept in the log)" }
-                        label { "Date " input #played-at type="date"; }
-                        label { "Place " input #place type="text" maxlength="100" autocomplete="off" placeholder="club, city or venue"; }
-                        label { "Tournament " input #tournament type="text" maxlength="100" autocomplete="off"; }
-                    }
-                    // The engine's setup form for the number of players named (`/record/setup-form`):
-                    // each choice offers only what the rules allow there.
-                    div #setup-form data-game=(kind.id()) {}
-                    button #start type="submit" { "Start recording" }
-                }
-                ul #start-error.error hidden {}
+    let q = super::query_map(&req);
+    let chosen = q.get("game").and_then(|g| GameKind::from_id(g)).filter(|k| k.spec().capabilities.recorder);
+    match chosen {
+        Some(kind) => page("Record a game", recorder(kind)),
+        None => page("Record a game", choose_game()),
+    }
+}
+
+/// The choice of a game, each with a recording in progress in this browser marked by the
+/// script.
+fn choose_game() -> maud::Markup {
+    html! {
+        h1 { "Record a game" }
+        p { "Enter a game as it is played at the table: every button is a choice the rules engine says is legal now, and the board follows each entry. Which game?" }
+        ul.game-choice {
+            @for kind in recordable() {
+                li { a.record-game href={ "/record?game=" (kind.id()) } data-game=(kind.id()) { (kind.spec().name) } }
             }
-            section #recorder hidden {
-                div #rec-status {}
-                div.rec-layout {
-                    div #rec-choices {
-                        h2 { "Next" }
-                        p #draft-summary {}
-                        div #groups {}
-                        div.buttons {
-                            button #record-entry type="button" hidden { "Record this entry" }
-                            button #draft-back type="button" hidden { "Back one step" }
-                        }
-                        div #whole {}
+        }
+    }
+}
+
+/// The recorder of one game.
+fn recorder(kind: GameKind) -> maud::Markup {
+    let spec = kind.spec();
+    let free = chronicle_ingest::games::engine(kind).free_start(0).map(|(label, _)| label);
+    html! {
+        h1 { "Record a game of " (spec.name) }
+        p { "Enter a game of " (spec.name) " as it is played: every button is a choice the rules engine says is legal now, and the board below follows each entry. The log stays in this browser until you download or store it." }
+        section #recorder-start hidden {
+            h2 { "New game" }
+            form #start-form {
+                fieldset {
+                    legend { "Players, in seat order (player 1 starts)" }
+                    @for seat in 1..=spec.max_players {
+                        label { "Player " (seat) input.player-name type="text" maxlength="40" autocomplete="off"; }
+                    }
+                    @if spec.min_players > 1 { p.hint { (spec.name) " takes " (spec.min_players) " to " (spec.max_players) " players." } }
+                    @else { p.hint { (spec.name) " takes 1 to " (spec.max_players) " players (one player: the solo game)." } }
+                }
+                fieldset #game-meta {
+                    legend { "The game (optional; kept in the log)" }
+                    label { "Date " input #played-at type="date"; }
+                    label { "Place " input #place type="text" maxlength="100" autocomplete="off" placeholder="club, city or venue"; }
+                    label { "Tournament " input #tournament type="text" maxlength="100" autocomplete="off"; }
+                }
+                // The engine's setup form for the number of players named (`/record/setup-form`):
+                // each choice offers only what the rules allow there.
+                div #setup-form data-game=(kind.id()) {}
+                button #start type="submit" { "Start recording" }
+            }
+            ul #start-error.error hidden {}
+        }
+        section #recorder hidden data-game=(kind.id()) {
+            div #rec-status {}
+            div.rec-layout {
+                div #rec-choices {
+                    h2 { "Next" }
+                    p #draft-summary {}
+                    div #groups {}
+                    div.buttons {
+                        button #record-entry type="button" hidden { "Record this entry" }
+                        button #draft-back type="button" hidden { "Back one step" }
+                    }
+                    div #whole {}
+                    @if let Some(label) = &free {
                         details #free-panel {
-                            summary { "Free action (conversions, ruby trades, tile uses) for any player" }
+                            summary { (label) }
                             label { "Player " select #free-player {} }
                             div #free-groups {}
                             div.buttons {
@@ -83,28 +112,32 @@ pub async fn page_(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse
                                 button #free-clear type="button" { "Clear" }
                             }
                         }
-                        div #claimed hidden {
-                            h2 { "Claimed final scores" }
-                            p.hint { "The scores written on the score pad at the table; the engine checks them against its own." }
-                            div #claimed-inputs {}
-                            button #save-claimed type="button" { "Save claimed scores" }
-                        }
                     }
-                    div.rec-tools {
-                        button #undo type="button" { "Undo last entry" }
-                        a #download href="#" download="caverna-log.json" { "Download the log" }
-                        label { "API token (to store the game)" input #token type="password" autocomplete="off" placeholder="chr_…"; }
-                        button #submit-log type="button" { "Store the game" }
-                        p #submit-result {}
-                        button #new-game type="button" { "Start a new game" }
+                    div #claimed hidden {
+                        h2 { "Claimed final scores" }
+                        p.hint { "The scores written on the score pad at the table; the engine checks them against its own." }
+                        div #claimed-inputs {}
+                        button #save-claimed type="button" { "Save claimed scores" }
+                    }
+                    details #trail-panel {
+                        summary { "Entries so far" }
+                        ol #trail {}
                     }
                 }
-                div #rec-board {}
+                div.rec-tools {
+                    button #undo type="button" { "Undo last entry" }
+                    a #download href="#" download={ (kind.id()) "-log.json" } { "Download the log" }
+                    label { "API token (to store the game)" input #token type="password" autocomplete="off" placeholder="chr_…"; }
+                    button #submit-log type="button" { "Store the game" }
+                    p #submit-result {}
+                    button #new-game type="button" { "Start a new game" }
+                }
             }
-            noscript { p.error { "The recorder needs JavaScript: it asks the server for the legal choices after every click." } }
-            script type="module" src="/assets/recorder.js" {}
-        },
-    )
+            div #rec-board {}
+        }
+        noscript { p.error { "The recorder needs JavaScript: it asks the server for the legal choices after every click." } }
+        script type="module" src="/assets/recorder.js" {}
+    }
 }
 
 /// `GET /record/setup-form?game=ID&players=N`: the engine's setup form for that many players
@@ -281,7 +314,8 @@ async fn view(state: &AppState, request: NextRequest) -> Result<Value, ServiceEr
     // One budget of log bytes for the request's replays, as for a GraphQL request.
     let budget = &Budget::new(state.limits.replay_budget);
     let record = service.verify(log.clone(), budget).await?;
-    let open = service.open_view(log.clone(), budget).await?;
+    // The board after the last entry and every entry in words, from one replay.
+    let timeline = service.log_timeline(log.clone(), budget).await?;
     let players: Vec<&str> = record.players.iter().map(|p| p.name.as_str()).collect();
     let mut out = json!({
         "status": super::status_label(record.status),
@@ -292,25 +326,47 @@ async fn view(state: &AppState, request: NextRequest) -> Result<Value, ServiceEr
         "claimed": record.players.iter().map(|p| p.claimed).collect::<Vec<_>>(),
         "computed": record.players.iter().map(|p| p.score.as_ref().map(|s| s.total)).collect::<Vec<_>>(),
     });
-    let Some(open) = open else { return Ok(out) };
+    let Some(timeline) = timeline else { return Ok(out) };
+    let open = timeline.steps.last().map_or(&timeline.setup, |s| &s.view);
     out["round"] = json!(open.round);
     out["phase"] = json!(open.phase);
-    out["board"] = json!(super::views::board(record.game, &open).into_string());
+    out["board"] = json!(super::views::board(record.game, open).into_string());
+    out["trail"] = json!(timeline.steps.iter().map(|s| s.sentence.as_str()).collect::<Vec<_>>());
     if record.error.is_some() {
         return Ok(out);
     }
-    if let Some(p) = open.to_move {
-        let draft = request.draft.unwrap_or_else(|| json!({ "player": p }));
-        out["steps"] = steps_json(service.entry_steps(log.clone(), draft, budget).await?);
-    } else {
-        if let Some((_, legal, labels)) = service.described_legal_entries(log.clone(), WHOLE_LIMIT, budget).await? {
-            let whole: Vec<Value> =
-                legal.entries.iter().zip(labels).map(|(e, label)| json!({ "label": label, "entry": e })).collect();
-            out["whole"] = json!(whole);
+    // The engine's step form for the entry the game waits for; a decision the engine builds
+    // whole (a harvest choice, or every entry of a game without a step form) is chosen from
+    // its legal entries, each in words with what it will cost.
+    let kind = record.game;
+    let steps_form = kind.is_some_and(|k| k.spec().capabilities.step_form);
+    let started = match (&request.draft, steps_form) {
+        (Some(draft), _) => Some(service.entry_steps(log.clone(), draft.clone(), budget).await?),
+        (None, true) => match service.entry_steps(log.clone(), Value::Null, budget).await? {
+            Some((_, Err(_))) => None,
+            found => Some(found),
+        },
+        (None, false) => None,
+    };
+    match started {
+        Some(found) => out["steps"] = steps_json(found),
+        None => {
+            if let Some((_, legal, labels)) = service.described_legal_entries(log.clone(), WHOLE_LIMIT, budget).await? {
+                let whole: Vec<Value> =
+                    legal.entries.iter().zip(labels).map(|(e, label)| json!({ "label": label, "entry": e })).collect();
+                out["whole"] = json!(whole);
+            }
         }
     }
     if let Some(free) = request.free {
         out["free"] = steps_json(service.entry_steps(log, free, budget).await?);
+    }
+    if let Some(kind) = kind {
+        let engine = chronicle_ingest::games::engine(kind);
+        let starts: Vec<Value> = (0..players.len()).filter_map(|p| engine.free_start(p)).map(|(_, d)| d).collect();
+        if !starts.is_empty() {
+            out["free_starts"] = json!(starts);
+        }
     }
     Ok(out)
 }

@@ -127,7 +127,7 @@ pub fn changes(head: &GameHead, step: Option<&TimelineStep>) -> Markup {
     html! {
         div.ledger {
             @if !automatic.is_empty() {
-                p.automatic { "First the harvest and the end of the round: "
+                p.automatic { "First the game's own steps at the end of the round: "
                     @for (i, (name, list)) in automatic.iter().enumerate() { @if i > 0 { "; " } strong { (name) } ": " (list.join(", ")) } }
             }
             @if own.is_empty() { p { "Nothing any player counts changed." } }

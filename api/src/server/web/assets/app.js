@@ -58,7 +58,7 @@ function showResult(list, item, verdict, game, duplicate) {
     li.append(item.error);
   } else {
     li.append(verdict.status.toLowerCase());
-    if (verdict.error) li.append(`: entry ${verdict.error.entry ?? "setup"}, ${verdict.error.code} — ${verdict.error.message}`);
+    if (verdict.error) li.append(`: ${verdict.error.entry == null ? "setup" : `entry ${verdict.error.entry + 1}`}, ${verdict.error.code} — ${verdict.error.message}`);
     if (verdict.players?.length && verdict.status === "COMPLETE") {
       li.append(` (${verdict.players.map((p) => `${p.winner ? "★" : ""}${p.name} ${p.score?.total ?? ""}`).join(", ")})`);
     }

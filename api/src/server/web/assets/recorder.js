@@ -5,7 +5,9 @@
 // engine offered, every draft is one the engine returned.
 
 const $ = (sel, root = document) => root.querySelector(sel);
-const KEY = "chronicle-recorder";
+// One recording per game, kept apart: the page's game is on the recorder section.
+const GAME = document.querySelector("#recorder")?.dataset.game ?? "game";
+const KEY = `chronicle-recorder-${GAME}`;
 
 /** Milliseconds from each click to the page showing its answer (read by the browser test). */
 window.chronicleClicks = [];
@@ -69,11 +71,45 @@ async function drawSetupForm() {
   showWhen();
 }
 
-/** One field of the setup form: a select of the allowed values, or a whole number. */
+/**
+ * One field of the setup form: a select of the allowed values, or a whole number; a field that
+ * takes a file (data the log declares, such as the game's components) also offers to upload
+ * one, whose text becomes the value (the file's name is offered in the select thereafter).
+ */
 function field(f, kept) {
   const label = document.createElement("label");
   label.append(f.label + " ");
   let input;
+  if (f.upload) {
+    input = document.createElement("select");
+    for (const o of f.options) input.append(new Option(o.label, o.value));
+    for (const [name, text] of Object.entries(uploads(f.id))) input.append(new Option(`${name} (uploaded)`, text));
+    const file = document.createElement("input");
+    file.type = "file";
+    file.accept = "application/json,.json";
+    file.className = "setup-upload";
+    file.title = `Upload ${f.upload}`;
+    file.addEventListener("change", async () => {
+      const chosen = file.files?.[0];
+      if (!chosen) return;
+      const text = await chosen.text();
+      const kept = uploads(f.id);
+      kept[chosen.name] = text;
+      localStorage.setItem(`${KEY}-uploads-${f.id}`, JSON.stringify(kept));
+      const option = new Option(`${chosen.name} (uploaded)`, text);
+      input.append(option);
+      input.value = text;
+      showWhen();
+    });
+    const hint = Object.assign(document.createElement("span"), { className: "hint", textContent: ` or upload ${f.upload}: ` });
+    label.append(input, hint, file);
+    input.className = "setup-value";
+    input.dataset.field = f.id;
+    const value = kept ?? f.default;
+    if (value !== null && value !== undefined && [...input.options].some((o) => o.value === value)) input.value = value;
+    input.addEventListener("change", showWhen);
+    return label;
+  }
   if (f.options.length) {
     input = document.createElement("select");
     if (f.options.length > 1 && f.default === null) input.append(new Option("—", ""));
@@ -92,6 +128,15 @@ function field(f, kept) {
   input.addEventListener("change", showWhen);
   label.append(input);
   return label;
+}
+
+/** The files uploaded for a field before, by file name (kept in this browser). */
+function uploads(id) {
+  try {
+    return JSON.parse(localStorage.getItem(`${KEY}-uploads-${id}`)) ?? {};
+  } catch {
+    return {};
+  }
 }
 
 /** Sections shown only for one choice (the cards and tokens when dealt at the table). */
@@ -141,6 +186,9 @@ function setUpStart() {
 // Asking the server
 
 let pending = 0;
+
+/** The server's last answer (for drafts the engine starts, such as a free action's). */
+let lastView = null;
 
 async function refresh(clickedAt) {
   const mine = ++pending;
@@ -196,6 +244,7 @@ function render(view) {
   renderWhole(view);
   renderFree(view);
   renderClaimed(view);
+  renderTrail(view);
   const blob = new Blob([JSON.stringify(rec.log, null, 2)], { type: "application/json" });
   const link = $("#download");
   if (link.href.startsWith("blob:")) URL.revokeObjectURL(link.href);
@@ -214,7 +263,7 @@ function renderStatus(view) {
   if (view.error) {
     const e = document.createElement("p");
     e.className = "error";
-    e.textContent = `${view.error.entry === null ? "Setup" : `Entry ${view.error.entry}`}: ${view.error.message} (${view.error.code}). Undo the entry, or start a new game.`;
+    e.textContent = `${view.error.entry === null ? "Setup" : `Entry ${view.error.entry + 1}`}: ${view.error.message} (${view.error.code}). Undo the entry, or start a new game.`;
     status.append(e);
   }
 }
@@ -295,7 +344,7 @@ function boardPick(group, seat, choose) {
   const next = [...new Set(candidates.map((o) => o.cells[picking.cells.length]?.at).filter(Boolean))];
   hint.textContent = picking.cells.length
     ? `${picking.cells.join(", ")} chosen; now one of the highlighted spaces for the other half.`
-    : `Click a highlighted space on ${$("#rec-board .player[data-seat='" + seat + "'] h3")?.firstChild?.textContent ?? "the"} board (${next.length} possible).`;
+    : `Click a highlighted place on the board (${next.length} possible): ${group.label.toLowerCase()}.`;
   highlight(seat, next, (at) => {
     picking.cells.push(at);
     box.replaceWith(boardPick(group, seat, choose));
@@ -307,17 +356,27 @@ function boardPick(group, seat, choose) {
   return box;
 }
 
-/** Marks the cells a click can choose on the player's board, and the cells already chosen. */
+/**
+ * The places a choice can name: the cells of the player's board (by printed coordinates) and
+ * the rows of the shared areas (an action space, a card in a market row), by the id the
+ * engine's view gives them.
+ */
+function places(seat) {
+  const cells = [...document.querySelectorAll(`#rec-board .player[data-seat="${seat}"] .home-board .cell`)].map((el) => [el.dataset.at, el]);
+  const rows = [...document.querySelectorAll("#rec-board [data-area] tr[data-row], #rec-board .player tr[data-at]")].map((el) => [el.dataset.at ?? el.dataset.row, el]);
+  return [...cells, ...rows];
+}
+
+/** Marks the places a click can choose, and the places already chosen. */
 function highlight(seat, cells, onPick) {
-  const board = $(`#rec-board .player[data-seat="${seat}"] .home-board`);
-  if (!board) return;
-  for (const cell of board.querySelectorAll(".cell")) {
-    const at = cell.dataset.at;
+  for (const [at, cell] of places(seat)) {
     const target = cells.includes(at);
     cell.classList.toggle("target", target);
     cell.classList.toggle("picked", picking?.cells.includes(at) ?? false);
     cell.tabIndex = target ? 0 : -1;
-    cell.setAttribute("role", target ? "button" : "img");
+    if (target) cell.setAttribute("role", "button");
+    else if (cell.classList.contains("cell")) cell.setAttribute("role", "img");
+    else cell.removeAttribute("role");
     cell.onclick = target ? () => onPick(at) : null;
     cell.onkeydown = target ? (ev) => {
       if (ev.key === "Enter" || ev.key === " ") {
@@ -342,8 +401,8 @@ function renderSteps(view) {
     summary.textContent = `This entry cannot go on: ${steps.refused}`;
     return;
   }
-  const who = view.players[steps.draft.player] ?? `player ${steps.draft.player}`;
-  summary.textContent = `${who} places a dwarf` + (rec.trail.length ? `: ${rec.trail.join(" → ")}` : ".");
+  const who = view.players[steps.draft?.player];
+  summary.textContent = (who ? `${who}: ` : "") + (rec.trail.length ? rec.trail.join(" → ") : "choose below.");
   optionGroups(groups, steps.groups, "option", (o) => {
     rec.drafts.push(o.draft);
     rec.trail.push(o.label);
@@ -398,8 +457,15 @@ function renderWhole(view) {
   }
 }
 
+/** A free action's first draft for a seat, as the engine starts it. */
+function freeStart(view, player) {
+  return structuredClone(view.free_starts?.[player] ?? null);
+}
+
 function renderFree(view) {
+  lastView = view;
   const select = $("#free-player");
+  if (!select) return;
   if (select.options.length !== view.players.length) {
     select.replaceChildren(...view.players.map((name, i) => new Option(name, String(i))));
   }
@@ -421,9 +487,17 @@ function renderFree(view) {
     record.hidden = false;
     record.onclick = click(() => {
       rec.log.entries.push(free.entry);
-      rec.free = { type: "free", player: free.draft.player, actions: [] };
+      rec.free = freeStart(view, free.draft.player);
     });
   }
+}
+
+/** The entries recorded so far, in words (the engine's sentences), newest last. */
+function renderTrail(view) {
+  const list = $("#trail");
+  if (!list) return;
+  list.replaceChildren(...(view.trail ?? []).map((t) => Object.assign(document.createElement("li"), { textContent: t })));
+  $("#trail-panel summary").textContent = `Entries so far (${(view.trail ?? []).length})`;
 }
 
 function renderClaimed(view) {
@@ -468,17 +542,19 @@ function setUpTools() {
     rec.previews = [];
     picking = null;
   }));
-  $("#free-player").addEventListener("change", click(() => {
-    rec.free = { type: "free", player: Number($("#free-player").value), actions: [] };
-  }));
-  $("#free-panel").addEventListener("toggle", () => {
-    if ($("#free-panel").open && !rec.free) click(() => {
-      rec.free = { type: "free", player: Number($("#free-player").value || 0), actions: [] };
-    })();
-  });
-  $("#free-clear").addEventListener("click", click(() => {
-    if (rec.free) rec.free = { ...rec.free, actions: [] };
-  }));
+  if ($("#free-panel")) {
+    $("#free-player").addEventListener("change", click(() => {
+      rec.free = freeStart(lastView, Number($("#free-player").value));
+    }));
+    $("#free-panel").addEventListener("toggle", () => {
+      if ($("#free-panel").open && !rec.free) click(() => {
+        rec.free = freeStart(lastView, Number($("#free-player").value || 0));
+      })();
+    });
+    $("#free-clear").addEventListener("click", click(() => {
+      if (rec.free) rec.free = freeStart(lastView, rec.free.player);
+    }));
+  }
   $("#save-claimed").addEventListener("click", click(() => {
     const scores = [...document.querySelectorAll(".claimed-score")].map((i) => i.value.trim());
     if (scores.every((s) => s !== "")) rec.log.claimed = { scores: scores.map(Number) };
