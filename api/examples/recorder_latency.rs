@@ -9,17 +9,20 @@
 //! target/release/examples/recorder_latency      # (CARGO_TARGET_DIR/release/… if set)
 //! ```
 //!
-//! Two requests per `place` entry are timed: the first step (no draft: the engine starts one
-//! for the player to move and lists the spaces) and the step after choosing its space (the
-//! parts with every parameter); one per other entry. docs/performance.md has the figures.
+//! For every game the recorder records, at every position of simulated games (3 player counts ×
+//! 3 games): the first step (no draft: the engine starts the entry the game waits for, or lists
+//! the whole legal entries) and, when the engine offered a step form, the click on its first
+//! option. docs/performance.md has the figures.
 
 use std::net::TcpListener;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use chronicle_caverna::bots::{game_seed, seat_kinds, simulate_game, simulated_setup, BotChoice};
-use chronicle_caverna::notation::FurnishingSet;
+use chronicle_game::GameKind;
 use serde_json::{json, Value};
+
+/// Simulated games per player count and game.
+const GAMES_PER_COUNT: usize = 3;
 
 struct Server(Child);
 
@@ -55,8 +58,8 @@ fn main() {
         std::thread::sleep(Duration::from_millis(50));
     }
 
-    let (mut recorder, mut floor) = (Vec::new(), Vec::new());
-    let time = |path: &str, body: &Value| -> f64 {
+    let verify = "query($log: JSON!) { verifyLog(log: $log) { status } }";
+    let post = |path: &str, body: &Value| -> (f64, Value) {
         let bytes = body.to_string();
         let t = Instant::now();
         let mut r = agent
@@ -64,43 +67,53 @@ fn main() {
             .header("Content-Type", "application/json")
             .send(bytes.as_bytes())
             .expect("request");
-        let _ = r.body_mut().read_to_string();
-        assert_eq!(r.status().as_u16(), 200, "{path}");
-        t.elapsed().as_secs_f64() * 1000.0
+        let text = r.body_mut().read_to_string().unwrap_or_default();
+        assert_eq!(r.status().as_u16(), 200, "{path}: {text}");
+        (t.elapsed().as_secs_f64() * 1000.0, serde_json::from_str(&text).unwrap_or(Value::Null))
     };
-    let verify = "query($log: JSON!) { verifyLog(log: $log) { status } }";
-    for (players, n) in [(1, 3), (3, 3), (5, 2)] {
-        for i in 0..n {
-            let seed = game_seed(99, players * 10 + i);
-            let kinds = seat_kinds(BotChoice::Mixed, players as usize, seed);
-            let setup = simulated_setup(&kinds, FurnishingSet::Full, seed);
-            let log = simulate_game(&setup, &kinds, seed).expect("a simulated game");
-            let entries = log["entries"].as_array().cloned().unwrap_or_default();
-            for k in 0..entries.len() {
-                let mut prefix = log.clone();
-                prefix["entries"] = Value::Array(entries[..k].to_vec());
-                prefix.as_object_mut().map(|o| o.remove("claimed"));
-                recorder.push(time("/record/next", &json!({ "log": prefix })));
-                floor.push(time("/graphql", &json!({ "query": verify, "variables": { "log": prefix } })));
-                let next = &entries[k];
-                if next["type"] == "place" {
-                    let draft = json!({ "player": next["player"], "space": next["space"] });
-                    recorder.push(time("/record/next", &json!({ "log": prefix, "draft": draft })));
-                    floor.push(time("/graphql", &json!({ "query": verify, "variables": { "log": prefix } })));
+    println!("game                 answers  /record/next p50   p99    max   verifyLog p50   p99   ratio p50  p99");
+    for kind in GameKind::ALL.iter().copied().filter(|k| k.spec().capabilities.recorder) {
+        let engine = chronicle_ingest::games::engine(kind);
+        let (mut recorder, mut floor) = (Vec::new(), Vec::new());
+        let spec = kind.spec();
+        // Three player counts the game has (its smallest, a middle one, its largest), games each.
+        let counts = [spec.min_players, (spec.min_players + spec.max_players).div_ceil(2), spec.max_players];
+        for (i, players) in counts.into_iter().enumerate() {
+            for g in 0..GAMES_PER_COUNT {
+                let seed = 99 + (i * 10 + g) as u64;
+                let log = engine.simulate(seed, players).expect("a simulated game");
+                let entries = log["entries"].as_array().cloned().unwrap_or_default();
+                for k in 0..entries.len() {
+                    let mut prefix = log.clone();
+                    prefix["entries"] = Value::Array(entries[..k].to_vec());
+                    prefix.as_object_mut().map(|o| o.remove("claimed"));
+                    let (ms, first) = post("/record/next", &json!({ "log": prefix }));
+                    recorder.push(ms);
+                    floor.push(post("/graphql", &json!({ "query": verify, "variables": { "log": prefix } })).0);
+                    // The click after: the first option of the step form, when there is one.
+                    let option = first["steps"]["groups"][0]["options"][0]["draft"].clone();
+                    if !option.is_null() {
+                        recorder.push(post("/record/next", &json!({ "log": prefix, "draft": option })).0);
+                        floor.push(post("/graphql", &json!({ "query": verify, "variables": { "log": prefix } })).0);
+                    }
                 }
             }
         }
+        let (r50, r99, rmax) = (pct(&mut recorder, 0.5), pct(&mut recorder, 0.99), pct(&mut recorder, 1.0));
+        let (f50, f99) = (pct(&mut floor, 0.5), pct(&mut floor, 0.99));
+        println!(
+            "{:<20} {:>7}  {r50:14.2} {r99:6.2} {rmax:6.2}   {f50:11.2} {f99:5.2}   {:8.1}× {:4.1}×",
+            spec.name,
+            recorder.len(),
+            r50 / f50,
+            r99 / f99
+        );
     }
     let _ = std::fs::remove_dir_all(&dir);
-    let pct = |v: &mut Vec<f64>, q: f64| {
-        v.sort_by(f64::total_cmp);
-        v[((v.len() as f64 - 1.0) * q).round() as usize]
-    };
-    let n = recorder.len();
-    let (r50, r99, rmax) = (pct(&mut recorder, 0.5), pct(&mut recorder, 0.99), pct(&mut recorder, 1.0));
-    let (f50, f99) = (pct(&mut floor, 0.5), pct(&mut floor, 0.99));
-    println!("{n} recorder answers (solo ×3, 3 players ×3, 5 players ×2; every position)");
-    println!("POST /record/next   p50 {r50:7.2} ms   p99 {r99:7.2} ms   max {rmax:7.2} ms");
-    println!("verifyLog (floor)   p50 {f50:7.2} ms   p99 {f99:7.2} ms");
-    println!("ratio to the floor  p50 {:.1}×   p99 {:.1}×", r50 / f50, r99 / f99);
+}
+
+/// The `q` quantile of `v` (sorted here).
+fn pct(v: &mut [f64], q: f64) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[((v.len() as f64 - 1.0) * q).round() as usize]
 }

@@ -17,6 +17,7 @@ mod migration;
 mod other_games;
 mod players;
 mod recorder;
+mod recorder_games;
 mod replicas;
 mod schema;
 mod server;

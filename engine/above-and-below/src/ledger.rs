@@ -12,6 +12,7 @@ use crate::game::{Game, Player};
 use crate::ids::Good;
 use crate::replay::{parse_document, player_of, start, step};
 use crate::rules::scoring::score;
+use crate::sentence::Before;
 
 /// One player's counted items by id: the ledger's items, whose ids the ledger has always used
 /// (a change of them would change every stored ledger).
@@ -43,6 +44,36 @@ impl Position for Game {
     fn view(&self) -> BoardView {
         crate::view::board_view(self)
     }
+
+    /// The entry as a sentence ([`crate::sentence`]), named by this position's catalogue; an
+    /// entry the notation cannot read is said in words ([`chronicle_game::view::entry_words`]).
+    fn describe(&self, entry: &str) -> String {
+        crate::sentence::describe(self, None, entry)
+    }
+}
+
+/// A stop of the walk: the game after an entry, with what the table showed before it
+/// ([`Before`]) and the entry's text. It counts as the game does; its view adds the
+/// exploration the entry made, step by step, and its sentence derives the dice a seeded log
+/// leaves out, both of which need the position before the entry.
+struct Stop<'a> {
+    game: &'a Game,
+    before: &'a Before,
+    text: &'a str,
+}
+
+impl Position for Stop<'_> {
+    fn counts(&self) -> Vec<BTreeMap<String, i64>> {
+        self.game.counts()
+    }
+
+    fn view(&self) -> BoardView {
+        crate::view::board_view_after(self.game, self.before, self.text)
+    }
+
+    fn describe(&self, entry: &str) -> String {
+        crate::sentence::describe(self.game, Some(self.before), entry)
+    }
 }
 
 /// Replays a log's legal entries once, without end-of-log defaults, showing `visit` the game
@@ -55,12 +86,14 @@ pub fn walk(input: &[u8], visit: Walk<'_>) {
     visit(Visit::setup(u16::from(game.round()), &game));
     for (i, value) in doc.entries.iter().enumerate() {
         let round = u16::from(game.round());
+        let before = Before::of(&game);
         let refused = step(&mut game, value).is_err();
         let player = player_of(value, game.players().len());
+        let stop = Stop { game: &game, before: &before, text: value.get() };
         if refused {
-            visit(Visit::refused(i, round, player, value.get(), &game));
+            visit(Visit::refused(i, round, player, value.get(), &stop));
             break;
         }
-        visit(Visit::applied(i, round, player, value.get(), &game));
+        visit(Visit::applied(i, round, player, value.get(), &stop));
     }
 }

@@ -53,8 +53,35 @@ impl GameEngine for AboveAndBelow {
         Legal { entries: entries.into_iter().take(limit).collect(), complete }
     }
 
+    /// The step form of `crate::steps`: one decision at a time, every option legal so far.
+    fn entry_steps(r: &Replay, draft: &Value) -> Result<chronicle_game::Steps, String> {
+        let Some(game) = r.game.as_ref().filter(|_| r.error.is_none()) else {
+            return Err("the log is not legal up to here; there is no position to build on".into());
+        };
+        crate::steps::steps(game, draft)
+    }
+
+    /// A `store` entry (D.9.1): the one entry any player may write at any time.
+    fn free_start(player: usize) -> Option<(String, Value)> {
+        let start = serde_json::json!({ "type": "store", "player": player });
+        Some(("Store goods on the storage track (any player, at any time)".to_owned(), start))
+    }
+
     fn walk(log: &[u8], visit: Walk<'_>) {
         crate::ledger::walk(log, visit)
+    }
+
+    /// Each entry as a sentence against the position before it (`crate::sentence`).
+    fn describe_next(r: &Replay, entries: &[Value]) -> Vec<String> {
+        crate::sentence::describe_entries(r, entries)
+    }
+
+    fn setup_form(players: u8) -> Option<chronicle_game::setup_form::SetupForm> {
+        crate::setup_form::setup_form(players)
+    }
+
+    fn setup_from_form(filled: &chronicle_game::setup_form::FilledSetup) -> Result<Value, Vec<String>> {
+        crate::setup_form::setup_from_form(filled)
     }
 
     /// The project's reference of the rules as this engine implements them.

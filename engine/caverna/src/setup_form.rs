@@ -228,11 +228,7 @@ pub fn setup_from_form(filled: &FilledSetup) -> Result<Value, Vec<String>> {
             problems.push(why);
         }
     }
-    if problems.is_empty() {
-        Ok(setup)
-    } else {
-        Err(problems)
-    }
+    chronicle_game::setup_form::answer(setup, problems)
 }
 
 #[cfg(test)]
@@ -240,10 +236,7 @@ mod tests {
     use super::*;
 
     fn filled(names: &[&str], values: &[(&str, &str)]) -> FilledSetup {
-        FilledSetup {
-            names: names.iter().map(|n| (*n).to_owned()).collect(),
-            values: values.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect(),
-        }
+        FilledSetup::new(names, values)
     }
 
     /// B.3, B.7: a 2-player form has 11 round slots (no round 9), each with only its stage's

@@ -170,9 +170,9 @@ pub const VILLAGE: GameSpec = GameSpec {
     bots: &[],
     capabilities: Capabilities {
         trust_report: false,
-        step_form: false,
+        step_form: true,
         outcome_stats: true,
-        recorder: false,
+        recorder: true,
         board_view: false,
     },
 };
@@ -207,9 +207,9 @@ pub const ABOVE_AND_BELOW: GameSpec = GameSpec {
     bots: &[],
     capabilities: Capabilities {
         trust_report: true,
-        step_form: false,
+        step_form: true,
         outcome_stats: true,
-        recorder: false,
+        recorder: true,
         board_view: false,
     },
 };

@@ -66,8 +66,25 @@ pub struct FilledSetup {
 }
 
 impl FilledSetup {
+    /// A filled form of `names` in seat order and `(field, value)` pairs.
+    pub fn new(names: &[&str], values: &[(&str, &str)]) -> FilledSetup {
+        FilledSetup {
+            names: names.iter().map(|n| (*n).to_owned()).collect(),
+            values: values.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect(),
+        }
+    }
+
     /// The value of field `id`, when one was chosen (an empty value is none).
     pub fn value(&self, id: &str) -> Option<&str> {
         self.values.get(id).map(|v| v.trim()).filter(|v| !v.is_empty())
+    }
+}
+
+/// The answer to a filled form: the setup when no problem was found, else every problem.
+pub fn answer(setup: serde_json::Value, problems: Vec<String>) -> Result<serde_json::Value, Vec<String>> {
+    if problems.is_empty() {
+        Ok(setup)
+    } else {
+        Err(problems)
     }
 }

@@ -41,20 +41,33 @@ fn counts(game: &Game, p: usize) -> BTreeMap<String, i64> {
 /// where the next entry is decided, as `GameEngine::open_state` and `state_at` show it. Those
 /// steps change no player's counts, so counts and view describe one position; the counts are
 /// still read before them, as the ledger always was.
-struct Shown<'a>(&'a Game);
+///
+/// `before` is each player's time before the entry (empty after the setup and at a refused
+/// entry): the log never writes time costs, so the entry's sentence reads its cost from the
+/// difference ([`crate::sentence::describe`]).
+struct Shown<'a> {
+    game: &'a Game,
+    before: Vec<u64>,
+}
 
 impl Position for Shown<'_> {
     fn counts(&self) -> Vec<BTreeMap<String, i64>> {
-        (0..self.0.player_count()).map(|p| counts(self.0, p)).collect()
+        (0..self.game.player_count()).map(|p| counts(self.game, p)).collect()
     }
 
     fn view(&self) -> BoardView {
-        let mut settled = self.0.clone();
+        let mut settled = self.game.clone();
         // A step that fails leaves the position as played, as `replay_until` shows it then.
         match rules::run_automatic(&mut settled) {
             Ok(()) => crate::view::board_view(&settled),
-            Err(_) => crate::view::board_view(self.0),
+            Err(_) => crate::view::board_view(self.game),
         }
+    }
+
+    /// The entry as a sentence in the players' words ([`crate::sentence`]); an entry the
+    /// notation cannot read is said in words (`chronicle_game::view::entry_words`).
+    fn describe(&self, entry: &str) -> String {
+        crate::sentence::describe(self.game, entry, &self.before)
     }
 }
 
@@ -68,14 +81,16 @@ pub fn walk(input: &[u8], visit: Walk<'_>) {
     }
     let Ok(doc) = parse_document(input) else { return };
     let Ok(mut game) = start(&doc) else { return };
-    visit(Visit::setup(round(&game), &Shown(&game)));
+    visit(Visit::setup(round(&game), &Shown { game: &game, before: Vec::new() }));
     for (i, raw) in doc.entries.iter().enumerate() {
         let round = round(&game);
+        let before = crate::sentence::times(&game);
         if game.play_raw(raw).is_err() {
-            visit(Visit::refused(i, round, player_hint(raw), raw.get(), &Shown(&game)));
+            // A refused entry may have been applied part-way: its cost is not said.
+            visit(Visit::refused(i, round, player_hint(raw), raw.get(), &Shown { game: &game, before: Vec::new() }));
             break;
         }
-        visit(Visit::applied(i, round, player_hint(raw), raw.get(), &Shown(&game)));
+        visit(Visit::applied(i, round, player_hint(raw), raw.get(), &Shown { game: &game, before }));
     }
 }
 

@@ -23,13 +23,17 @@ pub mod game;
 pub mod ids;
 pub mod ledger;
 pub mod legal;
+mod names;
 pub mod notation;
 mod plain_entries;
 pub mod replay;
 pub mod rng;
 pub mod rules;
+pub mod sentence;
 pub mod setup;
+pub mod setup_form;
 mod single_pass;
+pub mod steps;
 pub mod verdict;
 pub mod view;
 

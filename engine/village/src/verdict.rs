@@ -49,8 +49,30 @@ impl GameEngine for Village {
         Legal { entries: entries.iter().filter_map(|e| serde_json::to_value(e).ok()).collect(), complete }
     }
 
+    /// Any entry the game waits for, built one decision at a time ([`crate::steps`] documents
+    /// the draft's shape and what each step offers).
+    fn entry_steps(r: &Replay, draft: &Value) -> Result<chronicle_game::Steps, String> {
+        let Some(game) = r.game.as_ref().filter(|_| r.error.is_none()) else {
+            return Err("the log is not legal up to here; there is no position to build on".into());
+        };
+        crate::steps::steps(game, draft)
+    }
+
     fn walk(log: &[u8], visit: Walk<'_>) {
         crate::ledger::walk(log, visit);
+    }
+
+    /// Each entry as a sentence with what it cost in time (`crate::sentence`).
+    fn describe_next(r: &Replay, entries: &[Value]) -> Vec<String> {
+        crate::sentence::describe_entries(r, entries)
+    }
+
+    fn setup_form(players: u8) -> Option<chronicle_game::setup_form::SetupForm> {
+        crate::setup_form::setup_form(players)
+    }
+
+    fn setup_from_form(filled: &chronicle_game::setup_form::FilledSetup) -> Result<Value, Vec<String>> {
+        crate::setup_form::setup_from_form(filled)
     }
 
     /// The project's reference of the rules as this engine implements them.

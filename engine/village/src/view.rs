@@ -37,13 +37,18 @@
 
 use std::collections::BTreeMap;
 
-use chronicle_game::view::{counts_text, list_text, words, Area, Count, Line, Panel, ScoreNow, Table, TableRow};
+use chronicle_game::view::{counts_text, list_text, Area, Count, Line, Panel, ScoreNow, Table, TableRow};
 use chronicle_game::BoardView;
 use serde_json::{json, Map, Value};
 
+use crate::components::{Mark, Node, Path, SYNTHETIC};
 use crate::game::{Carla, Game, Loc, Member, Player, Task};
-use crate::ids::{Building, Category, Cube, Cubes, Customer, Good, Item, Space};
-use crate::notation::{Face, Who};
+use crate::ids::{Building, Category, Cube, Cubes, Customer, Good, Space};
+use crate::names::{
+    and_list, building_makes, building_name, category_name, city_at, city_name, cube_word, customer_wants, good_plural,
+    item_words, space_name,
+};
+use crate::notation::{Face, Reward, Who};
 use crate::rules::scoring;
 
 fn who(w: Who) -> Value {
@@ -129,13 +134,26 @@ pub fn state_json(game: &Game) -> Value {
 
 // The board view: the same position in the players' words. Seats appear only as `to_move` and
 // `Panel::seat` (for pages); every text names players by name and things by their printed
-// names, so that nothing a page shows needs the rules or the log's ids to be read.
+// names, so that nothing a page shows needs the rules or the log's ids to be read. Table rows
+// have ids unique across the view's areas: the recorder finds a place on the board by its row
+// id, and an action space's row is the space's id (`crafts`, `market`, …).
 
-/// The position as pages draw it: the headline, the shared areas, one panel per seat and
-/// Carla's board in a solo game.
+/// The position as pages draw it: the headline, the board's parts as the table lays them out
+/// (action spaces, life-cycle tracks, chronicle, council chamber, church, crafts, travel map,
+/// market, bags), one panel per seat and Carla's board in a solo game.
 pub fn board_view(game: &Game) -> BoardView {
     let to_move = game.to_move();
-    let areas = [Some(spaces_area(game)), Some(bags_area(game)), Some(market_area(game)), chronicle_area(game)];
+    let areas = vec![
+        spaces_area(game),
+        time_area(game),
+        chronicle_area(game),
+        council_area(game),
+        church_area(game),
+        crafts_area(game),
+        travel_area(game),
+        market_area(game),
+        bags_area(game),
+    ];
     BoardView {
         round: u16::try_from(game.round).unwrap_or(u16::MAX),
         phase: phase_words(game),
@@ -143,32 +161,38 @@ pub fn board_view(game: &Game) -> BoardView {
         // The contract asks what the game waits for only when no player is to move.
         waiting_for: if to_move.is_none() { waiting_for(game) } else { None },
         notes: notes(game),
-        areas: areas.into_iter().flatten().collect(),
+        areas,
         players: (0..game.player_count()).map(|p| player_panel(game, p)).collect(),
         others: game.carla.iter().map(|c| carla_panel(game, c)).collect(),
     }
 }
 
 /// The phase in words, by the step at the top of the game (matched in full, so that a new kind
-/// of step has to be named here); it refines the state JSON's `phase`, which calls the steps
-/// between a turn's last entry and the next turn `resolving`.
+/// of step has to be named here). Pages write it after the round and before who is to move
+/// ("Round 3, market day called by Bo — to move: Ana"), so it names the step, not the player
+/// to move; it refines the state JSON's `phase`, which calls the steps between a turn's last
+/// entry and the next turn `resolving`.
 fn phase_words(game: &Game) -> String {
     let Some(top) = game.tasks.last() else { return "game over".to_owned() };
     match top {
-        Task::Populate => "populate",
-        Task::Turn { last: false, .. } => "turns",
-        Task::Turn { last: true, .. } => "last turns",
-        Task::MarketDay => "market day",
-        Task::Refill => "market refill",
-        Task::Death { .. } => "a death in the family",
-        Task::EndTurn { .. } | Task::AfterDeaths { .. } | Task::Next { .. } => "end of a turn",
-        Task::CarlaTake { .. } => "Carla takes a cube",
-        Task::Fate { .. } => "Carla's fate tiles",
-        Task::CarlaReact { .. } => "Carla's reaction",
-        Task::Mass { last: false } => "mass",
-        Task::Mass { last: true } => "final mass",
+        Task::Populate => "start of the round".to_owned(),
+        Task::Turn { last: false, .. } => "turns".to_owned(),
+        Task::Turn { last: true, .. } => "last turns (the end of the game is triggered)".to_owned(),
+        Task::MarketDay => match &game.market_day {
+            Some(day) => format!("market day called by {}", name(game, day.trigger)),
+            None => "market day".to_owned(),
+        },
+        Task::Refill => "market refill".to_owned(),
+        Task::Death { player } => format!("a death in {}'s family", name(game, Who::Seat(*player))),
+        Task::EndTurn { player, .. } | Task::AfterDeaths { player, .. } | Task::Next { player } => {
+            format!("end of {}'s turn", name(game, Who::Seat(*player)))
+        }
+        Task::CarlaTake { .. } => "Carla takes a cube".to_owned(),
+        Task::Fate { .. } => "Carla's fate tile is turned over".to_owned(),
+        Task::CarlaReact { .. } => "Carla's reaction".to_owned(),
+        Task::Mass { last: false } => "end of the round: mass".to_owned(),
+        Task::Mass { last: true } => "final mass".to_owned(),
     }
-    .to_owned()
 }
 
 /// A seat or Carla by name (seat numbers are the log's, not the players').
@@ -179,35 +203,36 @@ fn name(game: &Game, who: Who) -> String {
     }
 }
 
-/// What the game waits for, in words and by name (the state JSON's `waiting_for` adds the seat).
+/// What the game waits for when no player is to move, in words and by name (the state JSON's
+/// `waiting_for` adds the seat); pages write it after the phase, so it says what is recorded
+/// next rather than repeating the phase.
 fn waiting_for(game: &Game) -> Option<String> {
     let seat = |p: usize| name(game, Who::Seat(p));
     Some(match game.tasks.last()? {
-        Task::Populate => format!("the populate of round {}", game.round),
+        Task::Populate => format!("the cubes drawn onto the action spaces for round {}", game.round),
         Task::Turn { player, last: false } => format!("{}'s turn", seat(*player)),
         Task::Turn { player, last: true } => format!("{}'s last turn", seat(*player)),
-        Task::Death { player } => format!("a death in {}'s family", seat(*player)),
+        Task::Death { player } => format!("which member of {}'s family dies", seat(*player)),
         Task::MarketDay => match game.market_day.as_ref().and_then(|d| d.queue.front()) {
-            Some(&who) => format!("{}'s sale or pass in the market day", name(game, who)),
+            Some(&who) => format!("{}'s sale or pass", name(game, who)),
             None => "the end of the market day".to_owned(),
         },
-        Task::Refill => "the market refill".to_owned(),
-        Task::CarlaTake { .. } => "Carla's cube".to_owned(),
-        Task::Fate { .. } => "the flip of Carla's fate tile".to_owned(),
-        Task::Mass { last: false } => format!("the mass of round {}", game.round),
-        Task::Mass { last: true } => "the final mass".to_owned(),
-        Task::EndTurn { player, .. } | Task::AfterDeaths { player, .. } => {
-            format!("the end of {}'s turn", seat(*player))
-        }
-        Task::Next { player } => format!("the turn after {}'s", seat(*player)),
+        Task::Refill => "the new customers from the pile".to_owned(),
+        Task::CarlaTake { .. } => "the cube Carla takes".to_owned(),
+        Task::Fate { .. } => "the face of Carla's fate tile".to_owned(),
+        Task::Mass { .. } => "the buys, draws from the black bag and promotions of the mass".to_owned(),
+        Task::EndTurn { .. } | Task::AfterDeaths { .. } | Task::Next { .. } => "the next turn".to_owned(),
         Task::CarlaReact { space } => format!("Carla's reaction to her cube from {}", space_name(*space)),
     })
 }
 
-/// The end of the game once triggered, and who still has a last turn.
+/// The component data's origin, when it is not the printed game's (synthetic test data must
+/// say so wherever it is shown), then the end of the game once triggered and who still has a
+/// last turn.
 fn notes(game: &Game) -> Vec<String> {
-    let Some(end) = &game.end else { return Vec::new() };
-    let mut notes = vec!["The end of the game is triggered: last turns are being played.".to_owned()];
+    let mut notes: Vec<String> = components_note(game).into_iter().collect();
+    let Some(end) = &game.end else { return notes };
+    notes.push("The end of the game is triggered: last turns are being played.".to_owned());
     if !end.owed.is_empty() {
         let owed: Vec<String> = end.owed.iter().map(|&p| name(game, Who::Seat(p))).collect();
         notes.push(format!("Last turns still owed: {}.", owed.join(", ")));
@@ -215,24 +240,19 @@ fn notes(game: &Game) -> Vec<String> {
     notes
 }
 
-/// An action space's printed name (`docs/rules/village.md` A.3, D).
-fn space_name(s: Space) -> &'static str {
-    match s {
-        Space::Harvest => "Grain harvest",
-        Space::Family => "Family",
-        Space::Crafts => "Crafts",
-        Space::Market => "Market",
-        Space::Travel => "Travel",
-        Space::Council => "Council chamber",
-        Space::Church => "Church",
-    }
-}
-
-/// A cube's colour as players call it: black cubes are the plague (A.2).
-fn cube_word(c: Cube) -> &'static str {
-    match c {
-        Cube::Black => "plague",
-        _ => c.id(),
+/// Where the component data shown comes from (A.11): the synthetic table is test data, not the
+/// printed game; inline data is the log's own, with the source it declares.
+fn components_note(game: &Game) -> Option<String> {
+    let c = game.components();
+    match (c.name.as_deref(), c.source.as_deref()) {
+        (Some(SYNTHETIC), _) => Some(
+            "The component data (setup cards, travel map, chronicle, customers, Carla's board) is synthetic test \
+             data, not the printed game."
+                .to_owned(),
+        ),
+        (Some(_), _) => None,
+        (None, Some(source)) => Some(format!("The component data is the log's own; its source: {source}.")),
+        (None, None) => Some("The component data is the log's own; it names no source.".to_owned()),
     }
 }
 
@@ -247,7 +267,7 @@ fn cube_count(cubes: &Cubes, c: Cube) -> i64 {
     i64::from(cubes.get(c))
 }
 
-/// The cubes on each action space, in the board's order.
+/// The cubes on each action space, in the board's order; each row's id is the space's id.
 fn spaces_area(game: &Game) -> Area {
     let rows = Space::ALL
         .iter()
@@ -261,44 +281,216 @@ fn spaces_area(game: &Game) -> Area {
     }
 }
 
-/// Where the cubes come from: the green bag and the supply; and the monks of the black bag
-/// (the members in it are on their owners' panels).
-fn bags_area(game: &Game) -> Area {
+/// Each family's life-cycle track (C.6): time spent, where the life marker stands and how much
+/// more time brings the next death (the marker passing the quill).
+fn time_area(game: &Game) -> Area {
+    let lap = game.components().life_track.map(u64::from);
+    let rows = game
+        .players
+        .iter()
+        .map(|pl| {
+            let (marker, quill) = match lap {
+                Some(l) => {
+                    let at = pl.time % l;
+                    (format!("space {} of {l}", at + 1), format!("{} time", l - at))
+                }
+                None => ("unknown (no life-cycle track in the components)".to_owned(), "unknown".to_owned()),
+            };
+            TableRow {
+                id: format!("life-{}", pl.color),
+                cells: vec![pl.name.clone(), pl.time.to_string(), marker, quill],
+            }
+        })
+        .collect();
+    let headers = ["Family", "Time spent", "Life marker", "Next death after"].map(str::to_owned).to_vec();
     Area {
-        id: "bags".to_owned(),
-        title: "Bags and supply".to_owned(),
-        table: None,
+        id: "time_track".to_owned(),
+        title: "Time and the life-cycle track".to_owned(),
+        table: Some(Table { headers, rows }),
+        lines: Vec::new(),
+    }
+}
+
+/// Every colour's members at the places `at` picks, by family and generation (`"Ana:
+/// generation 1 ×2, generation 2; Carla: generation 3"`), `"—"` when there are none.
+fn occupants(game: &Game, at: impl Fn(Loc) -> bool) -> String {
+    let mut families: Vec<(String, &[Member])> =
+        game.players.iter().map(|pl| (pl.name.clone(), pl.members.as_slice())).collect();
+    families.extend(game.carla.iter().map(|c| ("Carla".to_owned(), c.members.as_slice())));
+    let parts: Vec<String> = families
+        .into_iter()
+        .filter_map(|(family, members)| {
+            let gens: Vec<u8> = members.iter().filter(|m| at(m.loc)).map(|m| m.gen).collect();
+            (!gens.is_empty()).then(|| format!("{family}: {}", generations(gens)))
+        })
+        .collect();
+    if parts.is_empty() {
+        "—".to_owned()
+    } else {
+        parts.join("; ")
+    }
+}
+
+/// Generations counted (`"generation 1 ×2, generation 2"`).
+fn generations(mut gens: Vec<u8>) -> String {
+    gens.sort_unstable();
+    let mut parts: Vec<String> = Vec::new();
+    for chunk in gens.chunk_by(|a, b| a == b) {
+        parts.push(match chunk.len() {
+            1 => format!("generation {}", chunk[0]),
+            n => format!("generation {} ×{n}", chunk[0]),
+        });
+    }
+    parts.join(", ")
+}
+
+/// The council chamber's four stages (A.6): what each privilege gives and whose members stand
+/// there; and where the next-first-player token is.
+fn council_area(game: &Game) -> Area {
+    let privilege = ["the next-first-player token", "2 influence cubes", "a good", "1 coin for 3 prestige points"];
+    let rows = (1..=4u8)
+        .zip(privilege)
+        .map(|(stage, gives)| TableRow {
+            id: format!("council-stage-{stage}"),
+            cells: vec![format!("Stage {stage}"), gives.to_owned(), occupants(game, |l| l == Loc::Council(stage))],
+        })
+        .collect();
+    let token = match game.next_first {
+        Some(p) => format!("taken by {} this round", name(game, Who::Seat(p))),
+        None => "on the council chamber".to_owned(),
+    };
+    Area {
+        id: "council_track".to_owned(),
+        title: "Council chamber".to_owned(),
+        table: Some(Table { headers: ["Stage", "Privilege", "Members"].map(str::to_owned).to_vec(), rows }),
+        lines: vec![Line::new("Next-first-player token", token)],
+    }
+}
+
+/// The church track's four stages (A.7) with whose members stand there, and the black bag:
+/// the monks and the members waiting for a mass (E.1).
+fn church_area(game: &Game) -> Area {
+    let rows = (1..=4u8)
+        .map(|stage| TableRow {
+            id: format!("church-stage-{stage}"),
+            cells: vec![format!("Stage {stage}"), occupants(game, |l| l == Loc::Church(stage))],
+        })
+        .collect();
+    let monks = match game.monks {
+        1 => "1 monk".to_owned(),
+        n => format!("{n} monks"),
+    };
+    Area {
+        id: "church_track".to_owned(),
+        title: "Church".to_owned(),
+        table: Some(Table { headers: vec!["Stage".to_owned(), "Members".to_owned()], rows }),
         lines: vec![
-            Line::new("Green bag", cubes_text(&game.green_bag)),
-            Line::new("Monks in the black bag", game.monks.to_string()),
-            Line::new("Supply", cubes_text(&game.supply)),
+            Line::new("Black bag", monks),
+            Line::new("Members in the black bag", occupants(game, |l| l == Loc::Bag)),
         ],
     }
 }
 
-/// A good's or grain's count in words (`"1 horse"`, `"2 oxen"`, `"3 grain"`).
-fn item_words(item: Item, n: u32) -> String {
-    let noun = match (item, n == 1) {
-        (Item::Grain, _) => "grain",
-        (Item::Ox, true) => "ox",
-        (Item::Ox, false) => "oxen",
-        (_, true) => item.id(),
-        (Item::Scroll, false) => "scrolls",
-        (Item::Horse, false) => "horses",
-        (Item::Plough, false) => "ploughs",
-        (Item::Wagon, false) => "wagons",
-    };
-    format!("{n} {noun}")
+/// The craft buildings (A.5): what each makes and whose members are trained there.
+fn crafts_area(game: &Game) -> Area {
+    let rows = Building::ALL
+        .iter()
+        .map(|&b| {
+            let staff = if b == Building::Mill {
+                "no one works here".to_owned()
+            } else {
+                occupants(game, |l| l == Loc::Craft(b))
+            };
+            TableRow {
+                id: format!("building-{b}"),
+                cells: vec![building_name(b).to_owned(), building_makes(b).to_owned(), staff],
+            }
+        })
+        .collect();
+    Area {
+        id: "craft_buildings".to_owned(),
+        title: "Craft buildings".to_owned(),
+        table: Some(Table { headers: ["Building", "Makes", "Members trained"].map(str::to_owned).to_vec(), rows }),
+        lines: Vec::new(),
+    }
 }
 
-/// A customer tile's cells: its id as the log names it, what it wants and its points, from the
-/// component data ("unknown" where the log does not give them).
+/// A city's reward (A.8).
+fn reward_words(r: Reward) -> &'static str {
+    match r {
+        Reward::Prestige => "3 prestige points",
+        Reward::Cubes => "2 influence cubes",
+        Reward::Coin => "1 coin",
+    }
+}
+
+/// The travel map as the log's components declare it (A.8, M.6): each city with its reward,
+/// the travellers standing there and the families whose disc it holds; the paths with their
+/// costs below.
+fn travel_area(game: &Game) -> Area {
+    let mut area = Area { id: "travel_map".to_owned(), title: "Travel map".to_owned(), ..Area::default() };
+    let Some(map) = game.components().travel.as_ref() else {
+        area.lines.push(Line::new("Map", "the log's components give no travel map"));
+        return area;
+    };
+    let rows = map
+        .cities()
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let discs: Vec<String> =
+                game.players.iter().filter(|pl| pl.discs.contains(&i)).map(|pl| pl.name.clone()).collect();
+            TableRow {
+                id: format!("city-{}", c.id),
+                cells: vec![
+                    city_name(&c.id),
+                    reward_words(c.reward).to_owned(),
+                    occupants(game, |l| l == Loc::City(i)),
+                    list_text(&discs),
+                ],
+            }
+        })
+        .collect();
+    let headers = ["City", "Reward", "Travellers", "Discs"].map(str::to_owned).to_vec();
+    area.table = Some(Table { headers, rows });
+    area.lines = map.paths().iter().map(|p| Line::new(path_name(game, p), path_cost(p))).collect();
+    area
+}
+
+/// A path by the places it joins (`"Village – North"`).
+fn path_name(game: &Game, p: &Path) -> String {
+    let node = |n: Node| match n {
+        Node::Village => "Village".to_owned(),
+        Node::City(c) => city_at(game.components(), c),
+    };
+    format!("{} – {}", node(p.a), node(p.b))
+}
+
+/// A path's cost (D.6): its time, wagons and cubes.
+fn path_cost(p: &Path) -> String {
+    let wagons = if p.wagons == 1 { "1 wagon".to_owned() } else { format!("{} wagons", p.wagons) };
+    let cubes = if p.cubes.is_empty() { String::new() } else { format!(", {}", cubes_text(&p.cubes)) };
+    format!("{} time, {wagons}{cubes}", p.time)
+}
+
+/// Where the cubes come from: the green bag and the supply.
+fn bags_area(game: &Game) -> Area {
+    Area {
+        id: "bags".to_owned(),
+        title: "Green bag and supply".to_owned(),
+        table: None,
+        lines: vec![Line::new("Green bag", cubes_text(&game.green_bag)), Line::new("Supply", cubes_text(&game.supply))],
+    }
+}
+
+/// A customer tile's cells: its name as the components give it (its id: the format declares no
+/// other), what it wants and its points ("unknown" where the log does not give them).
 fn customer_cells(game: &Game, c: Option<Customer>) -> [String; 3] {
     let Some(c) = c else { return ["empty".to_owned(), String::new(), String::new()] };
     match game.components().customers.get(&c) {
         Some(d) => {
             let wants: Vec<String> = d.wants.iter().map(|&(item, n)| item_words(item, n)).collect();
-            [c.id(), list_text(&wants), d.points.to_string()]
+            [c.id(), and_list(&wants), d.points.to_string()]
         }
         None => [c.id(), "unknown".to_owned(), "unknown".to_owned()],
     }
@@ -338,64 +530,43 @@ fn market_day(game: &Game) -> Option<Line> {
     ))
 }
 
-/// The free chronicle spaces by category and the free graves, when the log's component data
-/// has them (a death goes to the first free one; the last one taken ends the game, C.7).
-fn chronicle_area(game: &Game) -> Option<Area> {
-    let mut lines: Vec<Line> = match game.chronicle_free() {
-        Ok(free) => {
-            Category::ALL.iter().map(|&c| Line::new(category_name(c), free_text(free[c.index()], "space"))).collect()
-        }
-        Err(_) => Vec::new(),
-    };
-    lines.extend(game.graves_free().ok().map(|n| Line::new("Cemetery", free_text(n, "grave"))));
-    (!lines.is_empty()).then(|| Area {
+/// The village chronicle by category and the cemetery (A.10): the spaces open with this
+/// player count, how many are free (a death goes to the first free one; the last one taken
+/// ends the game, C.7) and whose members lie there.
+fn chronicle_area(game: &Game) -> Area {
+    let n = game.player_count();
+    let open = |marks: &[Mark]| marks.iter().filter(|m| m.open(n)).count().to_string();
+    let free = game.chronicle_free().ok();
+    let marks = game.components().chronicle.as_ref();
+    let unknown = || "unknown".to_owned();
+    let mut rows: Vec<TableRow> = Category::ALL
+        .iter()
+        .map(|&c| TableRow {
+            id: format!("chronicle-{c}"),
+            cells: vec![
+                category_name(c).to_owned(),
+                marks.map_or_else(unknown, |m| open(&m[c.index()])),
+                free.map_or_else(unknown, |f| f[c.index()].to_string()),
+                occupants(game, |l| l == Loc::Chronicle(c)),
+            ],
+        })
+        .collect();
+    rows.push(TableRow {
+        id: "cemetery".to_owned(),
+        cells: vec![
+            "Cemetery".to_owned(),
+            game.components().graves.as_ref().map_or_else(unknown, |g| open(g)),
+            game.graves_free().map_or_else(|_| unknown(), |f| f.to_string()),
+            occupants(game, |l| l == Loc::Grave),
+        ],
+    });
+    let headers = ["Place", "Open spaces", "Free", "Members there"].map(str::to_owned).to_vec();
+    Area {
         id: "chronicle".to_owned(),
         title: "Village chronicle and cemetery".to_owned(),
-        table: None,
-        lines,
-    })
-}
-
-/// `"1 free space"`, `"3 free spaces"`.
-fn free_text(n: usize, what: &str) -> String {
-    format!("{n} free {what}{}", if n == 1 { "" } else { "s" })
-}
-
-/// A chronicle category as printed (A.10).
-fn category_name(c: Category) -> &'static str {
-    match c {
-        Category::Farm => "Farm",
-        Category::Crafts => "Crafts",
-        Category::Council => "Council chamber",
-        Category::Travel => "Travel",
-        Category::Church => "Church",
+        table: Some(Table { headers, rows }),
+        lines: Vec::new(),
     }
-}
-
-/// A craft building's name (A.5).
-fn building_name(b: Building) -> &'static str {
-    match b {
-        Building::Wainwright => "Wainwright",
-        Building::Stables => "Stables",
-        Building::Office => "Office",
-        Building::Blacksmith => "Blacksmith",
-        Building::Mill => "Mill",
-    }
-}
-
-/// A city of the travel map by its id in words (the map's data names cities by id only).
-fn city_name(game: &Game, city: usize) -> String {
-    game.components()
-        .travel
-        .as_ref()
-        .and_then(|t| t.cities().get(city))
-        .map_or_else(|| "?".to_owned(), |c| words(&c.id))
-}
-
-/// A name at the start of a label (`"market town"` → `"Market town"`).
-fn capitalized(name: &str) -> String {
-    let mut chars = name.chars();
-    chars.next().map_or_else(String::new, |first| first.to_uppercase().chain(chars).collect())
 }
 
 /// Where a member is, as players would say it.
@@ -406,7 +577,7 @@ fn place_name(game: &Game, loc: Loc) -> String {
         Loc::Bag => "Black bag".to_owned(),
         Loc::Craft(b) => format!("{} (crafts)", building_name(b)),
         Loc::Council(s) => format!("Council chamber, stage {s}"),
-        Loc::City(c) => format!("{} (travel)", capitalized(&city_name(game, c))),
+        Loc::City(c) => format!("{} (travel)", city_at(game.components(), c)),
         Loc::Church(s) => format!("Church, stage {s}"),
         Loc::Chronicle(c) => format!("Village chronicle, {}", category_name(c).to_lowercase()),
         Loc::Grave => "Cemetery".to_owned(),
@@ -435,31 +606,14 @@ fn place_rank(loc: Loc) -> u8 {
     }
 }
 
-/// A family by place (`"Council chamber, stage 2: generation 1, 2"`), dead and unborn members
-/// included, in the order of [`place_rank`].
+/// A family by place (`"Council chamber, stage 2: generation 1 ×2, generation 2"`), dead and
+/// unborn members included, in the order of [`place_rank`].
 fn family_lines(game: &Game, members: &[Member]) -> Vec<Line> {
     let mut at: BTreeMap<(u8, Loc), Vec<u8>> = BTreeMap::new();
     for m in members {
         at.entry((place_rank(m.loc), m.loc)).or_default().push(m.gen);
     }
-    at.into_iter()
-        .map(|((_, loc), mut gens)| {
-            gens.sort_unstable();
-            let gens: Vec<String> = gens.iter().map(u8::to_string).collect();
-            Line::new(place_name(game, loc), format!("generation {}", gens.join(", ")))
-        })
-        .collect()
-}
-
-/// A good's plural, for counts (`"3 horses"`).
-fn good_label(g: Good) -> &'static str {
-    match g {
-        Good::Scroll => "scrolls",
-        Good::Horse => "horses",
-        Good::Plough => "ploughs",
-        Good::Ox => "oxen",
-        Good::Wagon => "wagons",
-    }
+    at.into_iter().map(|((_, loc), gens)| Line::new(place_name(game, loc), generations(gens))).collect()
 }
 
 /// What a player holds, by the ledger's ids (so that a page can match the ledger's changes).
@@ -474,7 +628,7 @@ fn player_counts(pl: &Player) -> Vec<Count> {
             .iter()
             .map(|&c| Count::new(format!("cube_{c}"), format!("{c} cubes"), cube_count(&pl.cubes, c))),
     );
-    counts.extend(Good::ALL.iter().map(|&g| Count::new(g.id(), good_label(g), i64::from(pl.good(g)))));
+    counts.extend(Good::ALL.iter().map(|&g| Count::new(g.id(), good_plural(g), i64::from(pl.good(g)))));
     counts
 }
 
@@ -496,9 +650,16 @@ fn token_lines(game: &Game, p: usize) -> Vec<Line> {
     lines
 }
 
-/// Customer tiles by the ids the log gives them.
-fn customers_text(customers: &[Customer]) -> String {
-    list_text(&customers.iter().map(|c| c.id()).collect::<Vec<_>>())
+/// Customer tiles by the names the components give them (their ids).
+fn customers_text(game: &Game, customers: &[Customer]) -> String {
+    let named: Vec<String> = customers
+        .iter()
+        .map(|&c| match customer_wants(game.components(), c) {
+            Some(w) => format!("{c} ({w})"),
+            None => c.id(),
+        })
+        .collect();
+    list_text(&named)
 }
 
 /// The score pad applied to the player's position now: the state JSON's `provisional_score`.
@@ -512,8 +673,8 @@ fn player_panel(game: &Game, p: usize) -> Panel {
     let pl = &game.players[p];
     let mut lines = token_lines(game, p);
     lines.extend(family_lines(game, &pl.members));
-    lines.push(Line::new("Customers served", customers_text(&pl.customers)));
-    let cities: Vec<String> = pl.discs.iter().map(|&c| city_name(game, c)).collect();
+    lines.push(Line::new("Customers served", customers_text(game, &pl.customers)));
+    let cities: Vec<String> = pl.discs.iter().map(|&c| city_at(game.components(), c)).collect();
     lines.push(Line::new("Cities visited", list_text(&cities)));
     Panel {
         seat: Some(p),
@@ -553,7 +714,7 @@ fn carla_panel(game: &Game, c: &Carla) -> Panel {
         Line::new("Fate tiles revealed, bottom", faces_text(&c.fate[1].revealed)),
     ];
     lines.extend(family_lines(game, &c.members));
-    lines.push(Line::new("Customers served", customers_text(&c.served)));
+    lines.push(Line::new("Customers served", customers_text(game, &c.served)));
     Panel { seat: None, name: "Carla".to_owned(), aside: Some(c.color.id().to_owned()), lines, ..Panel::default() }
 }
 
@@ -692,5 +853,119 @@ mod tests {
                 assert_eq!(timeline.view(at), Some(&board_view(&game)), "{name}: after {n} entries");
             }
         }
+    }
+
+    /// Every view of a game's timeline, after the setup and after each legal entry.
+    fn views(log: &[u8]) -> Vec<BoardView> {
+        let timeline = Village::timeline(log).expect("a timeline");
+        std::iter::once(timeline.setup).chain(timeline.steps.into_iter().map(|s| s.view)).collect()
+    }
+
+    /// The headline as the game page writes it (`api` `views::board`).
+    fn headline(v: &BoardView) -> String {
+        let mut line = format!("Round {}, {}", v.round, v.phase);
+        if let Some(p) = v.to_move {
+            line.push_str(&format!(" — to move: {}", v.players[p].name));
+        }
+        if let Some(w) = &v.waiting_for {
+            line.push_str(&format!(" — waiting for {w}"));
+        }
+        line
+    }
+
+    /// A.3: the action-space table has one row per space whose id is the space's id (the
+    /// recorder makes those rows clickable), and no two rows of the view's areas share an id.
+    #[test]
+    fn a3_action_space_rows_carry_the_space_ids_and_row_ids_are_unique() {
+        for players in [1u8, 3, 5] {
+            for v in views(&simulated(11, players)) {
+                let spaces = v.areas.iter().find(|a| a.id == "action_spaces").and_then(|a| a.table.as_ref());
+                let ids: Vec<&str> = spaces.expect("the action spaces").rows.iter().map(|r| r.id.as_str()).collect();
+                assert_eq!(ids, ["harvest", "family", "crafts", "market", "travel", "council", "church"]);
+                let mut all: Vec<&str> = v
+                    .areas
+                    .iter()
+                    .filter_map(|a| a.table.as_ref())
+                    .flat_map(|t| &t.rows)
+                    .map(|r| r.id.as_str())
+                    .collect();
+                let count = all.len();
+                all.sort_unstable();
+                all.dedup();
+                assert_eq!(all.len(), count, "{players} players: row ids are unique across the areas");
+                let mut areas: Vec<&str> = v.areas.iter().map(|a| a.id.as_str()).collect();
+                areas.dedup();
+                assert_eq!(areas.len(), v.areas.len(), "area ids are unique");
+                assert!(v.players.iter().chain(&v.others).all(|p| p.grid.is_none()), "Village has no grid");
+            }
+        }
+    }
+
+    /// The headline reads as a sentence: the phase, then who is to move by name or what the game
+    /// waits for — never both, never a seat number or an entry's id.
+    #[test]
+    fn c1_the_headline_names_who_moves_or_what_is_awaited() {
+        let mut phases = std::collections::BTreeSet::new();
+        for players in [1u8, 2, 4] {
+            for v in views(&simulated(4, players)) {
+                let line = headline(&v);
+                assert!(v.to_move.is_none() || v.waiting_for.is_none(), "{line}");
+                for telltale in ["player ", "seat", "waiting for the turn", "`", "_"] {
+                    assert!(!line.contains(telltale), "{line}");
+                }
+                phases.insert(v.phase.clone());
+            }
+        }
+        assert!(phases.contains("turns") && phases.contains("game over"), "{phases:?}");
+        assert!(phases.iter().any(|p| p.starts_with("market day called by ")), "{phases:?}");
+        let log = simulated(4, 2);
+        let start = views(&log).into_iter().next().expect("the setup's view");
+        assert_eq!(
+            headline(&start),
+            "Round 1, start of the round — waiting for the cubes drawn onto the action spaces for round 1"
+        );
+    }
+
+    /// A.5 – A.10, C.6: the board shows each family's time on the life-cycle track, the
+    /// chronicle and cemetery, the council and church tracks, the craft buildings and the
+    /// travel map, with each family's members there by name and generation, and the market's
+    /// customers by their ids with what they want.
+    #[test]
+    fn a5_a10_the_board_shows_tracks_buildings_map_and_market_with_each_family() {
+        let log = simulated(3, 3);
+        let all = views(&log);
+        let table = |v: &BoardView, id: &str| -> Vec<Vec<String>> {
+            let area = v.areas.iter().find(|a| a.id == id).unwrap_or_else(|| panic!("area {id}"));
+            area.table.as_ref().map(|t| t.rows.iter().map(|r| r.cells.clone()).collect()).unwrap_or_default()
+        };
+        let last = all.last().expect("a view");
+        assert_eq!(table(last, "time_track").len(), 3, "one life-cycle row per family");
+        assert_eq!(table(last, "council_track").len(), 4);
+        assert_eq!(table(last, "church_track").len(), 4);
+        assert_eq!(table(last, "craft_buildings").len(), 5);
+        assert_eq!(table(last, "chronicle").len(), 6, "five categories and the cemetery");
+        assert_eq!(table(last, "travel_map").len(), 7, "the synthetic map's cities");
+        let names: Vec<&str> = last.players.iter().map(|p| p.name.as_str()).collect();
+        let shows = |area: &str, col: usize| {
+            all.iter().any(|v| {
+                table(v, area).iter().any(|r| names.iter().any(|n| r[col].contains(&format!("{n}: generation "))))
+            })
+        };
+        assert!(shows("travel_map", 2), "travellers on the map by family and generation");
+        assert!(shows("council_track", 2) && shows("church_track", 1) && shows("craft_buildings", 2));
+        assert!(shows("chronicle", 3), "the dead in the chronicle");
+        let market = table(&all[0], "market");
+        assert_eq!(market.len(), 4 + 5, "3 players: 4 stalls and a queue of 5");
+        assert!(market.iter().all(|r| r[1].starts_with('c') && r[1].len() == 3), "customers by their ids");
+    }
+
+    /// A.11: component data that is not the printed game's says so wherever it is shown: the
+    /// synthetic table as synthetic test data, a log's own data with the source it declares.
+    #[test]
+    fn a11_synthetic_component_data_is_labelled_in_the_view() {
+        let v = views(&simulated(1, 2)).pop().expect("a view");
+        assert!(v.notes.iter().any(|n| n.contains("synthetic test data, not the printed game")), "{:?}", v.notes);
+        let v = views(&fixture("synthetic-2p-complete.json")).pop().expect("a view");
+        assert!(v.notes.iter().any(|n| n.starts_with("The component data is the log's own; its source: synthetic")));
     }
 }

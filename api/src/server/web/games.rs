@@ -284,8 +284,8 @@ pub async fn show(state: web::Data<AppState>, req: HttpRequest, id: web::Path<St
                     }
                 }
                 @match (&r.meta.played_at, &r.meta.place) {
-                    (Some(when), Some(place)) => { "Played " (when) " at " (place) ". " }
-                    (Some(when), None) => { "Played " (when) ". " }
+                    (Some(when), Some(place)) => { "Played " (when_words(when)) " at " (place) ". " }
+                    (Some(when), None) => { "Played " (when_words(when)) ". " }
                     (None, Some(place)) => { "Played at " (place) ". " }
                     (None, None) => {}
                 }
@@ -390,7 +390,7 @@ fn changes_cell<'a>(
     name: &dyn Fn(usize) -> &'a str,
 ) -> Markup {
     html! {
-        @for (k, (player, list)) in by_player(changes).into_iter().enumerate() {
+        @for (k, (player, list)) in by_player(changes, by).into_iter().enumerate() {
             @if k > 0 { "; " }
             @if by != Some(player) { strong { (name(player)) } ": " }
             @for (i, c) in list.iter().enumerate() {
@@ -401,12 +401,36 @@ fn changes_cell<'a>(
     }
 }
 
-fn by_player(changes: &[chronicle_game::LedgerChange]) -> Vec<(usize, Vec<&chronicle_game::LedgerChange>)> {
+/// The changes grouped by player: the entry's own player first, then the others in seat order.
+fn by_player(
+    changes: &[chronicle_game::LedgerChange],
+    by: Option<usize>,
+) -> Vec<(usize, Vec<&chronicle_game::LedgerChange>)> {
     let mut groups: BTreeMap<usize, Vec<&chronicle_game::LedgerChange>> = BTreeMap::new();
     for c in changes {
         groups.entry(c.player).or_default().push(c);
     }
-    groups.into_iter().collect()
+    let mut list: Vec<_> = groups.into_iter().collect();
+    list.sort_by_key(|(p, _)| Some(*p) != by);
+    list
+}
+
+/// A log's `played_at` as people write a date and time (`2025-03-14T18:00:00Z` →
+/// `2025-03-14 18:00 UTC`); anything that is not such a timestamp is shown as written.
+fn when_words(when: &str) -> String {
+    let (Some(date), Some(time)) = (when.get(..10), when.get(11..16)) else { return when.to_owned() };
+    if when.as_bytes().get(10) != Some(&b'T') {
+        return when.to_owned();
+    }
+    let zone = match when
+        .get(16..)
+        .map(|rest| rest.trim_start_matches(|c: char| c == ':' || c == '.' || c.is_ascii_digit()))
+    {
+        Some("Z") => " UTC".to_owned(),
+        Some(offset) if !offset.is_empty() => format!(" (UTC{offset})"),
+        _ => String::new(),
+    };
+    format!("{date} {time}{zone}")
 }
 
 /// A player's running totals after an entry, as on a score sheet: the points if the game
@@ -536,4 +560,23 @@ pub async fn board_fragment(state: web::Data<AppState>, req: HttpRequest, id: we
     let at = entry_to_show(&head, &query_map(&req));
     let markup = board_at(&state, &head, at, &Budget::new(state.limits.replay_budget)).await;
     HttpResponse::Ok().content_type(ContentType::html()).body(markup.into_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::when_words;
+
+    /// A game's date and time are said as people write them; what is not a timestamp stays.
+    #[test]
+    fn played_at_is_said_as_a_date_and_time() {
+        for (written, said) in [
+            ("2025-03-14T18:00:00Z", "2025-03-14 18:00 UTC"),
+            ("2025-03-14T18:00:00.250+01:00", "2025-03-14 18:00 (UTC+01:00)"),
+            ("2025-03-14T18:00", "2025-03-14 18:00"),
+            ("2025-03-14", "2025-03-14"),
+            ("spring 2025", "spring 2025"),
+        ] {
+            assert_eq!(when_words(written), said, "{written}");
+        }
+    }
 }

@@ -100,7 +100,11 @@ fn every_position_of_the_timeline_is_in_words() {
         }
         let last = replay_until(&log, Some(usize::MAX));
         let end = board_view(last.game.as_ref().expect("game"));
-        assert_eq!(timeline.view(timeline.steps.len().checked_sub(1)), Some(&end), "{name}");
+        let mut shown = timeline.view(timeline.steps.len().checked_sub(1)).cloned().expect("a view");
+        assert_eq!(AboveAndBelow::open_view(&log).as_ref(), Some(&shown), "{name}: the open view is the last");
+        // The last view adds the exploration its entry made, if it made one.
+        shown.areas.retain(|a| a.id != "exploration");
+        assert_eq!(shown, end, "{name}");
     }
 }
 
@@ -144,19 +148,187 @@ fn synthetic_cards_are_labelled_in_the_view() {
 }
 
 /// A player's holdings read as the table says them: villagers with their state, the storage
-/// track left to right, and the face-up rows under their printed headings.
+/// track left to right with the VP its spaces score, the reputation track, and the market rows
+/// under their printed headings, one row per card slot.
 #[test]
 fn the_view_says_holdings_as_players_do() {
     let r = AboveAndBelow::replay_until(&logs()[0].1, 0);
     let view = board_view(r.game.as_ref().expect("game"));
     let line = |label: &str| view.players[0].lines.iter().find(|l| l.label == label).map(|l| l.text.clone());
     assert_eq!(line("Villagers").as_deref(), Some("Start hammer (ready), Start quill (ready), Start explorer (ready)"));
-    assert_eq!(line("Storage track").as_deref(), Some("empty"));
+    assert!(
+        line("Storage track").is_some_and(|t| t.starts_with("empty · next space: ")),
+        "{:?}",
+        line("Storage track")
+    );
+    assert!(line("Reputation track").is_some_and(|t| t.starts_with("position 0, worth 0 VP")));
     assert_eq!(line("For sale").as_deref(), Some("nothing"));
-    let rows = view.areas.iter().find(|a| a.id == "rows").and_then(|a| a.table.as_ref()).expect("rows");
-    assert_eq!(rows.headers, ["Row", "Cards face up"]);
-    let labels: Vec<&str> = rows.rows.iter().map(|r| r.cells[0].as_str()).collect();
-    assert_eq!(labels, ["Houses", "Outposts", "Key houses", "Star houses", "Villagers to train", "Training costs"]);
+    let titles: Vec<(&str, &str)> = view.areas.iter().map(|a| (a.id.as_str(), a.title.as_str())).take(6).collect();
+    assert_eq!(
+        titles,
+        [
+            ("houses", "House row"),
+            ("outposts", "Outpost row"),
+            ("keys", "Key houses"),
+            ("stars", "Star houses"),
+            ("villagers", "Villagers to train"),
+            ("decks", "Decks")
+        ]
+    );
     let decks = view.areas.iter().find(|a| a.id == "decks").expect("decks");
     assert!(decks.lines.iter().any(|l| l.text == "a cider on the board"), "{decks:?}");
+}
+
+/// The ids of a view's areas and table rows (the rows pages make clickable).
+fn ids(v: &BoardView) -> Vec<String> {
+    v.areas
+        .iter()
+        .flat_map(|a| {
+            std::iter::once(a.id.clone()).chain(a.table.iter().flat_map(|t| t.rows.iter().map(|r| r.id.clone())))
+        })
+        .collect()
+}
+
+/// A.7, C.5: each face-up market card is a row of its row's table whose id is the card's id,
+/// with its slot counted from 1, its cost and the effects the log's catalogue declares; the
+/// villager row gives each slot's training cost (A.6).
+#[test]
+fn c5_market_rows_are_identified_by_card_id_with_cost_and_effects() {
+    let log = logs().swap_remove(0).1;
+    let r = AboveAndBelow::replay_until(&log, 0);
+    let game = r.game.as_ref().expect("game");
+    let view = board_view(game);
+    let state = AboveAndBelow::state_view(&r).expect("state").state;
+    let catalogue: serde_json::Value =
+        serde_json::from_slice::<serde_json::Value>(&log).expect("json")["setup"]["catalogue"].clone();
+    let declared = |id: &str, list: &str| {
+        catalogue[list].as_array().and_then(|l| l.iter().find(|c| c["id"] == id)).cloned().expect("declared")
+    };
+    for (area, row) in [("houses", "houses"), ("outposts", "outposts"), ("keys", "keys"), ("stars", "stars")] {
+        let table = view.areas.iter().find(|a| a.id == area).and_then(|a| a.table.as_ref()).expect(area);
+        assert_eq!(table.headers, ["Slot", "Card", "Cost", "Effects"]);
+        let cards: Vec<&str> = state["rows"][row].as_array().expect("row").iter().filter_map(|c| c.as_str()).collect();
+        let shown: Vec<&str> = table.rows.iter().map(|r| r.id.as_str()).collect();
+        assert_eq!(shown, cards, "{area}");
+        for (slot, r) in table.rows.iter().enumerate() {
+            let card = declared(&r.id, "cards");
+            assert_eq!(r.cells[0], (slot + 1).to_string());
+            let cost = card["cost"].as_u64().expect("cost");
+            assert_eq!(r.cells[2], format!("{cost} coin{}", if cost == 1 { "" } else { "s" }), "{}", r.id);
+            assert!(!r.cells[3].is_empty() && !r.cells[1].contains('_'), "{r:?}");
+        }
+    }
+    let villagers = view.areas.iter().find(|a| a.id == "villagers").and_then(|a| a.table.as_ref()).expect("villagers");
+    let costs: Vec<String> = state["train_costs"]
+        .as_array()
+        .expect("costs")
+        .iter()
+        .map(|c| format!("{} coin{}", c, if c == 1 { "" } else { "s" }))
+        .collect();
+    assert_eq!(villagers.rows.iter().map(|r| r.cells[2].clone()).collect::<Vec<_>>(), costs);
+    assert!(villagers.rows.iter().all(|r| r.id.starts_with("villager_")), "{villagers:?}");
+}
+
+/// A.4: every player's villagers, houses and caves are rows of their village table, each
+/// with its state and declared effects, identified by the seat counted from 1 and the id; the
+/// ids of areas and rows are unique across every view of every timeline.
+#[test]
+fn a4_villagers_are_identified_per_seat_and_view_ids_are_unique() {
+    for (name, log) in logs() {
+        let timeline = AboveAndBelow::timeline(&log).expect("a valid setup");
+        for view in std::iter::once(&timeline.setup).chain(timeline.steps.iter().map(|s| &s.view)) {
+            let all = ids(view);
+            let unique: std::collections::BTreeSet<&String> = all.iter().collect();
+            assert_eq!(unique.len(), all.len(), "{name}: {all:?}");
+            for (seat, panel) in view.players.iter().enumerate() {
+                let village = view.areas.iter().find(|a| a.id == format!("seat-{}", seat + 1)).expect("a village");
+                assert_eq!(village.title, format!("{}'s village", panel.name));
+                let rows = &village.table.as_ref().expect("table").rows;
+                let villagers: Vec<&str> =
+                    rows.iter().filter(|r| r.cells[1] == "villager").map(|r| r.cells[2].as_str()).collect();
+                assert!(!villagers.is_empty(), "{name}");
+                assert!(villagers.iter().all(|s| matches!(*s, "ready" | "exhausted" | "injured")), "{villagers:?}");
+                assert!(rows.iter().all(|r| r.id.starts_with(&format!("seat-{}/", seat + 1))), "{rows:?}");
+            }
+        }
+    }
+}
+
+/// E: the view after an exploration draws it as its steps — the paragraph die, the lantern
+/// dice with their lanterns (derived from the seed where a seeded log leaves them out), one
+/// row per step of the chain with its result and outcome, and where the cave ended; the next
+/// position no longer shows it.
+#[test]
+fn e_an_exploration_is_drawn_as_its_steps() {
+    let mut seen = 0;
+    for (name, log) in logs() {
+        let entries: Vec<serde_json::Value> = serde_json::from_slice::<serde_json::Value>(&log).expect("json")
+            ["entries"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        let timeline = AboveAndBelow::timeline(&log).expect("a valid setup");
+        for (i, step) in timeline.steps.iter().enumerate() {
+            let explore = entries[i]["type"] == "turn" && entries[i]["action"]["do"] == "explore";
+            let area = step.view.areas.iter().find(|a| a.id == "exploration");
+            assert_eq!(area.is_some(), explore, "{name} entry {i}");
+            let Some(area) = area else { continue };
+            seen += 1;
+            let mut chain = 0;
+            let mut s = &entries[i]["action"]["step"];
+            while s.is_object() {
+                chain += 1;
+                s = &s["then"];
+            }
+            assert_eq!(area.table.as_ref().map(|t| t.rows.len()), Some(chain), "{name} entry {i}");
+            let line = |label: &str| area.lines.iter().find(|l| l.label == label).map(|l| l.text.as_str());
+            assert!(
+                line("Lantern dice").is_some_and(|t| !t.contains('?') && t.contains("lantern")),
+                "{name} entry {i}: {area:?}"
+            );
+            assert!(line("Paragraph die").is_some_and(|t| !t.contains('?')), "{area:?}");
+            assert!(
+                line("Result").is_some_and(|t| t.ends_with("'s") || t.ends_with("under the cave deck")),
+                "{area:?}"
+            );
+            assert!(
+                area.title.starts_with(&step.view.players[step.line.player.expect("a player")].name),
+                "{}",
+                area.title
+            );
+        }
+    }
+    assert!(seen > 10, "the logs explore");
+}
+
+/// E, LOG-FORMAT "Worked example": the open view of a log that ends with an exploration shows
+/// it with the dice as written — Alice's explorer rolls 5 (2 lanterns by the example's
+/// profile), her quill 2, the paragraph die 4 reads paragraph 12, and the quill's last effort
+/// reaches 4.
+#[test]
+fn e_the_open_view_after_an_exploration_shows_its_dice_and_step() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
+    let mut log: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(format!("{dir}/log-format-example.json")).expect("fixture"))
+            .expect("json");
+    log["entries"].as_array_mut().expect("entries").truncate(1);
+    let view = AboveAndBelow::open_view(&serde_json::to_vec(&log).expect("json")).expect("a view");
+    let area = view.areas.first().filter(|a| a.id == "exploration").expect("the exploration leads the view");
+    assert_eq!(area.title, "Alice explores Cave 03");
+    let line = |label: &str| area.lines.iter().find(|l| l.label == label).map(|l| l.text.as_str());
+    assert_eq!(line("Paragraph die"), Some("4 (paragraph 12)"));
+    assert_eq!(line("Lantern dice"), Some("Start explorer 5 (2 lanterns), Start quill 2 (1 lantern)"));
+    assert_eq!(line("Result"), Some("Cave 03 is now Alice's"));
+    let step = &area.table.as_ref().expect("steps").rows[0];
+    assert_eq!(
+        step.cells,
+        ["1", "12", "2", "explore 4 or 7", "last effort by Start quill", "reached 4", "gains 2 coins and 1 mushroom"]
+    );
+    let timeline = AboveAndBelow::timeline(&serde_json::to_vec(&log).expect("json")).expect("timeline");
+    assert_eq!(
+        timeline.steps[0].sentence,
+        "Alice sends Start explorer and Start quill to explore Cave 03: rolls 5 and 2 (3 lanterns), reads paragraph 12 \
+         (paragraph die 4), chooses option 2 (explore 4 or 7), Start quill makes a last effort, reaches 4 and gains 2 \
+         coins and 1 mushroom; Cave 03 is now Alice's."
+    );
 }

@@ -277,7 +277,11 @@ function optionGroups(container, groups, cls, choose, seat) {
     const legend = document.createElement("legend");
     legend.textContent = g.label;
     fs.append(legend);
-    const onBoard = seat !== undefined && g.options.length > 0 && g.options.every((o) => o.cells?.length);
+    // Chosen on the board when every option names its places and no two name the same ones
+    // (options that differ in something else, such as a die's face, stay buttons).
+    const places = g.options.map((o) => `${o.pick ?? ""}|${(o.cells ?? []).map((c) => c.at).join(",")}`);
+    const onBoard = seat !== undefined && g.options.length > 0 && g.options.every((o) => o.cells?.length)
+      && new Set(places).size === places.length;
     if (onBoard) {
       fs.append(boardPick(g, seat, choose));
     } else {
