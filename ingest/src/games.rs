@@ -151,6 +151,13 @@ pub fn entry_steps(
     Some((kind, engine(kind).entry_steps(bytes, draft)))
 }
 
+/// Entries that could follow a log, each in words as the log's game says it after the log's
+/// last legal entry (see [`GameEngine::describe_next`]); `None` for a log of no known game.
+pub fn describe_next(bytes: &[u8], format: Option<&str>, entries: &[serde_json::Value]) -> Option<Vec<String>> {
+    let kind = kind_of(bytes, format).ok()?;
+    Some(engine(kind).describe_next(bytes, entries))
+}
+
 /// The state of a log of game `kind` after entry `at` (after its last legal entry when `None`).
 pub fn state_at(kind: Option<GameKind>, bytes: &[u8], at: Option<usize>) -> Result<StateAt, String> {
     match kind {

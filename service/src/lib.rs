@@ -632,6 +632,18 @@ impl Service {
         self.on_sent(log, cost::STEPS_WEIGHT, budget, move |log, format| games::entry_steps(log, format, &draft)).await
     }
 
+    /// Entries that could follow a log that is not stored, each in words (the recorder's
+    /// finished entry before it is recorded): one replay, and each entry applied once to a copy.
+    pub async fn describe_next(
+        &self,
+        log: Vec<u8>,
+        entries: Vec<serde_json::Value>,
+        budget: &Budget,
+    ) -> Result<Option<Vec<String>>, ServiceError> {
+        budget.charge(serde_json::to_vec(&entries).map_or(0, |d| d.len()))?;
+        self.on_sent(log, 2, budget, move |log, format| games::describe_next(log, format, &entries)).await
+    }
+
     /// A stored game, or `NOT_FOUND`.
     async fn stored(&self, id: i64) -> Result<Arc<GameHead>, ServiceError> {
         self.game(id).await?.ok_or_else(|| ServiceError::NotFound(format!("no game {id}")))

@@ -39,7 +39,7 @@ fn look(b: &Browser) -> Value {
            back: shown(document.querySelector('#draft-back')),
            whole: document.querySelectorAll('#whole button.whole').length,
            groups: [...document.querySelectorAll('#groups fieldset.group')].map(f =>
-             ({ id: f.dataset.group, n: f.querySelectorAll('button.option').length,
+             ({ id: f.dataset.group, n: f.querySelectorAll('button.option:not(.tie)').length,
                 board: !!f.querySelector('.board-pick'), picks: f.querySelectorAll('button.pick').length,
                 picked: !!f.querySelector('button.pick.chosen') })),
            targets: document.querySelectorAll('#rec-board .cell.target').length,
@@ -86,6 +86,12 @@ fn step(b: &Browser, v: &Value, picks: &mut Picks) -> bool {
         let tiles = g["picks"].as_u64().unwrap_or(0) as usize;
         if tiles > 0 && g["picked"] != true {
             b.click(&b.find_all(".board-pick button.pick")[picks.below(tiles)]);
+            return true;
+        }
+        // Options covering the cells picked: one of them, by its button.
+        let ties = b.find_all(".board-pick button.tie");
+        if !ties.is_empty() {
+            b.click(&ties[picks.below(ties.len())]);
             return true;
         }
         let targets = b.find_all("#rec-board .cell.target");

@@ -123,23 +123,29 @@ fn click_towards(b: &Browser, server: &Server, rec: &Value, target: &Value) {
     }
 }
 
-/// Clicks option `o` of group `g` as the page draws it: a highlighted place on the board when
-/// every option of the group names distinct places, else the option's button.
+/// Clicks option `o` of group `g` as the page draws it: its highlighted places on the board
+/// when every option of the group names places (then, when other options cover the same
+/// places, its button among theirs), else the option's button.
 fn click_option(b: &Browser, g: usize, group: &Value, o: usize) {
     let options = group["options"].as_array().expect("options");
-    let places: Vec<String> = options
-        .iter()
-        .map(|o| o["cells"].as_array().map(|c| c.iter().map(|c| c["at"].to_string()).collect::<Vec<_>>().join(",")))
-        .map(Option::unwrap_or_default)
-        .collect();
-    let distinct = places.iter().collect::<std::collections::BTreeSet<_>>().len() == places.len();
-    let on_board = distinct && places.iter().all(|p| !p.is_empty());
+    let places = |o: &Value| o["cells"].as_array().map(|c| c.iter().map(|c| c["at"].clone()).collect::<Vec<_>>());
+    let on_board = options.iter().all(|o| places(o).is_some_and(|p| !p.is_empty()));
     if on_board {
-        let at = options[o]["cells"][0]["at"].as_str().expect("a place");
-        let css = format!("#rec-board [data-row=\"{at}\"].target, #rec-board [data-at=\"{at}\"].target");
-        b.wait_until("the place highlighted", |b| b.try_find(&css).is_some());
-        b.click(&b.find(&css));
-        BOARD_CLICKS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let mine = places(&options[o]).unwrap_or_default();
+        for at in &mine {
+            let at = at.as_str().expect("a place");
+            let css = format!("#rec-board [data-row=\"{at}\"].target, #rec-board [data-at=\"{at}\"].target");
+            b.wait_until("the place highlighted", |b| b.try_find(&css).is_some());
+            b.click(&b.find(&css));
+            BOARD_CLICKS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+        // Options covering the same places are told apart by a button each, in words.
+        if options.iter().filter(|other| places(other).unwrap_or_default() == mine).count() > 1 {
+            let label = options[o]["label"].as_str().expect("a label");
+            b.wait_until("the options of those places", |b| !b.find_all(".board-pick button.tie").is_empty());
+            let tie = b.find_all(".board-pick button.tie").into_iter().find(|t| b.text(t) == label);
+            b.click(&tie.unwrap_or_else(|| panic!("no button `{label}`")));
+        }
     } else {
         let css = format!("#groups fieldset.group:nth-of-type({}) .options button:nth-of-type({})", g + 1, o + 1);
         b.click(&b.find(&css));

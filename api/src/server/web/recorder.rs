@@ -349,7 +349,15 @@ async fn view(state: &AppState, request: NextRequest) -> Result<Value, ServiceEr
         (None, false) => None,
     };
     match started {
-        Some(found) => out["steps"] = steps_json(found),
+        Some(found) => {
+            // The finished entry in words, so that "Record this entry" says what it records.
+            let finished = found.as_ref().and_then(|(_, st)| st.as_ref().ok()).and_then(|st| st.entry.clone());
+            out["steps"] = steps_json(found);
+            if let Some(entry) = finished {
+                let said = service.describe_next(log.clone(), vec![entry], budget).await?;
+                out["steps"]["said"] = json!(said.and_then(|s| s.into_iter().next()));
+            }
+        }
         None => {
             if let Some((_, legal, labels)) = service.described_legal_entries(log.clone(), WHOLE_LIMIT, budget).await? {
                 let whole: Vec<Value> =

@@ -277,11 +277,9 @@ function optionGroups(container, groups, cls, choose, seat) {
     const legend = document.createElement("legend");
     legend.textContent = g.label;
     fs.append(legend);
-    // Chosen on the board when every option names its places and no two name the same ones
-    // (options that differ in something else, such as a die's face, stay buttons).
-    const places = g.options.map((o) => `${o.pick ?? ""}|${(o.cells ?? []).map((c) => c.at).join(",")}`);
-    const onBoard = seat !== undefined && g.options.length > 0 && g.options.every((o) => o.cells?.length)
-      && new Set(places).size === places.length;
+    // Chosen on the board when every option names its places; options that name the same
+    // places (a cavern and a tunnel either way round) are told apart once the places are picked.
+    const onBoard = seat !== undefined && g.options.length > 0 && g.options.every((o) => o.cells?.length);
     if (onBoard) {
       fs.append(boardPick(g, seat, choose));
     } else {
@@ -335,7 +333,21 @@ function boardPick(group, seat, choose) {
     highlight(seat, []);
     return box;
   }
-  const done = candidates.find((o) => o.cells.length === picking.cells.length);
+  const complete = candidates.filter((o) => o.cells.length === picking.cells.length);
+  if (complete.length > 1) {
+    // The places picked are covered by more than one option: which one, in words.
+    hint.textContent = `${picking.cells.join(", ")} chosen; which?`;
+    highlight(seat, []);
+    const list = document.createElement("div");
+    list.className = "options ties";
+    for (const o of complete) list.append(button(o.label, "option tie", click(() => { choose(o); picking = null; })));
+    box.append(list, button("Start the placement again", "restart", () => {
+      picking.cells = [];
+      box.replaceWith(boardPick(group, seat, choose));
+    }));
+    return box;
+  }
+  const done = complete[0];
   if (done) {
     hint.textContent = `Chosen: ${done.label}.`;
     document.body.dataset.recorder = "busy";
@@ -429,6 +441,11 @@ function renderSteps(view) {
     groups.append(why);
   }
   if (steps.entry) {
+    // What "Record this entry" records, in the engine's words.
+    if (steps.said) {
+      const said = Object.assign(document.createElement("p"), { id: "entry-said", className: "said", textContent: steps.said });
+      groups.prepend(said);
+    }
     record.hidden = false;
     record.onclick = click(() => {
       rec.log.entries.push(steps.entry);
