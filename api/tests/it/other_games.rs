@@ -185,3 +185,56 @@ fn browser_steps_through_a_village_game_and_reads_the_trust_report() {
     assert_eq!(rows.len(), 2, "one row per player");
     assert!(b.text(&b.find("#trust")).contains("synthetic test data, not the printed game"));
 }
+
+/// Each game page's board agrees with `chronicle state --at N` (docs/web.md "/games/ID"): at
+/// sampled entries of a Village and an Above and Below game, every player's counts the page
+/// shows (coins, grain, reputation, potions, cider, beds, income) are the state's, and a count
+/// the page leaves out is zero in the state.
+#[test]
+fn game_pages_agree_with_chronicle_state_at_sampled_entries() {
+    let db = Database::sqlite();
+    let server = Server::start(&db, &[]);
+    let token = create_token(&db, "uploader");
+    // (fixture, [(the page's count id, the state's member of a player)])
+    let games: [((&str, &str), &[(&str, &str)]); 2] = [
+        (VILLAGE, &[("coin", "coins"), ("grain", "grain")]),
+        (
+            ABOVE_AND_BELOW,
+            &[
+                ("coins", "coins"),
+                ("reputation", "reputation"),
+                ("potions", "potions"),
+                ("cider", "cider"),
+                ("beds", "beds"),
+                ("income", "income"),
+            ],
+        ),
+    ];
+    for (which, counts) in games {
+        let mut shown_nonzero = 0;
+        let log = engine_log(which);
+        let game = submit(&server, &token, &log);
+        let id = game["id"].as_str().expect("id").to_owned();
+        let entries = log["entries"].as_array().map_or(0, Vec::len);
+        for at in (0..entries).step_by(entries / 6 + 1) {
+            let state = cli_state(which, at);
+            let (_, page) = server.get(&format!("/games/{id}/board?at={at}"));
+            let panels: Vec<&str> = page.split("class=\"player\" data-seat=").skip(1).collect();
+            let players = state["players"].as_array().expect("players");
+            assert_eq!(panels.len(), players.len(), "{}: one panel per player", which.0);
+            for (seat, (panel, player)) in panels.iter().zip(players).enumerate() {
+                for (count, member) in counts {
+                    let want = player[*member].as_i64().unwrap_or(0);
+                    let shown = panel
+                        .split(&format!("data-good=\"{count}\">"))
+                        .nth(1)
+                        .and_then(|rest| rest.split(' ').next())
+                        .and_then(|n| n.parse::<i64>().ok());
+                    assert_eq!(shown.unwrap_or(0), want, "{} entry {at}, seat {}: {count}", which.0, seat + 1);
+                    shown_nonzero += usize::from(shown.is_some_and(|n| n != 0));
+                }
+            }
+        }
+        assert!(shown_nonzero > 10, "{}: only {shown_nonzero} counts shown", which.0);
+    }
+}

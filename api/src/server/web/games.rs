@@ -289,7 +289,7 @@ pub async fn show(state: web::Data<AppState>, req: HttpRequest, id: web::Path<St
                     (None, Some(place)) => { "Played at " (place) ". " }
                     (None, None) => {}
                 }
-                "Uploaded " (head.uploaded_at) @if let Some(u) = &head.uploader { " by " (u) } ". "
+                "Uploaded " (when_words(&head.uploaded_at)) @if let Some(u) = &head.uploader { " by " (u) } ". "
                 "Engine " (r.engine_version) ". "
                 span title=(head.sha256) { "Dedupe key " code { (head.sha256.get(..12).unwrap_or(&head.sha256)) } }
             }
@@ -388,6 +388,7 @@ fn changes_cell<'a>(
     changes: &[chronicle_game::LedgerChange],
     by: Option<usize>,
     name: &dyn Fn(usize) -> &'a str,
+    view: Option<&chronicle_game::BoardView>,
 ) -> Markup {
     html! {
         @for (k, (player, list)) in by_player(changes, by).into_iter().enumerate() {
@@ -395,7 +396,7 @@ fn changes_cell<'a>(
             @if by != Some(player) { strong { (name(player)) } ": " }
             @for (i, c) in list.iter().enumerate() {
                 @if i > 0 { ", " }
-                span class={ "delta " @if c.delta > 0 { "gain" } @else { "loss" } } { (format!("{:+}", c.delta)) " " (c.item.replace('_', " ")) }
+                span class={ "delta " @if c.delta > 0 { "gain" } @else { "loss" } } { (super::views::change_text(view, c)) }
             }
         }
     }
@@ -435,17 +436,19 @@ fn when_words(when: &str) -> String {
 
 /// A player's running totals after an entry, as on a score sheet: the points if the game
 /// ended there, and under them the new total of each item the entry changed for the player.
-fn running_totals(player: usize, totals: &BTreeMap<String, i64>, changes: &[chronicle_game::LedgerChange]) -> Markup {
-    let changed: Vec<(&str, i64)> = changes
+fn running_totals(player: usize, totals: &BTreeMap<String, i64>, step: &chronicle_game::TimelineStep) -> Markup {
+    let changed: Vec<String> = step
+        .line
+        .changes
         .iter()
         .filter(|c| c.player == player && c.item != "points")
-        .map(|c| (c.item.as_str(), totals.get(&c.item).copied().unwrap_or(0)))
+        .map(|c| super::views::amount(Some(&step.view), player, &c.item, totals.get(&c.item).copied().unwrap_or(0)))
         .collect();
     html! {
         strong { (totals.get("points").copied().unwrap_or(0)) } " pts"
         @if !changed.is_empty() {
             br;
-            small.totals { (changed.iter().map(|(item, n)| format!("{} {n}", item.replace('_', " "))).collect::<Vec<_>>().join(" · ")) }
+            small.totals { (changed.join(" · ")) }
         }
     }
 }
@@ -473,7 +476,7 @@ fn ledger_table(head: &GameHead, timeline: &chronicle_game::Timeline, at: Option
                             tr.automatic data-before-entry=(line.entry) {
                                 td {} td.num { (line.round) }
                                 td.sentence { "The game's own steps at the end of round " (ended) ", before the next entry." }
-                                td { (changes_cell(&step.automatic, None, &name)) }
+                                td { (changes_cell(&step.automatic, None, &name, Some(&step.view))) }
                                 @for _ in &names { td {} }
                             }
                         }
@@ -481,8 +484,8 @@ fn ledger_table(head: &GameHead, timeline: &chronicle_game::Timeline, at: Option
                             td { a href={ "?at=" (line.entry) "#board" } { (line.entry + 1) } }
                             td.num { (line.round) }
                             td.sentence { (step.sentence) }
-                            td { (changes_cell(&step.own, line.player, &name)) }
-                            @for (p, t) in step.totals.iter().enumerate() { td.num.running { (running_totals(p, t, &step.line.changes)) } }
+                            td { (changes_cell(&step.own, line.player, &name, Some(&step.view))) }
+                            @for (p, t) in step.totals.iter().enumerate() { td.num.running { (running_totals(p, t, step)) } }
                         }
                     } }
                 } }

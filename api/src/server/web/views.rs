@@ -5,7 +5,7 @@
 
 use maud::{html, Markup};
 
-use chronicle_game::view::{Area, Grid, Panel, ScoreNow};
+use chronicle_game::view::{Area, Count, Grid, Panel, ScoreNow};
 use chronicle_game::{BoardView, GameKind, LedgerChange, TimelineStep};
 use chronicle_store::GameHead;
 
@@ -104,11 +104,31 @@ fn score_now(kind: Option<GameKind>, s: &ScoreNow) -> Markup {
     }
 }
 
+/// An amount of a ledger item of a player in the words the position's view counts it in
+/// (`"3 green cubes"`, `"1 coin"`); an item the view does not count is said by its id.
+pub fn amount(view: Option<&BoardView>, player: usize, item: &str, n: i64) -> String {
+    let counted = view.and_then(|v| v.players.get(player)).and_then(|p| p.counts.iter().find(|c| c.id == item));
+    match counted {
+        Some(c) => Count::new(item, c.label.clone(), n).text(),
+        None => format!("{n} {}", item.replace('_', " ")),
+    }
+}
+
+/// A change in words with its sign (`"+1 green cube"`, `"-2 coins"`).
+pub fn change_text(view: Option<&BoardView>, c: &LedgerChange) -> String {
+    let text = amount(view, c.player, &c.item, c.delta);
+    if c.delta > 0 {
+        format!("+{text}")
+    } else {
+        text
+    }
+}
+
 /// Changes grouped by player, in the players' names: `[(name, ["+3 wood", …])]`.
-fn grouped<'a>(changes: &[LedgerChange], names: &[&'a str]) -> Vec<(&'a str, Vec<String>)> {
+fn grouped<'a>(changes: &[LedgerChange], names: &[&'a str], view: Option<&BoardView>) -> Vec<(&'a str, Vec<String>)> {
     let mut by_player: Vec<(usize, Vec<String>)> = Vec::new();
     for c in changes {
-        let text = format!("{:+} {}", c.delta, c.item.replace('_', " "));
+        let text = change_text(view, c);
         match by_player.iter_mut().find(|(p, _)| *p == c.player) {
             Some((_, list)) => list.push(text),
             None => by_player.push((c.player, vec![text])),
@@ -122,8 +142,9 @@ fn grouped<'a>(changes: &[LedgerChange], names: &[&'a str]) -> Vec<(&'a str, Vec
 /// end of a round), then its own effects — every game alike, in the players' names.
 pub fn changes(head: &GameHead, step: Option<&TimelineStep>) -> Markup {
     let names: Vec<&str> = head.record.players.iter().map(|p| p.name.as_str()).collect();
-    let own = grouped(step.map_or(&[][..], |s| s.own.as_slice()), &names);
-    let automatic = grouped(step.map_or(&[][..], |s| s.automatic.as_slice()), &names);
+    let view = step.map(|s| &s.view);
+    let own = grouped(step.map_or(&[][..], |s| s.own.as_slice()), &names, view);
+    let automatic = grouped(step.map_or(&[][..], |s| s.automatic.as_slice()), &names, view);
     html! {
         div.ledger {
             @if !automatic.is_empty() {
