@@ -39,7 +39,12 @@ fn games(player_games: u64, seed: u64) -> Vec<GameOutcome> {
         let best = seats.iter().map(|p| p.total).max().unwrap_or(0);
         seats.iter_mut().for_each(|p| p.winner = p.total == best);
         let source = if below(3) == 0 { "simulate:random" } else { "club" };
-        out.push(GameOutcome { game_id: out.len() as i64, source: Some(source.to_owned()), players: seats });
+        out.push(GameOutcome {
+            game_id: out.len() as i64,
+            source: Some(source.to_owned()),
+            synthetic: false,
+            players: seats,
+        });
         made += u64::from(players);
     }
     out

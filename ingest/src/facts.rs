@@ -44,6 +44,7 @@ pub fn record(v: &Verdict, facts: Facts) -> GameRecord {
             source: v.meta.source.as_deref().map(clean),
             place: v.meta.place.as_deref().map(clean),
         },
+        synthetic_data: v.synthetic_data,
         players: v
             .players
             .iter()

@@ -109,10 +109,10 @@ pub fn open_view(bytes: &[u8], format: Option<&str>) -> Option<BoardView> {
     engine(kind_of(bytes, format).ok()?).open_view(bytes)
 }
 
-/// Every position of a log that is not stored (its game read from its envelope), as
-/// [`timeline`] gives it.
-pub fn log_timeline(bytes: &[u8], format: Option<&str>) -> Option<Timeline> {
-    timeline(kind_of(bytes, format).ok(), bytes)
+/// A log's legal entries in words and the view after the last (see [`GameEngine::trail`]);
+/// `None` for a log of no known game or without a valid setup.
+pub fn trail(bytes: &[u8], format: Option<&str>) -> Option<(Vec<String>, BoardView)> {
+    engine(kind_of(bytes, format).ok()?).trail(bytes)
 }
 
 /// Every position of a log of game `kind` with its view and ledger line (`None` for a log of

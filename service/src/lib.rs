@@ -577,16 +577,14 @@ impl Service {
         self.on_sent(log, 1, budget, games::open_view).await
     }
 
-    /// Every position of a log that is not stored, from one replay (see
-    /// `GameEngine::timeline`): the recorder's board (its last view) and its entries in words.
-    /// Charged as a timeline weighs ([`derived::TIMELINE_WEIGHT`] times the log's size).
-    pub async fn log_timeline(
+    /// A log that is not stored in words and its board (see `GameEngine::trail`): its entries'
+    /// sentences and the view after the last, from one replay — what the recorder shows.
+    pub async fn trail(
         &self,
         log: Vec<u8>,
         budget: &Budget,
-    ) -> Result<Option<chronicle_game::Timeline>, ServiceError> {
-        let weight = usize::try_from(derived::TIMELINE_WEIGHT).unwrap_or(usize::MAX);
-        self.on_sent(log, weight, budget, games::log_timeline).await
+    ) -> Result<Option<(Vec<String>, chronicle_game::BoardView)>, ServiceError> {
+        self.on_sent(log, 1, budget, games::trail).await
     }
 
     /// What a replay of a log took as declared rather than checked (Above and Below's trust

@@ -55,7 +55,7 @@ pub fn outcome(game_id: i64, r: &GameRecord) -> Result<Option<(GameKind, GameOut
             counters: p.counters.iter().map(|c| (c.id.clone(), c.value)).collect(),
         });
     }
-    Ok(Some((kind, GameOutcome { game_id, source: r.meta.source.clone(), players })))
+    Ok(Some((kind, GameOutcome { game_id, source: r.meta.source.clone(), synthetic: r.synthetic_data, players })))
 }
 
 impl OutcomeCorpora {

@@ -143,6 +143,7 @@ mod tests {
                         counters: Vec::new(),
                     })
                     .collect(),
+                synthetic_data: false,
                 facts: Facts::None,
             },
         }

@@ -24,7 +24,7 @@ type Conn = <Db as sqlx::Database>::Connection;
 type DbRow = <Db as sqlx::Database>::Row;
 
 /// The verdict columns of `games`: everything `chronicle reverify` rewrites.
-const VERDICT_COLUMNS: [&str; 16] = [
+const VERDICT_COLUMNS: [&str; 17] = [
     "game",
     "engine_version",
     "player_count",
@@ -41,6 +41,7 @@ const VERDICT_COLUMNS: [&str; 16] = [
     "played_at",
     "source",
     "place",
+    "synthetic_data",
 ];
 
 /// The tables holding one game's players, score rows and facts, children first.
@@ -73,7 +74,8 @@ fn push_verdict<'a>(b: &mut Separated<'_, 'a, Db, &'static str>, r: &'a GameReco
         .push_bind(r.meta.tournament.as_deref())
         .push_bind(r.meta.played_at.as_deref())
         .push_bind(r.meta.source.as_deref())
-        .push_bind(r.meta.place.as_deref());
+        .push_bind(r.meta.place.as_deref())
+        .push_bind(r.synthetic_data);
 }
 
 /// Inserts rows with multi-row `INSERT … VALUES`, as few statements as the bind limit allows.
@@ -522,6 +524,7 @@ async fn replace_records_on(conn: &mut Conn, records: &[(i64, GameRecord)]) -> R
             .bind(r.meta.played_at.as_deref())
             .bind(r.meta.source.as_deref())
             .bind(r.meta.place.as_deref())
+            .bind(r.synthetic_data)
             .bind(*id)
             .execute(&mut *tx)
             .await
@@ -616,6 +619,7 @@ fn verdict_from(row: &DbRow, id: i64) -> Result<GameRecord, StoreError> {
             place: row.try_get("place").map_err(fail)?,
         },
         players: Vec::new(),
+        synthetic_data: row.try_get("synthetic_data").map_err(fail)?,
         // Filled by `fill_facts` for games with fact tables.
         facts: if game == Some(GameKind::Caverna) { Facts::Caverna(CavernaFacts::default()) } else { Facts::None },
     })

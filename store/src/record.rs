@@ -27,6 +27,8 @@ pub struct GameRecord {
     pub meta: MetaRow,
     /// In seat order; empty when the envelope or setup is invalid.
     pub players: Vec<PlayerRow>,
+    /// The component data the log declares is labelled synthetic (`Verdict::synthetic_data`).
+    pub synthetic_data: bool,
     /// The game's own facts, for its statistics.
     pub facts: Facts,
 }

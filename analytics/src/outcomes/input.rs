@@ -20,6 +20,8 @@ pub struct GameOutcome {
     pub game_id: i64,
     /// `meta.source` of the log.
     pub source: Option<String>,
+    /// The component data its log declares is labelled synthetic (not the printed game's).
+    pub synthetic: bool,
     /// In seat order.
     pub players: Vec<PlayerOutcome>,
 }
@@ -39,6 +41,7 @@ pub(crate) struct Kept {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct KeptGame {
     pub source: Option<Box<str>>,
+    pub synthetic: bool,
     pub players: Box<[Kept]>,
 }
 
@@ -76,7 +79,11 @@ impl OutcomeCorpus {
                 counters: aligned(&self.counter_ids, &p.counters),
             })
             .collect();
-        self.games.push(KeptGame { source: game.source.as_deref().map(Into::into), players });
+        self.games.push(KeptGame {
+            source: game.source.as_deref().map(Into::into),
+            synthetic: game.synthetic,
+            players,
+        });
     }
 
     /// Games kept (every size, solo included).

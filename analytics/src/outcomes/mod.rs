@@ -33,6 +33,10 @@ use crate::general::{score_stats, ScoreStats};
 use crate::rate::Rate;
 use groups::{main_source, margin, value_groups, GroupAcc};
 use input::KeptGame;
+
+/// How a simulated game's `meta.source` begins (`chronicle simulate` writes `simulate:` and its
+/// bots).
+pub const SIMULATED_SOURCE: &str = "simulate:";
 use mean::MeanAcc;
 
 /// A counter's groups by value.
@@ -74,6 +78,10 @@ pub struct SeatOutcome {
 pub struct OutcomeReport {
     /// Multiplayer games selected.
     pub games: u64,
+    /// Of `games`, those Chronicle's bots played (`meta.source` starting `simulate:`).
+    pub simulated_games: u64,
+    /// Of `games`, those whose component data is labelled synthetic (not the printed game's).
+    pub synthetic_games: u64,
     pub player_games: u64,
     /// Solo games that pass the source filters (and `min_players` ≤ 1); not in any statistic.
     pub solo_games: u64,
@@ -97,8 +105,17 @@ struct Seen<'a> {
     counters: &'a [Option<i64>],
 }
 
-fn selected<'a>(corpus: &'a OutcomeCorpus, f: &OutcomeFilter) -> (Vec<Seen<'a>>, u64, u64) {
-    let (mut seen, mut games, mut solo) = (Vec::new(), 0, 0);
+/// What the selected multiplayer games are: how many, how many simulated, how many on
+/// synthetic component data.
+#[derive(Default)]
+struct Composition {
+    games: u64,
+    simulated: u64,
+    synthetic: u64,
+}
+
+fn selected<'a>(corpus: &'a OutcomeCorpus, f: &OutcomeFilter) -> (Vec<Seen<'a>>, Composition, u64) {
+    let (mut seen, mut games, mut solo) = (Vec::new(), Composition::default(), 0);
     let big_enough = |g: &KeptGame| g.players.len() >= usize::from(f.min_players.max(2));
     for g in corpus.games.iter().filter(|g| f.source_matches(g)) {
         if g.players.len() == 1 && f.min_players <= 1 {
@@ -107,7 +124,9 @@ fn selected<'a>(corpus: &'a OutcomeCorpus, f: &OutcomeFilter) -> (Vec<Seen<'a>>,
         if !big_enough(g) {
             continue;
         }
-        games += 1;
+        games.games += 1;
+        games.simulated += u64::from(g.source.as_deref().is_some_and(|s| s.starts_with(SIMULATED_SOURCE)));
+        games.synthetic += u64::from(g.synthetic);
         let totals: Vec<i64> = g.players.iter().map(|p| p.total).collect();
         let players = u8::try_from(totals.len()).unwrap_or(u8::MAX);
         for (i, p) in g.players.iter().enumerate() {
@@ -195,7 +214,9 @@ impl OutcomeCorpus {
     pub fn report(&self, f: &OutcomeFilter) -> OutcomeReport {
         let (seen, games, solo_games) = selected(self, f);
         OutcomeReport {
-            games,
+            games: games.games,
+            simulated_games: games.simulated,
+            synthetic_games: games.synthetic,
             player_games: seen.len() as u64,
             solo_games,
             counters: by_counter(self, &seen, f.min_sample),

@@ -17,7 +17,12 @@ fn player(seat: u8, winner: bool, total: i64, a: i64, b: i64, k: i64) -> PlayerO
 
 fn corpus() -> OutcomeCorpus {
     let mut c = OutcomeCorpus::new(&["a", "b"], &["k"]);
-    let game = |game_id, source: &str, players| GameOutcome { game_id, source: Some(source.into()), players };
+    let game = |game_id, source: &str, players| GameOutcome {
+        game_id,
+        source: Some(source.into()),
+        synthetic: false,
+        players,
+    };
     c.add(&game(1, "simulate:random", vec![player(0, true, 10, 7, 3, 2), player(1, false, 6, 1, 5, 0)]));
     c.add(&game(
         2,
@@ -109,7 +114,7 @@ fn seats_and_scores() {
 fn players_without_a_counter_are_left_out_of_its_groups() {
     let mut c = OutcomeCorpus::new(&["a"], &["k"]);
     let p = |seat, winner, total| PlayerOutcome { seat, winner, total, rows: vec![], counters: vec![] };
-    c.add(&GameOutcome { game_id: 1, source: None, players: vec![p(0, true, 3), p(1, false, 2)] });
+    c.add(&GameOutcome { game_id: 1, source: None, synthetic: false, players: vec![p(0, true, 3), p(1, false, 2)] });
     let r = c.report(&OutcomeFilter::default());
     assert_eq!((r.player_games, r.counters[0].player_games, r.main_sources.len()), (2, 0, 0));
     assert!(r.counters[0].groups.is_empty());
@@ -126,7 +131,7 @@ fn absurd_totals_do_not_panic() {
         counters: vec![("k".into(), total)],
     };
     let players = vec![p(0, true, i64::MAX), p(1, false, i64::MIN), p(2, false, 0)];
-    c.add(&GameOutcome { game_id: 1, source: None, players });
+    c.add(&GameOutcome { game_id: 1, source: None, synthetic: false, players });
     let r = c.report(&OutcomeFilter { bucket_width: 1, ..OutcomeFilter::default() });
     assert_eq!((r.player_games, r.scores.histogram.len()), (3, 3), "only the non-empty buckets of a huge span");
     assert_eq!(r.counters[0].groups.len(), 3);

@@ -13,7 +13,7 @@ both_stores!(outcome_statistics_match_plain_counts_over_the_stored_verdicts);
 
 const PLAYER: &str = "players { seat winner score { total rows { id points } } counters { id value } }";
 
-const STATS: &str = "games playerGames soloGames \
+const STATS: &str = "games simulatedGames syntheticGames playerGames soloGames \
     counters { counter label playerGames groups { low high winRate { successes n ciLow ciHigh belowMinSample } margin { mean n ciLow ciHigh } } } \
     mainSources { row label winRate { successes n } margin { mean n } } \
     rowPoints { row winners { mean n } others { mean n } } \
@@ -29,7 +29,7 @@ fn simulated(game: &str, games: u32, players: u8, seed: u64) -> Vec<Value> {
 }
 
 fn submit(server: &Server, token: &str, log: &Value) -> Value {
-    let q = format!("mutation($log: JSON!) {{ submitGame(log: $log) {{ game {{ status {PLAYER} }} }} }}");
+    let q = format!("mutation($log: JSON!) {{ submitGame(log: $log) {{ game {{ status syntheticData {PLAYER} }} }} }}");
     let game = server.data(Some(token), &q, json!({ "log": log }))["submitGame"]["game"].clone();
     assert_eq!(game["status"], "COMPLETE", "{game}");
     game
@@ -162,6 +162,12 @@ fn check(server: &Server, field: &str, games: &[Value], solo: usize) -> Value {
     assert_eq!((all["playerGames"].as_u64(), all["soloGames"].as_u64()), (Some(seen.len() as u64), Some(solo as u64)));
     check_counters(&all, &seen);
     check_sources_seats_scores(&all, &seen);
+    // What the figures are computed over: every stored game here was played by the bots on the
+    // synthetic component data (each verdict says so).
+    let multiplayer: Vec<&Value> = games.iter().filter(|g| g["players"].as_array().is_some_and(|p| p.len() > 1)).collect();
+    let synthetic = multiplayer.iter().filter(|g| g["syntheticData"] == true).count();
+    assert_eq!(synthetic, multiplayer.len(), "the simulator's games declare synthetic data");
+    assert_eq!((all["simulatedGames"].as_u64(), all["syntheticGames"].as_u64()), (Some(synthetic as u64), Some(synthetic as u64)));
     let three = games.iter().filter(|g| g["players"].as_array().is_some_and(|p| p.len() >= 3)).count();
     assert_eq!(stats(server, field, json!({ "minPlayers": 3 }))["games"], three);
     assert_eq!(stats(server, field, json!({ "source": "simulate:" }))["games"], games.len() - solo);
@@ -193,9 +199,15 @@ fn outcome_statistics_match_plain_counts_over_the_stored_verdicts(db: Database) 
     assert_eq!(status, 200);
     assert!(page.contains("Cities visited (travel discs placed)") && page.contains("They control for nothing"));
     assert!(page.contains("id=\"main-sources\"") && page.contains("n="), "tables with their samples");
+    assert!(
+        page.contains("5 multiplayer games") && page.contains("5 played by Chronicle's bots (simulated)"),
+        "the page says what it is computed over"
+    );
+    assert!(page.contains("5 on synthetic component data") && page.contains("id=\"corpus-notice\""), "and warns");
     let (status, page) = server.get("/stats/above-and-below?exclude_source=simulate");
     assert_eq!(status, 200);
-    assert!(page.contains("0 games, 0 player-games") && page.contains("value=\"simulate\""));
+    assert!(page.contains("0 multiplayer games (0 player-games") && page.contains("value=\"simulate\""));
+    assert!(!page.contains("id=\"corpus-notice\""), "no notice over no game");
     assert_eq!(server.get("/stats/above-and-below?players=x").0, 400);
     assert!(server.get("/stats/furnishings").1.contains("href=\"/stats/above-and-below\""), "linked from the tabs");
 

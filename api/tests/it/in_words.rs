@@ -90,6 +90,7 @@ fn the_viewer_the_ledger_and_chronicle_state_agree_at_every_entry() {
     let rows: Vec<&str> = page.split("<tr data-entry=").skip(1).collect();
     let applied = rows.len();
     assert!(applied > 100, "{applied} ledger rows");
+    let mut totals_checked = 0;
     for (n, row) in rows.iter().enumerate() {
         let state = <chronicle_caverna::Caverna as chronicle_game::GameEngine>::state_at(&log, Some(n)).expect("state");
         let expected: Vec<String> = state.state["players"]
@@ -101,6 +102,20 @@ fn the_viewer_the_ledger_and_chronicle_state_agree_at_every_entry() {
         let running: Vec<String> =
             row.split("class=\"num running\"><strong>").skip(1).map(|c| c[..c.find('<').unwrap()].to_owned()).collect();
         assert_eq!(running, expected, "entry {n}: the ledger's running points");
+        // The new totals of what the entry changed (goods, animals, begging markers), player by
+        // player, are the state's.
+        let cells: Vec<&str> = row.split("class=\"num running\">").skip(1).collect();
+        for (seat, cell) in cells.iter().enumerate() {
+            for item in cell.split("data-item=\"").skip(1) {
+                let id = &item[..item.find('"').unwrap()];
+                let total: i64 =
+                    item.split("data-total=\"").nth(1).and_then(|t| t[..t.find('"')?].parse().ok()).expect("a total");
+                if let Some(want) = state.state["players"][seat][id].as_i64() {
+                    assert_eq!(total, want, "entry {n}, seat {}: {id}", seat + 1);
+                    totals_checked += 1;
+                }
+            }
+        }
         let sentence = row.split("class=\"sentence\">").nth(1).map(|c| &c[..c.find('<').unwrap()]).unwrap_or("");
         assert!(sentence.ends_with('.') && sentence.len() > 10, "entry {n}: a sentence, not `{sentence}`");
         let (_, board) = server.get(&format!("/games/{id}/board?at={n}"));
@@ -108,6 +123,7 @@ fn the_viewer_the_ledger_and_chronicle_state_agree_at_every_entry() {
             board.split("provisional-total\">").skip(1).map(|c| c[..c.find('<').unwrap()].to_owned()).collect();
         assert_eq!(shown, expected, "entry {n}: the board's score if the game ended now");
     }
+    assert!(totals_checked > 200, "{totals_checked} running totals checked against the state");
     let last = applied - 1;
     let cli = chronicle()
         .args(["state", "--json", "--at", &last.to_string()])

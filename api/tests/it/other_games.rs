@@ -196,7 +196,8 @@ fn game_pages_agree_with_chronicle_state_at_sampled_entries() {
     let server = Server::start(&db, &[]);
     let token = create_token(&db, "uploader");
     // (fixture, [(the page's count id, the state's member of a player)])
-    let games: [((&str, &str), &[(&str, &str)]); 2] = [
+    type Counts = &'static [(&'static str, &'static str)];
+    let games: [((&str, &str), Counts); 2] = [
         (VILLAGE, &[("coin", "coins"), ("grain", "grain")]),
         (
             ABOVE_AND_BELOW,

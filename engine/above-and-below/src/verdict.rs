@@ -124,6 +124,10 @@ pub fn verdict(r: &Replay) -> Verdict {
         round_reached: u16::from(r.round()),
         entries_applied: r.entries_applied,
         players,
+        synthetic_data: game.is_some_and(|g| {
+            chronicle_game::is_synthetic(g.setup.catalogue.source.as_deref())
+                || chronicle_game::is_synthetic(g.setup.board.source.as_deref())
+        }),
     }
 }
 

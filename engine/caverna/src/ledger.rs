@@ -101,6 +101,10 @@ pub fn walk(input: &[u8], visit: Walk<'_>) {
             visit(Visit::refused(i, round, player_hint(raw), raw.get(), &game));
             break;
         }
+        // The windows no player has a decision left in close now, as `chronicle state` shows
+        // the position (a feeding all have fed is paid): the entry that ended it shows what it
+        // settled, and the next entry's own changes are its own.
+        game.settle();
         if Some(i) == last {
             if let Some(over) = finished(&game) {
                 game = over;

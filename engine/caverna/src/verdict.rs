@@ -204,6 +204,7 @@ pub fn verdict(r: &Replay) -> Verdict {
         round_reached: u16::from(r.round()),
         entries_applied: r.entries_applied,
         players,
+        synthetic_data: false,
     }
 }
 

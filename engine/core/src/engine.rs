@@ -203,6 +203,12 @@ pub trait GameEngine {
         crate::timeline::timeline(|visit| Self::walk(log, visit))
     }
 
+    /// A log's legal entries in words and the view after the last of them, from one replay
+    /// (`None` without a valid setup): a recorder's trail and board.
+    fn trail(log: &[u8]) -> Option<(Vec<String>, BoardView)> {
+        crate::timeline::trail(|visit| Self::walk(log, visit))
+    }
+
     /// The view of the position after a log's last legal entry, its window still open (where
     /// the next entry is decided; see [`GameEngine::open_state`]); `None` without a valid setup.
     fn open_view(log: &[u8]) -> Option<BoardView> {
@@ -327,6 +333,8 @@ pub trait Engine: Send + Sync {
     fn timeline(&self, log: &[u8]) -> Option<Timeline>;
     /// See [`GameEngine::open_view`].
     fn open_view(&self, log: &[u8]) -> Option<BoardView>;
+    /// See [`GameEngine::trail`].
+    fn trail(&self, log: &[u8]) -> Option<(Vec<String>, BoardView)>;
     /// See [`GameEngine::setup_form`].
     fn setup_form(&self, players: u8) -> Option<SetupForm>;
     /// See [`GameEngine::setup_from_form`].
@@ -391,6 +399,9 @@ impl<E: GameEngine> Engine for Handle<E> {
     }
     fn open_view(&self, log: &[u8]) -> Option<BoardView> {
         E::open_view(log)
+    }
+    fn trail(&self, log: &[u8]) -> Option<(Vec<String>, BoardView)> {
+        E::trail(log)
     }
     fn setup_form(&self, players: u8) -> Option<SetupForm> {
         E::setup_form(players)

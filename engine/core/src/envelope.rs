@@ -245,6 +245,7 @@ fn invalid(game: Option<GameKind>, code: &str, message: String) -> Verdict {
         round_reached: 0,
         entries_applied: 0,
         players: Vec::new(),
+        synthetic_data: false,
     }
 }
 

@@ -38,8 +38,8 @@ pub use engine::{
 pub use kind::{Capabilities, CounterSpec, GameKind, GameSpec, ScoreRowSpec};
 pub use timeline::{Position, Timeline, TimelineStep, Visit, Walk};
 pub use verdict::{
-    bounded_message, player_verdicts, rank, simulated_source, Counter, LogError, Meta, PlayerVerdict, Score, ScoreRow,
-    Status, Verdict, MAX_MESSAGE_CHARS,
+    bounded_message, is_synthetic, player_verdicts, rank, simulated_source, Counter, LogError, Meta, PlayerVerdict,
+    Score, ScoreRow, Status, Verdict, MAX_MESSAGE_CHARS, SYNTHETIC_LABEL,
 };
 pub use view::BoardView;
 

@@ -176,6 +176,23 @@ pub fn last_view(walk: impl FnOnce(Walk<'_>)) -> Option<BoardView> {
     last
 }
 
+/// The legal entries of a walk in words and the view of its last stop (`None` when the walk
+/// made no stop): what a recorder shows after each click, without keeping every position's view
+/// as a [`Timeline`] does.
+pub fn trail(walk: impl FnOnce(Walk<'_>)) -> Option<(Vec<String>, BoardView)> {
+    let mut said = Vec::new();
+    let mut last = None;
+    walk(&mut |v: Visit<'_>| {
+        if v.applied {
+            if let Some(text) = v.text {
+                said.push(v.position.describe(text));
+            }
+            last = Some(v.position.view());
+        }
+    });
+    last.map(|view| (said, view))
+}
+
 /// The timeline of a walk; `None` when the walk made no stop (no valid setup).
 pub fn timeline(walk: impl FnOnce(Walk<'_>)) -> Option<Timeline> {
     let mut setup = None;

@@ -161,6 +161,21 @@ pub struct Verdict {
     pub entries_applied: usize,
     /// In seat order; empty when the envelope or setup is invalid.
     pub players: Vec<PlayerVerdict>,
+    /// The component data the log declares is labelled synthetic (made-up test data, not the
+    /// printed game's: [`SYNTHETIC_LABEL`]): figures from such games say nothing of the printed
+    /// game, and statistics count them apart. Left out of the JSON when false.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub synthetic_data: bool,
+}
+
+/// The word every synthetic component set's `source` carries (Village's synthetic table, Above
+/// and Below's synthetic catalogue and board numbers).
+pub const SYNTHETIC_LABEL: &str = "synthetic";
+
+/// Whether declared component data with this `source` is synthetic (see
+/// [`Verdict::synthetic_data`]).
+pub fn is_synthetic(source: Option<&str>) -> bool {
+    source.is_some_and(|s| s.to_ascii_lowercase().contains(SYNTHETIC_LABEL))
 }
 
 impl serde::Serialize for GameKind {

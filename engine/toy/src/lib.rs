@@ -57,6 +57,7 @@ fn base(meta: Meta) -> Verdict {
         round_reached: 0,
         entries_applied: 0,
         players: Vec::new(),
+        synthetic_data: false,
     }
 }
 

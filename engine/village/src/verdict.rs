@@ -110,6 +110,7 @@ pub fn verdict(r: &Replay) -> Verdict {
         round_reached: u16::try_from(r.round()).unwrap_or(u16::MAX),
         entries_applied: r.entries_applied,
         players,
+        synthetic_data: game.is_some_and(|g| chronicle_game::is_synthetic(g.components().source.as_deref())),
     }
 }
 

@@ -129,6 +129,11 @@ pub struct OutcomeSeatStat {
 pub struct GameOutcomeStats {
     /// Multiplayer games counted.
     pub games: i32,
+    /// Of `games`, those Chronicle's bots played (`meta.source` starting `simulate:`).
+    pub simulated_games: i32,
+    /// Of `games`, those whose component data is labelled synthetic: made-up test data, not the
+    /// printed game's, so their figures say nothing of the printed game.
+    pub synthetic_games: i32,
     pub player_games: i32,
     /// Solo games that pass the filter; in no statistic (no opponent to win against).
     pub solo_games: i32,
@@ -152,6 +157,8 @@ fn view(kind: GameKind, r: &OutcomeReport) -> GameOutcomeStats {
     };
     GameOutcomeStats {
         games: int(r.games),
+        simulated_games: int(r.simulated_games),
+        synthetic_games: int(r.synthetic_games),
         player_games: int(r.player_games),
         solo_games: int(r.solo_games),
         counters: (r.counters.iter())

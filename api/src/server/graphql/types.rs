@@ -348,6 +348,9 @@ pub struct Verification {
     /// Players whose recorded (claimed) score differs from the computed one.
     pub claimed_mismatches: Vec<ClaimedMismatch>,
     pub meta: Meta,
+    /// The component data the log declares is labelled synthetic: made-up test data, not the
+    /// printed game's (Village's synthetic table, Above and Below's synthetic cards or board).
+    pub synthetic_data: bool,
     #[graphql(skip)]
     pub source: LogSource,
 }
@@ -429,6 +432,7 @@ impl From<&GameRecord> for Verification {
                 source: r.meta.source.clone(),
                 place: r.meta.place.clone(),
             },
+            synthetic_data: r.synthetic_data,
             source: LogSource::None,
         }
     }

@@ -437,18 +437,23 @@ fn when_words(when: &str) -> String {
 /// A player's running totals after an entry, as on a score sheet: the points if the game
 /// ended there, and under them the new total of each item the entry changed for the player.
 fn running_totals(player: usize, totals: &BTreeMap<String, i64>, step: &chronicle_game::TimelineStep) -> Markup {
-    let changed: Vec<String> = step
+    let changed: Vec<(&str, i64)> = step
         .line
         .changes
         .iter()
         .filter(|c| c.player == player && c.item != "points")
-        .map(|c| super::views::amount(Some(&step.view), player, &c.item, totals.get(&c.item).copied().unwrap_or(0)))
+        .map(|c| (c.item.as_str(), totals.get(&c.item).copied().unwrap_or(0)))
         .collect();
     html! {
         strong { (totals.get("points").copied().unwrap_or(0)) } " pts"
         @if !changed.is_empty() {
             br;
-            small.totals { (changed.join(" · ")) }
+            small.totals {
+                @for (i, (item, n)) in changed.iter().enumerate() {
+                    @if i > 0 { " · " }
+                    span data-item=(item) data-total=(n) { (super::views::amount(Some(&step.view), player, item, *n)) }
+                }
+            }
         }
     }
 }

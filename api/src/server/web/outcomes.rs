@@ -74,6 +74,28 @@ fn plain_mean_cell(m: &Mean) -> Markup {
     }
 }
 
+/// What the figures are computed over, said first: how many games, how many Chronicle's bots
+/// played and how many rest on synthetic component data — with a notice when most do.
+fn corpus(r: &OutcomeReport) -> Markup {
+    let most = |n: u64| r.games > 0 && 2 * n > r.games;
+    html! {
+        p #corpus {
+            (r.games) " multiplayer games (" (r.player_games) " player-games; " (r.solo_games) " solo games left out): "
+            (r.simulated_games) " played by Chronicle's bots (simulated), " (r.games - r.simulated_games.min(r.games)) " by people; "
+            (r.synthetic_games) " on synthetic component data (made-up test data, not the printed game)."
+        }
+        @if most(r.simulated_games) || most(r.synthetic_games) {
+            p.notice #corpus-notice {
+                strong { "Most of these games " }
+                @if most(r.simulated_games) { "were played by bots" }
+                @if most(r.simulated_games) && most(r.synthetic_games) { " and " }
+                @if most(r.synthetic_games) { "use synthetic component data" }
+                ": the figures describe how those games went, not how the printed game plays between people. Use the source filter (leave out `simulate`) to see the rest."
+            }
+        }
+    }
+}
+
 fn caveat() -> Markup {
     html! {
         p.caveat { "Descriptive figures over stored complete multiplayer games: each row describes the player-games that share a value (cities visited, main source of points, seat). They control for nothing — not for the players' skill, nor for bots: strong players both win and play a certain way, so a high win rate beside a value is not the value's effect. Win rates carry their sample size and a 95% Wilson interval; margins (own score minus the opponents' mean score) a 95% normal interval. Solo games are counted apart and in no figure. Definitions: docs/statistics.md, \"Village and Above and Below\"." }
@@ -156,7 +178,7 @@ pub async fn show(state: web::Data<AppState>, req: HttpRequest, kind: GameKind) 
             h1 { "Statistics · " (spec.name) }
             (filter_form(path, &q))
             (caveat())
-            p { (report.games) " games, " (report.player_games) " player-games; " (report.solo_games) " solo games left out." }
+            (corpus(&report))
             (sources(spec, &report))
             (counters(spec, &report))
             (seats(&report))

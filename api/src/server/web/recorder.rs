@@ -315,7 +315,7 @@ async fn view(state: &AppState, request: NextRequest) -> Result<Value, ServiceEr
     let budget = &Budget::new(state.limits.replay_budget);
     let record = service.verify(log.clone(), budget).await?;
     // The board after the last entry and every entry in words, from one replay.
-    let timeline = service.log_timeline(log.clone(), budget).await?;
+    let trail = service.trail(log.clone(), budget).await?;
     let players: Vec<&str> = record.players.iter().map(|p| p.name.as_str()).collect();
     let mut out = json!({
         "status": super::status_label(record.status),
@@ -326,12 +326,11 @@ async fn view(state: &AppState, request: NextRequest) -> Result<Value, ServiceEr
         "claimed": record.players.iter().map(|p| p.claimed).collect::<Vec<_>>(),
         "computed": record.players.iter().map(|p| p.score.as_ref().map(|s| s.total)).collect::<Vec<_>>(),
     });
-    let Some(timeline) = timeline else { return Ok(out) };
-    let open = timeline.steps.last().map_or(&timeline.setup, |s| &s.view);
+    let Some((said, open)) = trail else { return Ok(out) };
     out["round"] = json!(open.round);
     out["phase"] = json!(open.phase);
-    out["board"] = json!(super::views::board(record.game, open).into_string());
-    out["trail"] = json!(timeline.steps.iter().map(|s| s.sentence.as_str()).collect::<Vec<_>>());
+    out["board"] = json!(super::views::board(record.game, &open).into_string());
+    out["trail"] = json!(said);
     if record.error.is_some() {
         return Ok(out);
     }
