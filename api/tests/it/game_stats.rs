@@ -164,10 +164,14 @@ fn check(server: &Server, field: &str, games: &[Value], solo: usize) -> Value {
     check_sources_seats_scores(&all, &seen);
     // What the figures are computed over: every stored game here was played by the bots on the
     // synthetic component data (each verdict says so).
-    let multiplayer: Vec<&Value> = games.iter().filter(|g| g["players"].as_array().is_some_and(|p| p.len() > 1)).collect();
+    let multiplayer: Vec<&Value> =
+        games.iter().filter(|g| g["players"].as_array().is_some_and(|p| p.len() > 1)).collect();
     let synthetic = multiplayer.iter().filter(|g| g["syntheticData"] == true).count();
     assert_eq!(synthetic, multiplayer.len(), "the simulator's games declare synthetic data");
-    assert_eq!((all["simulatedGames"].as_u64(), all["syntheticGames"].as_u64()), (Some(synthetic as u64), Some(synthetic as u64)));
+    assert_eq!(
+        (all["simulatedGames"].as_u64(), all["syntheticGames"].as_u64()),
+        (Some(synthetic as u64), Some(synthetic as u64))
+    );
     let three = games.iter().filter(|g| g["players"].as_array().is_some_and(|p| p.len() >= 3)).count();
     assert_eq!(stats(server, field, json!({ "minPlayers": 3 }))["games"], three);
     assert_eq!(stats(server, field, json!({ "source": "simulate:" }))["games"], games.len() - solo);

@@ -118,6 +118,9 @@ fn click_towards(b: &Browser, server: &Server, rec: &Value, target: &Value) {
         None => {
             let entry = &steps["entry"];
             assert!(fits(entry, target), "nothing offered leads to {target}: {steps}");
+            // The entry is said in words before it is recorded.
+            let said = b.text(&b.find("#entry-said"));
+            assert!(said.ends_with('.') && !said.contains('{') && !said.contains("player 0"), "said as `{said}`");
             b.click(&b.find("#record-entry"));
         }
     }
