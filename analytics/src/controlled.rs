@@ -79,10 +79,52 @@ pub struct Effect {
     pub treated: u64,
     /// Players who used the strategy in some of their games and not in others.
     pub switchers: u64,
-    /// Change of the probability of winning (a fraction, −1 to 1).
+    /// Games in which a switcher used the strategy: the games the estimate learns from.
+    pub informing_games: u64,
+    /// The support the estimates were held to.
+    pub support: Support,
+    /// Change of the probability of winning (a fraction, −1 to 1); `None` below the support
+    /// ([`Effect::not_enough_data`]).
     pub win: Option<Estimate>,
     /// Change of the score margin, in points.
     pub margin: Option<Estimate>,
+}
+
+/// The least a controlled effect is shown from (docs/statistics.md "Support").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Support {
+    /// Fewest switchers: fewer players comparing themselves with themselves make an interval
+    /// that says more about those few players than about the strategy.
+    pub switchers: u64,
+    /// Fewest games in which a switcher used the strategy: an interval is never drawn from one
+    /// game or a handful (errors clustered by game need many games to be trusted).
+    pub informing_games: u64,
+}
+
+impl Support {
+    /// What every page and API answer uses.
+    pub const DEFAULT: Support = Support { switchers: 20, informing_games: 30 };
+    /// No minimum: for tests of the model itself on small populations.
+    pub const NONE: Support = Support { switchers: 1, informing_games: 1 };
+}
+
+impl Effect {
+    /// Why no controlled effect is given, for people (`"not enough data: 3 switchers (needs
+    /// 20)"`), or `None` when the support is met (the estimate may still be missing if the
+    /// model cannot be fitted: every switcher's choice moves with their seat, say).
+    pub fn not_enough_data(&self) -> Option<String> {
+        let need = self.support;
+        let mut short = Vec::new();
+        let counted = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+        if self.switchers < need.switchers {
+            short.push(format!("{} (needs {})", counted(self.switchers, "switcher", "switchers"), need.switchers));
+        }
+        if self.informing_games < need.informing_games {
+            let games = counted(self.informing_games, "game", "games");
+            short.push(format!("{games} in which a switcher used it (needs {})", need.informing_games));
+        }
+        (!short.is_empty()).then(|| format!("not enough data: {}", short.join(", ")))
+    }
 }
 
 /// The scale of `advantage`: Weng-Lin's beta.
@@ -269,24 +311,37 @@ impl Model {
         Model { order, player, counts, players, game, games, z, kz, ztz, win, margin }
     }
 
-    /// The effects of a strategy; `treated[i]` says whether the caller's row `i` used it.
+    /// The effects of a strategy; `treated[i]` says whether the caller's row `i` used it. No
+    /// estimate below [`Support::DEFAULT`].
     pub fn effect(&self, treated: &[bool]) -> Effect {
+        self.effect_with(treated, Support::DEFAULT)
+    }
+
+    /// [`Model::effect`] held to `support`.
+    pub fn effect_with(&self, treated: &[bool], support: Support) -> Effect {
         let t: Vec<f64> = self.order.iter().map(|&i| if treated.get(i) == Some(&true) { 1.0 } else { 0.0 }).collect();
         let used = t.iter().filter(|&&v| v > 0.0).count() as u64;
         let mut per_player = vec![0.0; self.counts.len()];
         for (&p, v) in self.player.iter().zip(&t) {
             per_player[p as usize] += v;
         }
-        let switchers = per_player.iter().zip(&self.counts).filter(|(u, n)| **u > 0.0 && **u < **n).count() as u64;
+        let switching: Vec<bool> = per_player.iter().zip(&self.counts).map(|(u, n)| *u > 0.0 && *u < *n).collect();
+        let switchers = switching.iter().filter(|&&s| s).count() as u64;
+        let mut informing: Vec<i64> =
+            (0..t.len()).filter(|&i| t[i] > 0.0 && switching[self.player[i] as usize]).map(|i| self.game[i]).collect();
+        informing.sort_unstable();
+        informing.dedup();
         let mut effect = Effect {
             player_games: self.order.len() as u64,
             games: self.games,
             treated: used,
             switchers,
+            informing_games: informing.len() as u64,
+            support,
             win: None,
             margin: None,
         };
-        if switchers == 0 {
+        if effect.not_enough_data().is_some() {
             return effect;
         }
         let mut t = t;
@@ -344,8 +399,13 @@ impl Model {
 
 /// The controlled effects of a strategy over `rows` (any order; solo games are dropped).
 pub fn effect(rows: &[Row]) -> Effect {
+    effect_with(rows, Support::DEFAULT)
+}
+
+/// [`effect`] held to `support`.
+pub fn effect_with(rows: &[Row], support: Support) -> Effect {
     let treated: Vec<bool> = rows.iter().map(|r| r.treated).collect();
-    Model::new(rows).effect(&treated)
+    Model::new(rows).effect_with(&treated, support)
 }
 
 #[cfg(test)]
@@ -369,7 +429,7 @@ mod tests {
                 rows.push(Row { game_id: g, player, player_count: 2, seat, treated, advantage: 0.0, won, margin });
             }
         }
-        let e = effect(&rows);
+        let e = effect_with(&rows, Support::NONE);
         let m = e.margin.expect("a margin estimate");
         assert!((m.estimate - 10.0).abs() < 1e-9, "{m:?}");
         assert!(m.std_error < 1e-6, "an exact fit has no error: {m:?}");
@@ -379,6 +439,40 @@ mod tests {
         let never: Vec<Row> = rows.iter().map(|r| Row { treated: r.player >= 5, ..*r }).collect();
         let e = effect(&never);
         assert_eq!((e.switchers, e.win, e.margin), (0, None, None));
+    }
+
+    /// The support rule (docs/statistics.md "Support"): a small corpus — one player who
+    /// switches, in twelve games — gives no controlled effect and says why, however clear the
+    /// difference; the same rows with no minimum do give one (the rule, not the model,
+    /// withholds it).
+    #[test]
+    fn no_controlled_effect_is_given_below_the_support_and_the_reason_is_said() {
+        let rows: Vec<Row> = (0..12i64)
+            .flat_map(|g| {
+                (0..2u32).map(move |player| {
+                    let treated = player == 0 && g % 3 != 0;
+                    Row {
+                        game_id: g,
+                        player,
+                        player_count: 2,
+                        seat: u8::from((g % 2 == 0) == (player == 0)),
+                        treated,
+                        advantage: if player == 0 { 0.1 * (g % 4) as f64 } else { -0.1 * (g % 4) as f64 },
+                        won: if player == 0 { treated || g % 5 == 0 } else { !treated && g % 3 == 0 && g % 5 != 0 },
+                        margin: if treated { 10.0 + (g % 3) as f64 } else { -2.0 - (g % 2) as f64 },
+                    }
+                })
+            })
+            .collect();
+        let e = effect(&rows);
+        assert_eq!((e.switchers, e.informing_games, e.win, e.margin), (1, 8, None, None));
+        assert_eq!(
+            e.not_enough_data().as_deref(),
+            Some("not enough data: 1 switcher (needs 20), 8 games in which a switcher used it (needs 30)")
+        );
+        let unbounded = effect_with(&rows, Support::NONE);
+        assert_eq!(unbounded.not_enough_data(), None);
+        assert!(unbounded.margin.is_some(), "the model itself fits these rows: {unbounded:?}");
     }
 
     /// A planted effect on a synthetic corpus (labelled as such: not games): 240 players with a

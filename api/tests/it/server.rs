@@ -242,7 +242,7 @@ fn ratings_and_strategy_effects_over_the_api() {
     server.data(Some(&token), q, json!({ "log": log("complete_3p.json") }));
     let effects = server.data(
         None,
-        "{ caverna { strategyEffects { strategy used { n successes } notUsed { n } rawDifference { difference ciLow ciHigh } playerGames method } } }",
+        "{ caverna { strategyEffects { strategy used { n successes } notUsed { n } rawDifference { difference ciLow ciHigh } playerGames method controlledWin { estimate } informingGames notEnoughData } } }",
         json!({}),
     );
     let list = effects["caverna"]["strategyEffects"].as_array().unwrap();
@@ -252,6 +252,10 @@ fn ratings_and_strategy_effects_over_the_api() {
         assert_eq!(n, 5, "2 + 3 player-games: {e}");
         assert_eq!(e["playerGames"], 5);
         assert!(e["method"].as_str().unwrap().contains("clustered by game"));
+        // Two games are far below the support (docs/statistics.md "Support"): no controlled
+        // estimate, and the answer says why.
+        assert_eq!(e["controlledWin"], Value::Null, "{e}");
+        assert!(e["notEnoughData"].as_str().is_some_and(|w| w.contains("(needs 20)")), "{e}");
     }
     let (_, code) = server.error_code(None, "{ caverna { ratings(first: 0) { player } } }", json!({}));
     assert_eq!(code, "BAD_USER_INPUT");

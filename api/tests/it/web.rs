@@ -78,7 +78,11 @@ fn pages_answer_without_javascript() {
     let (status, effects) = server.get("/stats/strategies");
     assert_eq!(status, 200);
     assert!(effects.contains("id=\"strategy-effects\"") && effects.contains("data-strategy=\"armed\""));
-    assert!(effects.contains("Raw difference") && effects.contains("Controlled: win rate"));
+    assert!(effects.contains("Raw difference") && effects.contains("Controlled: win rate (percentage points)"));
+    assert!(
+        effects.contains("class=\"estimate not-enough\"") && effects.contains("not enough data: "),
+        "the cells say why"
+    );
     assert_eq!(server.get("/stats/strategies?min_rating=-5").0, 200);
     assert_eq!(server.get("/stats/strategies?min_rating=high").0, 400);
     let (status, ratings) = server.get("/players");

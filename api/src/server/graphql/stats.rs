@@ -360,6 +360,11 @@ pub struct StrategyEffectStat {
     pub games: i32,
     /// Players who used it in some games and not in others: only they inform the estimate.
     pub switchers: i32,
+    /// Games in which a switcher used it: the games the estimate learns from.
+    pub informing_games: i32,
+    /// Why there is no controlled estimate, when the support (docs/statistics.md "Support": 20
+    /// switchers, 30 informing games) is not met; null when it is.
+    pub not_enough_data: Option<String>,
     /// How the controlled estimates are computed.
     pub method: String,
 }
@@ -540,6 +545,8 @@ impl CavernaStats {
                 player_games: int(e.controlled.player_games),
                 games: int(e.controlled.games),
                 switchers: int(e.controlled.switchers),
+                informing_games: int(e.controlled.informing_games),
+                not_enough_data: e.controlled.not_enough_data(),
                 method: CONTROLLED_METHOD.to_owned(),
             })
             .collect())

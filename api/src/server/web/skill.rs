@@ -17,10 +17,14 @@ fn signed(x: f64, scale: f64, unit: &str) -> String {
     format!("{}{unit}", super::tenths(x * scale, true))
 }
 
-/// An estimate or difference with its 95% interval; `scale` 100 shows fractions as points.
-fn interval_cell(value: Option<(f64, f64, f64)>, scale: f64, unit: &str) -> Markup {
+/// An estimate or difference with its 95% interval; `scale` 100 shows fractions as percentage
+/// points. Without one, the cell says why (`why`), or a dash when nothing is to be said.
+fn interval_cell(value: Option<(f64, f64, f64)>, scale: f64, unit: &str, why: Option<&str>) -> Markup {
     match value {
-        None => html! { td.estimate data-sort="" { "—" } },
+        None => match why {
+            Some(why) => html! { td.estimate.not-enough data-sort="" { (why) } },
+            None => html! { td.estimate data-sort="" { "—" } },
+        },
         Some((v, lo, hi)) => {
             let clear = lo > 0.0 || hi < 0.0;
             html! {
@@ -81,7 +85,7 @@ pub async fn strategies(state: web::Data<AppState>, req: HttpRequest) -> HttpRes
         html! {
             (tabs("strategies"))
             h1 { "Strategy vs skill · Caverna" }
-            p.caveat { "The raw difference compares the players who used a strategy with those who did not: it mostly measures who uses it. The controlled effect compares each player with themselves (player fixed effects), holding the rating gap to the opponents, the seat and the player count fixed; its interval comes from standard errors clustered by game. Only players who used the strategy in some games and not in others (switchers) inform it. Points are percentage points of the win rate, or points of score margin. Method and limits: docs/statistics.md." }
+            p.caveat { "The raw difference compares the players who used a strategy with those who did not: it mostly measures who uses it. The controlled effect compares each player with themselves (player fixed effects), holding the rating gap to the opponents, the seat and the player count fixed; its interval comes from standard errors clustered by game. Only players who used the strategy in some games and not in others (switchers) inform it, and a controlled effect is shown only from at least 20 switchers and 30 games in which a switcher used the strategy (otherwise the cell says what is missing). Win rates differ by percentage points; margins are in score points. Method and limits: docs/statistics.md." }
             form.filters method="get" action="/stats/strategies" {
                 label { "Every player rated at least " input name="min_rating" type="number" step="any" value=[super::param(&q, "min_rating")] placeholder="any"; }
                 label { "Source " input name="source" type="text" value=[super::param(&q, "source")] placeholder="any"; }
@@ -99,24 +103,30 @@ pub async fn strategies(state: web::Data<AppState>, req: HttpRequest) -> HttpRes
     )
 }
 
+/// The strategies, the best supported first: those with a controlled effect, then by how many
+/// switchers inform them (a small sample is never on top).
 fn effects_table(effects: &[StrategyEffect]) -> Markup {
+    let mut effects: Vec<&StrategyEffect> = effects.iter().collect();
+    effects.sort_by_key(|e| (e.controlled.win.is_none(), std::cmp::Reverse(e.controlled.switchers)));
     html! {
         div.scroll { table.sortable #strategy-effects {
             thead { tr {
                 th data-type="text" { "Strategy" }
                 th data-type="num" { "Used (n)" } th data-type="num" { "Win rate used" } th data-type="num" { "Win rate not used" }
-                th data-type="num" { "Raw difference" } th data-type="num" { "Controlled: win rate" }
-                th data-type="num" { "Controlled: margin" } th data-type="num" { "Switchers" }
+                th data-type="num" { "Raw difference (percentage points of win rate)" }
+                th data-type="num" { "Controlled: win rate (percentage points)" }
+                th data-type="num" { "Controlled: margin (score points)" } th data-type="num" { "Switchers" }
             } }
-            tbody { @for e in effects {
+            tbody { @for e in &effects {
                 tr data-strategy=(e.strategy.id()) {
                     td { (e.strategy.id().replace('_', " ")) }
                     td data-sort=(e.used.n) { (e.used.n) }
                     td data-sort=(format!("{:.6}", e.used.rate)) { (super::percent((e.used.n > 0).then_some(e.used.rate))) }
                     td data-sort=(format!("{:.6}", e.not_used.rate)) { (super::percent((e.not_used.n > 0).then_some(e.not_used.rate))) }
-                    (interval_cell(diff(e.raw), 100.0, " pts"))
-                    (interval_cell(est(e.controlled.win), 100.0, " pts"))
-                    (interval_cell(est(e.controlled.margin), 1.0, ""))
+                    @let why = e.controlled.not_enough_data();
+                    (interval_cell(diff(e.raw), 100.0, "", None))
+                    (interval_cell(est(e.controlled.win), 100.0, "", why.as_deref().or(Some("the model cannot be fitted on these games"))))
+                    (interval_cell(est(e.controlled.margin), 1.0, "", why.as_deref().or(Some("the model cannot be fitted on these games"))))
                     td data-sort=(e.controlled.switchers) { (e.controlled.switchers) }
                 }
             } }
