@@ -14,6 +14,11 @@ pub struct OutcomeFilter {
     pub source: Option<String>,
     /// Leave out games whose `meta.source` starts with this.
     pub exclude_source: Option<String>,
+    /// Keep simulated games even when games played by people exist. By default (false, and no
+    /// source condition given) simulated and real games are not mixed: when the corpus has a
+    /// game not played by the simulator, the simulated ones are left out and the report says
+    /// how many ([`super::OutcomeReport::simulated_left_out`]).
+    pub include_simulated: bool,
     /// Flag rates and means with fewer observations.
     pub min_sample: u64,
     /// Width of the score histogram's buckets.
@@ -26,6 +31,7 @@ impl Default for OutcomeFilter {
             min_players: 1,
             source: None,
             exclude_source: None,
+            include_simulated: false,
             min_sample: DEFAULT_MIN_SAMPLE,
             bucket_width: 10,
         }

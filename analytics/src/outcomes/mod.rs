@@ -82,6 +82,9 @@ pub struct OutcomeReport {
     pub simulated_games: u64,
     /// Of `games`, those whose component data is labelled synthetic (not the printed game's).
     pub synthetic_games: u64,
+    /// Simulated games left out because games played by people exist (see
+    /// [`OutcomeFilter::include_simulated`]); not in `games`.
+    pub simulated_left_out: u64,
     pub player_games: u64,
     /// Solo games that pass the source filters (and `min_players` ≤ 1); not in any statistic.
     pub solo_games: u64,
@@ -106,18 +109,30 @@ struct Seen<'a> {
 }
 
 /// What the selected multiplayer games are: how many, how many simulated, how many on
-/// synthetic component data.
+/// synthetic component data; and how many simulated games the default left out.
 #[derive(Default)]
 struct Composition {
     games: u64,
     simulated: u64,
     synthetic: u64,
+    left_out: u64,
+}
+
+fn is_simulated(g: &KeptGame) -> bool {
+    g.source.as_deref().is_some_and(|s| s.starts_with(SIMULATED_SOURCE))
 }
 
 fn selected<'a>(corpus: &'a OutcomeCorpus, f: &OutcomeFilter) -> (Vec<Seen<'a>>, Composition, u64) {
     let (mut seen, mut games, mut solo) = (Vec::new(), Composition::default(), 0);
     let big_enough = |g: &KeptGame| g.players.len() >= usize::from(f.min_players.max(2));
+    // Simulated and real games are not mixed unless asked (see `OutcomeFilter::include_simulated`).
+    let by_default = !f.include_simulated && f.source.is_none() && f.exclude_source.is_none();
+    let real_only = by_default && corpus.games.iter().any(|g| !is_simulated(g));
     for g in corpus.games.iter().filter(|g| f.source_matches(g)) {
+        if real_only && is_simulated(g) {
+            games.left_out += 1;
+            continue;
+        }
         if g.players.len() == 1 && f.min_players <= 1 {
             solo += 1;
         }
@@ -125,7 +140,7 @@ fn selected<'a>(corpus: &'a OutcomeCorpus, f: &OutcomeFilter) -> (Vec<Seen<'a>>,
             continue;
         }
         games.games += 1;
-        games.simulated += u64::from(g.source.as_deref().is_some_and(|s| s.starts_with(SIMULATED_SOURCE)));
+        games.simulated += u64::from(is_simulated(g));
         games.synthetic += u64::from(g.synthetic);
         let totals: Vec<i64> = g.players.iter().map(|p| p.total).collect();
         let players = u8::try_from(totals.len()).unwrap_or(u8::MAX);
@@ -217,6 +232,7 @@ impl OutcomeCorpus {
             games: games.games,
             simulated_games: games.simulated,
             synthetic_games: games.synthetic,
+            simulated_left_out: games.left_out,
             player_games: seen.len() as u64,
             solo_games,
             counters: by_counter(self, &seen, f.min_sample),

@@ -33,6 +33,11 @@ fn corpus() -> OutcomeCorpus {
     c
 }
 
+/// Every game of the corpus, simulated or not (the hand-computed values count them all).
+fn all() -> OutcomeFilter {
+    OutcomeFilter { include_simulated: true, ..OutcomeFilter::default() }
+}
+
 fn close(a: Option<f64>, b: f64) -> bool {
     a.is_some_and(|a| (a - b).abs() < 1e-6)
 }
@@ -43,7 +48,7 @@ fn filters_select_games_and_count_solo_games_apart() {
         min_players,
         source: source.map(Into::into),
         exclude_source: exclude.map(Into::into),
-        ..OutcomeFilter::default()
+        ..all()
     };
     // (filter, games, player-games, solo games)
     let cases = [
@@ -58,11 +63,16 @@ fn filters_select_games_and_count_solo_games_apart() {
         let r = c.report(&filter);
         assert_eq!((r.games, r.player_games, r.solo_games), (games, player_games, solo), "{filter:?}");
     }
+    // By default simulated and real games are not mixed: game 1 (simulated) is left out, since
+    // games 2 and 3 were played by people; a source condition or `include_simulated` keeps it.
+    let r = c.report(&OutcomeFilter::default());
+    assert_eq!((r.games, r.simulated_left_out, r.simulated_games), (1, 1, 0));
+    assert_eq!(c.report(&all()).simulated_left_out, 0);
 }
 
 #[test]
 fn counter_groups_have_win_rates_and_margins() {
-    let r = corpus().report(&OutcomeFilter::default());
+    let r = corpus().report(&all());
     let k = &r.counters[0];
     assert_eq!((k.counter.as_str(), k.player_games), ("k", 5));
     let shape: Vec<_> = k.groups.iter().map(|g| (g.low, g.high, g.win_rate.successes, g.win_rate.n)).collect();
@@ -78,7 +88,7 @@ fn counter_groups_have_win_rates_and_margins() {
 
 #[test]
 fn main_sources_break_ties_by_printed_order() {
-    let r = corpus().report(&OutcomeFilter::default());
+    let r = corpus().report(&all());
     let s: Vec<_> = r.main_sources.iter().map(|g| (g.row.as_str(), g.win_rate.successes, g.win_rate.n)).collect();
     // Seat 2 of game 2 has 4 and 4: its main source is `a`.
     assert_eq!(s, [("a", 1, 3), ("b", 1, 2)]);
@@ -91,7 +101,7 @@ fn main_sources_break_ties_by_printed_order() {
 
 #[test]
 fn row_points_of_winners_and_others() {
-    let r = corpus().report(&OutcomeFilter::default());
+    let r = corpus().report(&all());
     let means: Vec<_> = r.rows.iter().map(|p| (p.row.as_str(), p.winners.mean, p.others.mean)).collect();
     assert_eq!(means[1], ("b", Some(6.0), Some(3.0)));
     assert_eq!((means[0].0, means[0].1), ("a", Some(4.5)));
@@ -100,7 +110,7 @@ fn row_points_of_winners_and_others() {
 
 #[test]
 fn seats_and_scores() {
-    let r = corpus().report(&OutcomeFilter::default());
+    let r = corpus().report(&all());
     let seats: Vec<_> = r.seats.iter().map(|s| (s.player_count, s.seat, s.win_rate.successes, s.win_rate.n)).collect();
     assert_eq!(seats, [(2, 0, 1, 1), (2, 1, 0, 1), (3, 0, 0, 1), (3, 1, 1, 1), (3, 2, 0, 1)]);
     assert!((r.seats[2].expected - 1.0 / 3.0).abs() < 1e-12);
@@ -115,7 +125,7 @@ fn players_without_a_counter_are_left_out_of_its_groups() {
     let mut c = OutcomeCorpus::new(&["a"], &["k"]);
     let p = |seat, winner, total| PlayerOutcome { seat, winner, total, rows: vec![], counters: vec![] };
     c.add(&GameOutcome { game_id: 1, source: None, synthetic: false, players: vec![p(0, true, 3), p(1, false, 2)] });
-    let r = c.report(&OutcomeFilter::default());
+    let r = c.report(&all());
     assert_eq!((r.player_games, r.counters[0].player_games, r.main_sources.len()), (2, 0, 0));
     assert!(r.counters[0].groups.is_empty());
 }
@@ -132,7 +142,7 @@ fn absurd_totals_do_not_panic() {
     };
     let players = vec![p(0, true, i64::MAX), p(1, false, i64::MIN), p(2, false, 0)];
     c.add(&GameOutcome { game_id: 1, source: None, synthetic: false, players });
-    let r = c.report(&OutcomeFilter { bucket_width: 1, ..OutcomeFilter::default() });
+    let r = c.report(&OutcomeFilter { bucket_width: 1, ..all() });
     assert_eq!((r.player_games, r.scores.histogram.len()), (3, 3), "only the non-empty buckets of a huge span");
     assert_eq!(r.counters[0].groups.len(), 3);
 }

@@ -13,7 +13,7 @@ both_stores!(outcome_statistics_match_plain_counts_over_the_stored_verdicts);
 
 const PLAYER: &str = "players { seat winner score { total rows { id points } } counters { id value } }";
 
-const STATS: &str = "games simulatedGames syntheticGames playerGames soloGames \
+const STATS: &str = "games simulatedGames syntheticGames simulatedLeftOut playerGames soloGames \
     counters { counter label playerGames groups { low high winRate { successes n ciLow ciHigh belowMinSample } margin { mean n ciLow ciHigh } } } \
     mainSources { row label winRate { successes n } margin { mean n } } \
     rowPoints { row winners { mean n } others { mean n } } \
@@ -222,4 +222,20 @@ fn outcome_statistics_match_plain_counts_over_the_stored_verdicts(db: Database) 
         stats(&server, "aboveAndBelow", json!({ "minSample": 0 })),
     );
     assert_eq!(before, after, "loaded from the store at start, the same numbers");
+
+    // A game played by people (the same log without the simulator's source): from then on the
+    // simulated games are left out by default, and the page says so (docs/statistics.md).
+    let mut real = simulated("village", 1, 3, 9).remove(0);
+    real["meta"] = json!({ "place": "a club" });
+    submit(&server, &token, &real);
+    let mixed = stats(&server, "village", json!({ "minSample": 0 }));
+    assert_eq!((mixed["games"].as_u64(), mixed["simulatedLeftOut"].as_u64()), (Some(1), Some(6)), "{mixed}");
+    assert_eq!(mixed["simulatedGames"], 0);
+    let all = stats(&server, "village", json!({ "minSample": 0, "includeSimulated": true }));
+    assert_eq!((all["games"].as_u64(), all["simulatedLeftOut"].as_u64()), (Some(6), Some(0)));
+    let (_, page) = server.get("/stats/village");
+    assert!(
+        page.contains("id=\"simulated-left-out\"") && page.contains("6 games played by Chronicle's bots are left out")
+    );
+    assert!(server.get("/stats/village?include_simulated=1").1.contains("6 multiplayer games"));
 }

@@ -22,6 +22,10 @@ pub struct OutcomeStatsFilter {
     pub source: Option<String>,
     /// Leaves out games whose `meta.source` starts with this (e.g. `simulate`).
     pub exclude_source: Option<String>,
+    /// Keep simulated games beside games played by people. By default (and when neither
+    /// `source` nor `excludeSource` is given) the two are not mixed: when a stored game was not
+    /// played by the simulator, simulated games are left out (`simulatedLeftOut` says how many).
+    pub include_simulated: Option<bool>,
     /// Rates and means with fewer observations are flagged `belowMinSample` (default 30).
     pub min_sample: Option<i32>,
 }
@@ -43,6 +47,7 @@ impl OutcomeStatsFilter {
             min_players,
             source: self.source.clone(),
             exclude_source: self.exclude_source.clone(),
+            include_simulated: self.include_simulated.unwrap_or(false),
             min_sample,
             bucket_width: width,
         })
@@ -134,6 +139,9 @@ pub struct GameOutcomeStats {
     /// Of `games`, those whose component data is labelled synthetic: made-up test data, not the
     /// printed game's, so their figures say nothing of the printed game.
     pub synthetic_games: i32,
+    /// Simulated games left out because games played by people exist (`includeSimulated`
+    /// keeps them); not in `games`.
+    pub simulated_left_out: i32,
     pub player_games: i32,
     /// Solo games that pass the filter; in no statistic (no opponent to win against).
     pub solo_games: i32,
@@ -159,6 +167,7 @@ fn view(kind: GameKind, r: &OutcomeReport) -> GameOutcomeStats {
         games: int(r.games),
         simulated_games: int(r.simulated_games),
         synthetic_games: int(r.synthetic_games),
+        simulated_left_out: int(r.simulated_left_out),
         player_games: int(r.player_games),
         solo_games: int(r.solo_games),
         counters: (r.counters.iter())

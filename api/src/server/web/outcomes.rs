@@ -31,6 +31,7 @@ fn filter_of(q: &BTreeMap<String, String>) -> Result<OutcomeFilter, String> {
     }
     f.source = param(q, "source").map(str::to_owned);
     f.exclude_source = param(q, "exclude_source").map(str::to_owned);
+    f.include_simulated = param(q, "include_simulated").is_some_and(|v| v == "1" || v == "on");
     if let Some(n) = param(q, "min") {
         f.min_sample = n.parse::<u64>().map_err(|_| "min is a whole number")?;
     }
@@ -44,6 +45,7 @@ fn filter_form(path: &str, q: &BTreeMap<String, String>) -> Markup {
             label { "Source " input name="source" value=[param(q, "source")] placeholder="any"; }
             label { "Leave out source " input name="exclude_source" value=[param(q, "exclude_source")] placeholder="e.g. simulate"; }
             label { "Min sample " input name="min" type="number" min="0" value=[param(q, "min")] placeholder="30"; }
+            label { input name="include_simulated" type="checkbox" value="1" checked[param(q, "include_simulated").is_some()]; " Include simulated games beside games played by people" }
             button type="submit" { "Apply" }
         }
     }
@@ -83,6 +85,12 @@ fn corpus(r: &OutcomeReport) -> Markup {
             (r.games) " multiplayer games (" (r.player_games) " player-games; " (r.solo_games) " solo games left out): "
             (r.simulated_games) " played by Chronicle's bots (simulated), " (r.games - r.simulated_games.min(r.games)) " by people; "
             (r.synthetic_games) " on synthetic component data (made-up test data, not the printed game)."
+        }
+        @if r.simulated_left_out > 0 {
+            p.notice #simulated-left-out {
+                (r.simulated_left_out) " games played by Chronicle's bots are left out: games played by people exist, and the two are not mixed. "
+                a href="?include_simulated=1" { "Include the simulated games" } "."
+            }
         }
         @if most(r.simulated_games) || most(r.synthetic_games) {
             p.notice #corpus-notice {
