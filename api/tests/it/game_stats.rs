@@ -239,3 +239,35 @@ fn outcome_statistics_match_plain_counts_over_the_stored_verdicts(db: Database) 
     );
     assert!(server.get("/stats/village?include_simulated=1").1.contains("6 multiplayer games"));
 }
+
+/// Caverna's statistics pages say what they are computed over and do not mix simulated games
+/// with games played by people (docs/statistics.md): with one real 3-player game and two
+/// simulated 2-player games stored, the pages count the real game's 3 player-games and say the
+/// 4 simulated ones are left out; asked to include them, they count all 7 and say 4 are
+/// simulated.
+#[test]
+fn caverna_statistics_leave_simulated_games_out_when_real_ones_exist() {
+    let db = Database::sqlite();
+    let server = Server::start(&db, &[]);
+    let token = create_token(&db, "organiser");
+    let real: Value = serde_json::from_slice(&fixture("complete_3p.json").bytes).expect("JSON");
+    submit(&server, &token, &real);
+    for log in simulated("caverna", 2, 2, 11) {
+        submit(&server, &token, &log);
+    }
+    for family in ["furnishings", "weapons", "seats", "scores", "spaces"] {
+        let (status, page) = server.get(&format!("/stats/{family}"));
+        assert_eq!(status, 200, "{family}");
+        assert!(page.contains("Computed over 3 player-games: 0 from games Chronicle's bots played"), "{family}");
+        assert!(page.contains("4 player-games from games Chronicle's bots played are left out"), "{family}");
+        assert!(page.contains("href=\"?include_simulated=1\""), "{family}: a link keeps them");
+        let (_, all) = server.get(&format!("/stats/{family}?include_simulated=1"));
+        assert!(all.contains("Computed over 7 player-games: 4 from games Chronicle's bots played"), "{family}");
+        assert!(!all.contains("id=\"simulated-left-out\""), "{family}");
+    }
+    let (_, bots) = server.get("/stats/furnishings?source=simulate");
+    assert!(
+        bots.contains("Computed over 4 player-games: 4 from")
+            && bots.contains("Most of these games were played by bots")
+    );
+}

@@ -186,6 +186,25 @@ fn refused(state: &AppState, req: &HttpRequest) -> Option<HttpResponse> {
     })
 }
 
+/// Percent-encodes a path segment (`:` stays: keys read `/players/name:ana`).
+pub(super) fn urlencode(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' | b':' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+/// The page's query `q` with `key` set to `value`, as a link's `?…`: a link that changes one
+/// filter and keeps the others.
+pub(super) fn query_with(q: &BTreeMap<String, String>, key: &str, value: &str) -> String {
+    let mut q = q.clone();
+    q.insert(key.to_owned(), value.to_owned());
+    let pairs: Vec<String> = q.iter().map(|(k, v)| format!("{}={}", urlencode(k), urlencode(v))).collect();
+    format!("?{}", pairs.join("&"))
+}
+
 /// The query string as a map (the first value of each key); malformed pairs are ignored.
 pub(super) fn query_map(req: &HttpRequest) -> BTreeMap<String, String> {
     web::Query::<Vec<(String, String)>>::from_query(req.query_string())

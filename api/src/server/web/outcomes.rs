@@ -78,7 +78,7 @@ fn plain_mean_cell(m: &Mean) -> Markup {
 
 /// What the figures are computed over, said first: how many games, how many Chronicle's bots
 /// played and how many rest on synthetic component data — with a notice when most do.
-fn corpus(r: &OutcomeReport) -> Markup {
+fn corpus(r: &OutcomeReport, include: &str) -> Markup {
     let most = |n: u64| r.games > 0 && 2 * n > r.games;
     html! {
         p #corpus {
@@ -89,7 +89,7 @@ fn corpus(r: &OutcomeReport) -> Markup {
         @if r.simulated_left_out > 0 {
             p.notice #simulated-left-out {
                 (r.simulated_left_out) " games played by Chronicle's bots are left out: games played by people exist, and the two are not mixed. "
-                a href="?include_simulated=1" { "Include the simulated games" } "."
+                a href=(include) { "Include the simulated games" } "."
             }
         }
         @if most(r.simulated_games) || most(r.synthetic_games) {
@@ -186,7 +186,7 @@ pub async fn show(state: web::Data<AppState>, req: HttpRequest, kind: GameKind) 
             h1 { "Statistics · " (spec.name) }
             (filter_form(path, &q))
             (caveat())
-            (corpus(&report))
+            (corpus(&report, &super::query_with(&q, "include_simulated", "1")))
             (sources(spec, &report))
             (counters(spec, &report))
             (seats(&report))

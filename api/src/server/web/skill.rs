@@ -159,7 +159,7 @@ pub async fn players(state: web::Data<AppState>, req: HttpRequest) -> HttpRespon
                 tbody { @for (i, (key, r)) in table.iter().take(500).enumerate() {
                     tr {
                         td { (i + 1) }
-                        td { a href={ "/players/" (urlencode(key)) } { (shown(&skill, key)) }
+                        td { a href={ "/players/" (super::urlencode(key)) } { (shown(&skill, key)) }
                              @if key.starts_with("id:") { " " span.hint { (key) } } }
                         td data-sort=(format!("{:.4}", r.rating.conservative())) { (super::number(Some(r.rating.conservative()), 1)) }
                         td { (format!("{:.2}", r.rating.mu)) } td { (format!("{:.2}", r.rating.sigma)) } td { (r.games) }
@@ -169,16 +169,6 @@ pub async fn players(state: web::Data<AppState>, req: HttpRequest) -> HttpRespon
             @if table.len() > 500 { p { "The first 500 of " (table.len()) " players." } }
         },
     )
-}
-
-/// Percent-encodes a path segment (`:` stays: keys read `/players/name:ana`).
-fn urlencode(s: &str) -> String {
-    s.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' | b':' => (b as char).to_string(),
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
 }
 
 pub async fn player(state: web::Data<AppState>, req: HttpRequest, name: web::Path<String>) -> HttpResponse {
