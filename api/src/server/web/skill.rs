@@ -119,7 +119,10 @@ fn effects_table(effects: &[StrategyEffect]) -> Markup {
             } }
             tbody { @for e in &effects {
                 tr data-strategy=(e.strategy.id()) {
-                    td { (e.strategy.id().replace('_', " ")) }
+                    td { @match e.strategy {
+                        chronicle_analytics::skill::Strategy::Tile(tile) => { "Building the " (tile.printed_name()) }
+                        chronicle_analytics::skill::Strategy::Armed => { "Arming a dwarf" }
+                    } }
                     td data-sort=(e.used.n) { (e.used.n) }
                     td data-sort=(format!("{:.6}", e.used.rate)) { (super::percent((e.used.n > 0).then_some(e.used.rate))) }
                     td data-sort=(format!("{:.6}", e.not_used.rate)) { (super::percent((e.not_used.n > 0).then_some(e.not_used.rate))) }

@@ -241,12 +241,12 @@ fn furnishings(f: &analytics::FurnishingStats) -> Markup {
             thead { tr {
                 th data-type="text" { "Tile" } th data-type="num" { "Player-games" } th data-type="num" { "Built" }
                 th data-type="num" { "Win rate built" } th data-type="num" { "Win rate not built" }
-                th data-type="num" { "Win rate difference (95%)" }
-                th data-type="num" { "Mean score difference (95%)" } th data-type="num" { "Mean round built" }
+                th data-type="num" { "Win rate difference (percentage points, 95%)" }
+                th data-type="num" { "Mean score difference (score points, 95%)" } th data-type="num" { "Mean round built" }
             } }
             tbody { @for t in &f.tiles {
                 tr {
-                    td { (t.tile.id().replace('_', " ")) }
+                    td { (t.tile.printed_name()) }
                     td.num data-sort=(t.player_games) { (t.player_games) }
                     td.num data-sort=(t.built) { (t.built) }
                     (rate_cell(&t.win_rate_built))
