@@ -163,7 +163,7 @@ fn games_and_statistics_filter_by_source_and_uploader(db: Database) {
     let (status, stats) = server.get("/stats/furnishings?exclude_source=simulate&uploader=club");
     assert_eq!(status, 200);
     assert!(stats.contains("name=\"exclude_source\" value=\"simulate\""), "the filter is kept in the form");
-    assert!(stats.contains("Mean score difference (95%)"));
+    assert!(stats.contains("Mean score difference (score points, 95%)"));
     let (status, page) = server.get("/games?exclude_source=simulate");
     assert_eq!(status, 200);
     assert_eq!(page.matches("href=\"/games/").count(), 1, "one stored game is not simulated");
