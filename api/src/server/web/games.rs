@@ -371,7 +371,7 @@ fn score_table(head: &GameHead) -> Markup {
                     tr { th scope="row" { "Rank" } @for p in &r.players { td.num { (p.rank.map_or("—".to_owned(), |x| x.to_string())) } } }
                     tr { th scope="row" { "Claimed" } @for p in &r.players {
                         @let computed = p.score.as_ref().map(|s| s.total);
-                        td.num class=[(p.claimed.is_some() && computed.is_some() && p.claimed != computed).then_some("mismatch")] {
+                        td.num.mismatch[p.claimed.is_some() && computed.is_some() && p.claimed != computed] {
                             (p.claimed.map_or("—".to_owned(), |x| x.to_string()))
                             @if let (Some(c), Some(t)) = (p.claimed, computed) { @if c != t { " (computed " (t) ")" } }
                         }

@@ -58,7 +58,7 @@ fn mean_cell(m: &Mean) -> Markup {
         _ => String::new(),
     };
     html! {
-        td.num class=[m.below_min_sample.then_some("small")] data-sort=(m.mean.unwrap_or(f64::NEG_INFINITY)) {
+        td.num.small[m.below_min_sample] data-sort=(m.mean.unwrap_or(f64::NEG_INFINITY)) {
             (m.mean.map_or("—".to_owned(), |x| tenths(x, true))) span.n { (interval) }
         }
     }
@@ -70,7 +70,7 @@ fn plain_mean_cell(m: &Mean) -> Markup {
         _ => String::new(),
     };
     html! {
-        td.num class=[m.below_min_sample.then_some("small")] data-sort=(m.mean.unwrap_or(f64::NEG_INFINITY)) {
+        td.num.small[m.below_min_sample] data-sort=(m.mean.unwrap_or(f64::NEG_INFINITY)) {
             (number(m.mean, 1)) span.n { (interval) " n=" (m.n) }
         }
     }

@@ -28,7 +28,7 @@ fn interval_cell(value: Option<(f64, f64, f64)>, scale: f64, unit: &str, why: Op
         Some((v, lo, hi)) => {
             let clear = lo > 0.0 || hi < 0.0;
             html! {
-                td.estimate class=[clear.then_some("clear")] data-sort=(format!("{v:.6}"))
+                td.estimate.clear[clear] data-sort=(format!("{v:.6}"))
                     title={ "95% interval " (signed(lo, scale, unit)) " to " (signed(hi, scale, unit)) } {
                     span.value { (signed(v, scale, unit)) }
                     span.n { " (" (signed(lo, scale, unit)) " to " (signed(hi, scale, unit)) ")" }

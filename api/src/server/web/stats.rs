@@ -97,7 +97,7 @@ pub(super) fn rate_cell(r: &Rate) -> Markup {
         format!("{} of {}; 95% interval {}–{}", r.successes, r.n, percent(Some(r.ci_low)), percent(Some(r.ci_high)))
     };
     html! {
-        td.rate class=[r.below_min_sample.then_some("small")] data-sort=(format!("{:.6}", r.rate)) title=(title) {
+        td.rate.small[r.below_min_sample] data-sort=(format!("{:.6}", r.rate)) title=(title) {
             span.value { (percent((r.n > 0).then_some(r.rate))) }
             // Drawn with SVG attributes rather than a style attribute, which the pages' content
             // security policy refuses.

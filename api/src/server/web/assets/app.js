@@ -217,11 +217,17 @@ function setUpSorting() {
           const raw = cell?.dataset.sort ?? cell?.textContent ?? "";
           return numeric ? Number(raw) : raw.trim().toLowerCase();
         };
+        // A figure from a small sample (or none: not enough data) never sorts to the top: those
+        // rows follow the others, in either direction.
+        const weak = (row) => {
+          const cell = row.children[column];
+          return cell?.classList.contains("small") || cell?.classList.contains("not-enough") ? 1 : 0;
+        };
         const rows = [...table.tBodies[0].rows];
         rows.sort((a, b) => {
           const [x, y] = [key(a), key(b)];
           const order = numeric ? (x - y || 0) : x.localeCompare(y);
-          return descending ? -order : order;
+          return weak(a) - weak(b) || (descending ? -order : order);
         });
         table.tBodies[0].append(...rows);
       };
