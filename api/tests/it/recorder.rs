@@ -155,25 +155,6 @@ fn start(b: &Browser, server: &Server, names: &[&str], seed: u64) {
     wait_ready(b);
 }
 
-/// Clicks the download link and reads the file the browser saved.
-fn download(b: &Browser) -> Value {
-    b.click(&b.find("#download"));
-    let started = Instant::now();
-    loop {
-        let files: Vec<PathBuf> = std::fs::read_dir(b.downloads())
-            .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
-            .unwrap_or_default();
-        if let Some(f) = files.iter().find(|f| f.extension().is_some_and(|x| x == "json")) {
-            if let Ok(v) = serde_json::from_slice::<Value>(&std::fs::read(f).unwrap_or_default()) {
-                std::fs::remove_file(f).expect("remove the download");
-                return v;
-            }
-        }
-        assert!(started.elapsed() < Duration::from_secs(10), "no download in {}", b.downloads().display());
-        std::thread::sleep(Duration::from_millis(100));
-    }
-}
-
 /// `chronicle replay --json` of a log.
 fn cli_replay(log: &Value) -> Value {
     let dir = TempDir::new();
@@ -243,7 +224,7 @@ fn browser_records_a_complete_solo_game_by_clicking() {
     b.click(&b.find("#save-claimed"));
     wait_ready(&b);
 
-    let log = download(&b);
+    let log = b.download_json("#download");
     assert_eq!(log["claimed"]["scores"][0].to_string(), score);
     let types: Vec<&str> = log["entries"].as_array().unwrap().iter().filter_map(|e| e["type"].as_str()).collect();
     for decision in ["free", "feed"] {
@@ -322,7 +303,7 @@ fn browser_records_two_rounds_of_a_three_player_game_by_clicking() {
     }
     let v = wait_ready(&b);
     assert_eq!(round_of(&v), 3, "{v}");
-    let log = download(&b);
+    let log = b.download_json("#download");
     assert_eq!(log["setup"]["players"].as_array().unwrap().len(), 3);
     let replayed = cli_replay(&log);
     assert_eq!(replayed["status"], "incomplete", "{replayed}");
@@ -357,7 +338,7 @@ fn browser_records_a_two_player_game_and_a_harvest_on_the_board() {
     let v = wait_ready(&b);
     assert_eq!(round_of(&v), 4, "{v}");
     assert!(BOARD_CLICKS.load(std::sync::atomic::Ordering::Relaxed) > before, "no placement was made on the board");
-    let replayed = cli_replay(&download(&b));
+    let replayed = cli_replay(&b.download_json("#download"));
     assert_eq!((replayed["status"].as_str(), replayed["round"].as_u64()), (Some("incomplete"), Some(4)), "{replayed}");
     if let Some(dir) = std::env::var_os("CHRONICLE_SCREENSHOTS") {
         b.screenshot(&PathBuf::from(dir).join("recorder-round-4.png"));

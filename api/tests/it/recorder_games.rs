@@ -10,7 +10,6 @@
 //! (the log and the draft the page keeps in the browser) and taking the first option whose
 //! draft agrees with the bots' next entry; the click itself goes through the page.
 
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
@@ -186,25 +185,6 @@ fn record(b: &Browser, server: &Server, game: &str, target: &[Value], count: usi
     times.as_array().map(|t| t.iter().filter_map(Value::as_f64).collect()).unwrap_or_default()
 }
 
-/// Clicks the download link and reads the file the browser saved.
-fn download(b: &Browser) -> Value {
-    b.click(&b.find("#download"));
-    let started = Instant::now();
-    loop {
-        let files: Vec<PathBuf> = std::fs::read_dir(b.downloads())
-            .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
-            .unwrap_or_default();
-        if let Some(f) = files.iter().find(|f| f.extension().is_some_and(|x| x == "json")) {
-            if let Ok(v) = serde_json::from_slice::<Value>(&std::fs::read(f).unwrap_or_default()) {
-                std::fs::remove_file(f).expect("remove the download");
-                return v;
-            }
-        }
-        assert!(started.elapsed() < Duration::from_secs(10), "no download in {}", b.downloads().display());
-        std::thread::sleep(Duration::from_millis(100));
-    }
-}
-
 /// `chronicle <command> --json [args] <log>`.
 fn cli(command: &str, args: &[&str], log: &Value) -> Value {
     let dir = TempDir::new();
@@ -228,7 +208,7 @@ fn simulated(game: &str, players: u8, seed: u64) -> Value {
 /// as many entries as the page says, `chronicle state` after its last entry is the state of the
 /// bots' game at the same entry, and the page's verdict line and board say the same.
 fn replays_to_what_the_page_shows(b: &Browser, game: &str, bots: &Value, count: usize) -> Value {
-    let recorded = download(b);
+    let recorded = b.download_json("#download");
     assert_eq!(recorded["entries"].as_array().map(Vec::len), Some(count));
     let replay = cli("replay", &[], &recorded);
     assert_eq!(replay["status"], "incomplete", "{replay}");

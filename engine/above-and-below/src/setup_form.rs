@@ -430,14 +430,12 @@ pub fn setup_from_form(filled: &FilledSetup) -> Result<Value, Vec<String>> {
         }
         other => problems.push(format!("{other} is no way of dealing: choose as dealt at the table or a seed.")),
     }
-    if problems.is_empty() {
-        // The form's checks are the rules'; the setup is still read as a log's would be.
+    // The form's checks are the rules' own; the setup is still read as a log's would be.
+    chronicle_game::setup_form::answer(setup, problems, |setup| {
         let read = serde_json::from_value::<SetupNotation>(setup.clone()).map_err(|e| e.to_string());
-        if let Err(why) = read.and_then(|n| crate::setup::validate(&n).map(|_| ()).map_err(|e| e.message)) {
-            problems.push(format!("The setup does not replay: {why}."));
-        }
-    }
-    chronicle_game::setup_form::answer(setup, problems)
+        read.and_then(|n| crate::setup::validate(&n).map(|_| ()).map_err(|e| e.message))
+            .map_err(|e| format!("The setup does not replay: {e}."))
+    })
 }
 
 #[cfg(test)]

@@ -221,14 +221,11 @@ pub fn setup_from_form(filled: &FilledSetup) -> Result<Value, Vec<String>> {
         setup["round_cards"] = json!(chosen_cards(players, filled, &mut problems));
         setup["harvest_tokens"] = json!(chosen_tokens(players, filled, &mut problems));
     }
-    if problems.is_empty() {
-        // The form's checks are the rules' own; the setup is still read as a log's would be.
+    // The form's checks are the rules' own; the setup is still read as a log's would be.
+    chronicle_game::setup_form::answer(setup, problems, |setup| {
         let read = serde_json::from_value::<SetupNotation>(setup.clone()).map_err(|e| e.to_string());
-        if let Err(why) = read.and_then(|n| validate(&n).map(|_| ()).map_err(|e| e.message)) {
-            problems.push(why);
-        }
-    }
-    chronicle_game::setup_form::answer(setup, problems)
+        read.and_then(|n| validate(&n).map(|_| ()).map_err(|e| e.message))
+    })
 }
 
 #[cfg(test)]

@@ -80,8 +80,19 @@ impl FilledSetup {
     }
 }
 
-/// The answer to a filled form: the setup when no problem was found, else every problem.
-pub fn answer(setup: serde_json::Value, problems: Vec<String>) -> Result<serde_json::Value, Vec<String>> {
+/// The answer to a filled form: the setup when no problem was found, else every problem. A
+/// setup the form's own checks pass is still read as a log's would be (`read`, the engine's
+/// setup reading), so that a form never makes a setup its log would refuse.
+pub fn answer(
+    setup: serde_json::Value,
+    mut problems: Vec<String>,
+    read: impl FnOnce(&serde_json::Value) -> Result<(), String>,
+) -> Result<serde_json::Value, Vec<String>> {
+    if problems.is_empty() {
+        if let Err(why) = read(&setup) {
+            problems.push(why);
+        }
+    }
     if problems.is_empty() {
         Ok(setup)
     } else {

@@ -399,14 +399,11 @@ pub fn setup_from_form(filled: &FilledSetup) -> Result<Value, Vec<String>> {
         setup.insert("solo".to_owned(), solo_of(filled, &names[0], player, &mut problems));
     }
     let setup = Value::Object(setup);
-    if problems.is_empty() {
-        // The form's checks are the rules' own; the setup is still read as a log's would be.
+    // The form's checks are the rules' own; the setup is still read as a log's would be.
+    chronicle_game::setup_form::answer(setup, problems, |setup| {
         let read = serde_json::from_value::<SetupNotation>(setup.clone()).map_err(|e| e.to_string());
-        if let Err(why) = read.and_then(|s| crate::setup::validate(&s).map(|_| ()).map_err(|e| e.message)) {
-            problems.push(why);
-        }
-    }
-    chronicle_game::setup_form::answer(setup, problems)
+        read.and_then(|n| crate::setup::validate(&n).map(|_| ()).map_err(|e| e.message))
+    })
 }
 
 #[cfg(test)]

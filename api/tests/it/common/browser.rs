@@ -125,6 +125,30 @@ impl Browser {
         &self.downloads.0
     }
 
+    /// Clicks the download link `css` and reads the JSON file the browser saved (removed
+    /// after reading).
+    pub fn download_json(&self, css: &str) -> serde_json::Value {
+        self.click(&self.find(css));
+        let started = std::time::Instant::now();
+        loop {
+            let files: Vec<std::path::PathBuf> = std::fs::read_dir(self.downloads())
+                .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
+                .unwrap_or_default();
+            if let Some(f) = files.iter().find(|f| f.extension().is_some_and(|x| x == "json")) {
+                if let Ok(v) = serde_json::from_slice(&std::fs::read(f).unwrap_or_default()) {
+                    std::fs::remove_file(f).expect("remove the download");
+                    return v;
+                }
+            }
+            assert!(
+                started.elapsed() < std::time::Duration::from_secs(10),
+                "no download in {}",
+                self.downloads().display()
+            );
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+    }
+
     pub fn goto(&self, url: &str) {
         self.call("POST", "/url", json!({ "url": url }));
     }
