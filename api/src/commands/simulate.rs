@@ -11,7 +11,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use chronicle_game::{GameKind, Simulation};
+use chronicle_game::{pool, GameKind, Simulation};
 
 use crate::commands::CommandError;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -34,8 +34,17 @@ pub struct SimulateArgs {
     /// The bot of every seat, for a game that offers a choice (Caverna: `random`, the default,
     /// `weapons`, `peaceful`, or `mixed`, which draws one of the three per seat from the game's
     /// seed).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "pool")]
     pub bot: Option<String>,
+    /// Seats players drawn from a pool of this many named bot players (each with a stable name,
+    /// a bot of the game and a strength: docs/statistics.md "Simulations that can be
+    /// analysed"), in a random order each game, so that skill, seat and strategy vary apart.
+    #[arg(long)]
+    pub pool: Option<usize>,
+    /// With `--pool`: a planted experiment on a tile (by its printed name): in every game one
+    /// strategy seat builds it whenever it can and the others never choose it (Caverna).
+    #[arg(long, requires = "pool")]
+    pub plant: Option<String>,
     /// The variant in play, for a game that has variants (Caverna's furnishing set: `full`, the
     /// default, or `introductory`).
     #[arg(long, alias = "furnishings")]
@@ -58,7 +67,15 @@ fn game_kind(id: &str) -> Result<GameKind, String> {
 /// finish it (a bug of the engine or the generator, reported with the game's seed).
 pub fn simulate_one(args: &SimulateArgs, index: u64) -> Result<String, String> {
     let seed = chronicle_game::rng::game_seed(args.seed, index);
-    let choice = Simulation { bot: args.bot.as_deref(), variant: args.variant.as_deref() };
+    let seats = match args.pool {
+        Some(size) => {
+            let members = pool::pool(args.game.spec().pool_bots, size);
+            let seats = pool::seating(&members, usize::from(args.players), seed, args.plant.as_deref());
+            Some(seats.ok_or_else(|| format!("a pool of {size} cannot fill {} seats", args.players))?)
+        }
+        None => None,
+    };
+    let choice = Simulation { bot: args.bot.as_deref(), variant: args.variant.as_deref(), seats: seats.as_deref() };
     chronicle_ingest::games::engine(args.game)
         .simulate_with(seed, args.players, &choice)
         .map(|log| log.to_string())
@@ -80,6 +97,18 @@ fn check(args: &SimulateArgs) -> Result<(), String> {
             [] => format!("--bot {bot}: {} games are played by its engine's own bots", spec.name),
             bots => format!("--bot {bot}: {}'s bots are {}", spec.name, bots.join(", ")),
         });
+    }
+    if let Some(size) = args.pool {
+        if spec.pool_bots.is_empty() {
+            return Err(format!("--pool: {}'s simulator takes no pool", spec.name));
+        }
+        if size < usize::from(args.players) || size > pool::MAX_POOL {
+            return Err(format!(
+                "--pool {size}: a pool has from --players ({}) to {} members",
+                args.players,
+                pool::MAX_POOL
+            ));
+        }
     }
     if let Some(variant) = args.variant.as_deref().filter(|v| !spec.variants.contains(v)) {
         return Err(match spec.variants {
@@ -132,6 +161,10 @@ pub fn simulate_command(
     progress: bool,
 ) -> crate::commands::Outcome {
     check(&args).map_err(CommandError::Usage)?;
+    if args.plant.is_some() {
+        // A tile the game does not have fails every game alike: said once, before the run.
+        simulate_one(&args, 0).map_err(|e| CommandError::Usage(format!("--plant: {e}")))?;
+    }
     let mut sink = if args.out.as_os_str() == "-" {
         Sink::Stdout(out)
     } else {

@@ -21,6 +21,7 @@ mod recorder_games;
 mod replicas;
 mod schema;
 mod server;
+mod simulate_pool;
 mod store_contract;
 mod toy_game;
 mod web;

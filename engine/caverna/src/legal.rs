@@ -38,11 +38,15 @@ pub struct Limits {
     pub options_per_part: usize,
     pub loot_sets: usize,
     pub per_space: usize,
+    /// A tile that, wherever the player can furnish it, is the only furnishing option
+    /// explored (a bot keen on it: `chronicle_game::pool`); `None` for every generator of
+    /// legal entries.
+    pub only_tile: Option<Furnishing>,
 }
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { options_alone: 64, options_per_part: 6, loot_sets: 12, per_space: 96 }
+        Limits { options_alone: 64, options_per_part: 6, loot_sets: 12, per_space: 96, only_tile: None }
     }
 }
 
@@ -540,7 +544,15 @@ pub(crate) fn part_options(
         .into_iter()
         .map(|c| Action::RubyMine { at: raw(c) })
         .collect(),
-        Part::Furnish(kind) => furnish_options(g, p, kind),
+        Part::Furnish(kind) => {
+            let mut options = furnish_options(g, p, kind);
+            if let Some(only) = limits.only_tile {
+                if options.iter().any(|a| matches!(a, Action::Furnish { tile, .. } if *tile == only)) {
+                    options.retain(|a| matches!(a, Action::Furnish { tile, .. } if *tile == only));
+                }
+            }
+            options
+        }
         Part::Grow => vec![Action::Grow {}],
         Part::Sow => sow_options(player),
         Part::SmallPasture => cells_where(g, p, |_, t, _| t == Some(Tile::Meadow))

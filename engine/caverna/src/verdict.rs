@@ -157,13 +157,22 @@ impl GameEngine for Caverna {
     }
 
     fn simulate(seed: u64, players: u8) -> Result<Value, String> {
-        Self::simulate_with(seed, players, &Simulation { bot: Some("mixed"), variant: None })
+        Self::simulate_with(seed, players, &Simulation { bot: Some("mixed"), ..Simulation::default() })
     }
 
     /// Seats the chosen bot (`random`, `weapons`, `peaceful`, or `mixed`: one of the three
     /// per seat, drawn from the seed; `random` by default) on the chosen furnishing set
     /// (`full` by default, or `introductory`).
+    ///
+    /// With `seats` (pool members), each seat is played by its member ([`crate::bots::Seated`]);
+    /// a bot choice is then refused.
     fn simulate_with(seed: u64, players: u8, choice: &Simulation) -> Result<Value, String> {
+        let furnishings: FurnishingSet = serde_json::from_value(Value::from(choice.variant.unwrap_or("full")))
+            .map_err(|_| format!("Caverna has no furnishing set `{}`", choice.variant.unwrap_or_default()))?;
+        if let Some(seats) = choice.seats {
+            chronicle_game::pool::check_seats(seats, players, choice.bot)?;
+            return crate::bots::simulate_seated(seats, furnishings, seed).map(|s| s.log()).map_err(|e| e.to_string());
+        }
         let bots = match choice.bot.unwrap_or("random") {
             "mixed" => BotChoice::Mixed,
             id => BotChoice::All(
@@ -173,8 +182,6 @@ impl GameEngine for Caverna {
                     .ok_or_else(|| format!("no Caverna bot is called `{id}`"))?,
             ),
         };
-        let furnishings: FurnishingSet = serde_json::from_value(Value::from(choice.variant.unwrap_or("full")))
-            .map_err(|_| format!("Caverna has no furnishing set `{}`", choice.variant.unwrap_or_default()))?;
         let kinds = seat_kinds(bots, usize::from(players), seed);
         let setup = simulated_setup(&kinds, furnishings, seed);
         simulate_game(&setup, &kinds, seed).map_err(|e| e.to_string())

@@ -259,8 +259,8 @@ pub trait GameEngine {
     /// `bots`, `variants`). The default is a game whose engine seats its own bots on its
     /// default setup: it refuses any choice.
     fn simulate_with(seed: u64, players: u8, choice: &Simulation) -> Result<Value, String> {
-        match (choice.bot, choice.variant) {
-            (None, None) => Self::simulate(seed, players),
+        match (choice.bot, choice.variant, choice.seats) {
+            (None, None, None) => Self::simulate(seed, players),
             _ => Err(format!(
                 "{} games are played by its engine's own bots, with no choice of bot or variant",
                 Self::KIND.spec().name
@@ -296,12 +296,15 @@ pub trait GameEngine {
     }
 }
 
-/// The choices of a simulated game (`chronicle simulate --bot --variant`): ids of the game's
-/// spec (`GameSpec::bots`, `GameSpec::variants`); `None` is the engine's default.
+/// The choices of a simulated game (`chronicle simulate --bot --variant --pool`): ids of the
+/// game's spec (`GameSpec::bots`, `GameSpec::variants`); `None` is the engine's default.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Simulation<'a> {
     pub bot: Option<&'a str>,
     pub variant: Option<&'a str>,
+    /// Who plays each seat (named pool members: [`crate::pool::seating`]), in seat order; the
+    /// number of seats is the player count. Exclusive with `bot`.
+    pub seats: Option<&'a [crate::pool::SeatPlan]>,
 }
 
 /// A game's engine as services hold it: every job on a log's bytes, without the engine's own

@@ -80,6 +80,9 @@ pub struct GameSpec {
     /// The bots its simulator can seat, by id; the first is `chronicle simulate`'s default.
     /// Empty when the engine seats its own bots, with no choice.
     pub bots: &'static [&'static str],
+    /// The strategy bots a member of a simulation pool can be ([`crate::pool`]); every game
+    /// also has a `random` bot. Empty for a game whose simulator takes no pool.
+    pub pool_bots: &'static [&'static str],
     /// What the game offers beyond what every game has.
     pub capabilities: Capabilities,
 }
@@ -131,6 +134,7 @@ pub const CAVERNA: GameSpec = GameSpec {
     variants: &["full", "introductory"],
     counters: &[],
     bots: &["random", "weapons", "peaceful", "mixed"],
+    pool_bots: &["weapons", "peaceful"],
     capabilities: Capabilities {
         trust_report: false,
         step_form: true,
@@ -168,6 +172,7 @@ pub const VILLAGE: GameSpec = GameSpec {
         counter("church_members", "Members in the church"),
     ],
     bots: &[],
+    pool_bots: &["greedy"],
     capabilities: Capabilities {
         trust_report: false,
         step_form: true,
@@ -205,6 +210,7 @@ pub const ABOVE_AND_BELOW: GameSpec = GameSpec {
         counter("villagers", "Villagers at the end (three to start)"),
     ],
     bots: &[],
+    pool_bots: &["strategy"],
     capabilities: Capabilities {
         trust_report: true,
         step_form: true,
@@ -227,6 +233,7 @@ pub const TOY: GameSpec = GameSpec {
     variants: &["plain", "doubled"],
     counters: &[],
     bots: &[],
+    pool_bots: &[],
     capabilities: Capabilities {
         trust_report: false,
         step_form: false,

@@ -24,6 +24,7 @@ pub mod error;
 pub mod id_table;
 pub mod kind;
 pub mod members;
+pub mod pool;
 pub mod rng;
 pub mod setup_form;
 pub mod single_pass;

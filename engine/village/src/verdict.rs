@@ -83,6 +83,17 @@ impl GameEngine for Village {
     fn simulate(seed: u64, players: u8) -> Result<Value, String> {
         crate::bots::simulate(seed, players)
     }
+
+    /// The engine's own alternating bots, or pool members at the seats
+    /// ([`crate::bots::simulate_seated`]); no choice of a bot for every seat, no variants.
+    fn simulate_with(seed: u64, players: u8, choice: &chronicle_game::Simulation) -> Result<Value, String> {
+        match (choice.bot, choice.variant, choice.seats) {
+            (None, None, None) => crate::bots::simulate(seed, players),
+            (None, None, Some(seats)) => crate::bots::simulate_seated(seed, players, seats),
+            _ => Err("Village games are played by its engine's own bots or a pool, with no choice of bot or variant"
+                .to_owned()),
+        }
+    }
 }
 
 /// The game-agnostic verdict of a Village replay.

@@ -366,7 +366,7 @@ fn b_required_decisions_always_have_options() {
                 let offered = chronicle_caverna::legal::places(
                     &game,
                     game.to_move().unwrap_or(0),
-                    &Limits { options_alone: 2, options_per_part: 1, loot_sets: 1, per_space: 1 },
+                    &Limits { options_alone: 2, options_per_part: 1, loot_sets: 1, per_space: 1, only_tile: None },
                     &mut chronicle_caverna::legal::Enumerate,
                 );
                 assert!(

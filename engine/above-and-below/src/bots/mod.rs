@@ -49,9 +49,14 @@ pub fn seat_kinds(players: usize, seed: u64) -> Vec<BotKind> {
 
 /// The seeded setup of a simulated game, with the synthetic components.
 pub fn simulated_setup(players: usize, seed: u64) -> Result<SetupNotation, String> {
+    named_setup((0..players).map(|i| format!("Bot {}", i + 1)).collect(), seed)
+}
+
+/// The seeded setup of a simulated game whose players have these names.
+fn named_setup(names: Vec<String>, seed: u64) -> Result<SetupNotation, String> {
     let (catalogue, board) = crate::synthetic::components()?;
     Ok(SetupNotation {
-        players: (0..players).map(|i| crate::notation::PlayerNotation { name: format!("Bot {}", i + 1) }).collect(),
+        players: names.into_iter().map(|name| crate::notation::PlayerNotation { name }).collect(),
         catalogue: serde_json::value::to_raw_value(&catalogue).map_err(|e| e.to_string())?,
         board: Some(board),
         random: Some(RandomMode::Seeded),
@@ -92,10 +97,42 @@ pub fn simulate(seed: u64, players: u8) -> Result<Value, String> {
     if !(2..=4).contains(&n) {
         return Err(format!("Above and Below is for 2 to 4 players, not {players}"));
     }
-    let setup = simulated_setup(n, seed)?;
+    let kinds = seat_kinds(n, seed);
+    let seats: Vec<(BotKind, u8)> = kinds.iter().map(|k| (*k, 100)).collect();
+    play(simulated_setup(n, seed)?, &seats, source_of(&kinds), seed)
+}
+
+/// Plays a whole game with pool members at the seats ([`chronicle_game::pool`]): the log's
+/// players are the members' names; a strategy member's turns are its bot's in the share its
+/// strength gives and the random bot's otherwise.
+pub fn simulate_seated(seed: u64, players: u8, plans: &[chronicle_game::pool::SeatPlan]) -> Result<Value, String> {
+    chronicle_game::pool::check_seats(plans, players, None)?;
+    if !(2..=4).contains(&plans.len()) {
+        return Err(format!("Above and Below is for 2 to 4 players, not {players}"));
+    }
+    let mut seats = Vec::new();
+    for plan in plans {
+        if plan.plant.is_some() {
+            return Err("Above and Below's simulator plants no tiles".to_owned());
+        }
+        let kind = match plan.bot {
+            "random" => BotKind::Random,
+            "strategy" => BotKind::Strategy,
+            other => return Err(format!("no Above and Below bot is called `{other}`")),
+        };
+        seats.push((kind, plan.care.min(100)));
+    }
+    let names = plans.iter().map(|p| p.name.clone()).collect();
+    let source = chronicle_game::simulated_source(plans.iter().map(|p| p.bot));
+    play(named_setup(names, seed)?, &seats, source, seed)
+}
+
+/// Plays the game of `setup`, one bot and its care (percent of turns it plays itself) per seat.
+fn play(setup: SetupNotation, seats: &[(BotKind, u8)], source: String, seed: u64) -> Result<Value, String> {
+    let players = seats.len();
+    let kinds: Vec<BotKind> = seats.iter().map(|s| s.0).collect();
     let validated = crate::setup::validate(&setup).map_err(|e| e.to_string())?;
     let mut game = Game::new(validated);
-    let kinds = seat_kinds(n, seed);
     let mut rng = SplitMix::new(seed ^ CHOICE_SALT);
     let mut entries: Vec<Value> = Vec::new();
     let mut push = |game: &mut Game, entry: Entry| -> Result<(), String> {
@@ -115,7 +152,7 @@ pub fn simulate(seed: u64, players: u8) -> Result<Value, String> {
                 }
                 let log = json!({
                     "format": crate::replay::FORMAT,
-                    "meta": { "id": format!("simulated-{seed}-{players}p"), "source": source_of(&kinds) },
+                    "meta": { "id": format!("simulated-{seed}-{players}p"), "source": source },
                     "setup": setup,
                     "entries": entries,
                 });
@@ -124,14 +161,16 @@ pub fn simulate(seed: u64, players: u8) -> Result<Value, String> {
             Phase::RoundEnd => push(&mut game, Entry::RoundEnd { villagers: None, rest: vec![] })?,
             Phase::Actions => {
                 let p = game.to_move().unwrap_or(0);
+                let care = seats.get(p).map_or(100, |s| s.1);
+                let own = care >= 100 || rng.uniform(100) < u64::from(care);
                 let entry = match kinds[p] {
-                    BotKind::Strategy => {
+                    BotKind::Strategy if own => {
                         if let Some(e) = store_all(&game, p) {
                             push(&mut game, e)?;
                         }
                         strategy::turn(&game, p, &mut rng)
                     }
-                    BotKind::Random => random::turn(&game, p, &mut rng),
+                    BotKind::Strategy | BotKind::Random => random::turn(&game, p, &mut rng),
                 };
                 push(&mut game, entry)?;
             }

@@ -12,11 +12,16 @@
 //! - [`StrategyBot`] with [`Style::Weapons`] (`weapons`) and [`Style::Peaceful`] (`peaceful`):
 //!   greedy one-step bots that score the outcome of every generated placement.
 //! - `mixed` ([`BotChoice::Mixed`]): every seat gets one of the three, drawn from the seed.
+//! - A pool member ([`Seated`], `chronicle simulate --pool`): one of the three under its own
+//!   name, with its strength (the share of placements its bot makes) and, in a planted
+//!   experiment, its leaning towards the planted tile.
 
 mod random;
+mod seated;
 mod strategy;
 
 pub use random::{RandomBot, Sampler};
+pub use seated::{planted_tile, Seated};
 pub use strategy::{StrategyBot, Style};
 
 use serde_json::{json, Value};
@@ -227,6 +232,32 @@ pub fn simulate_game(setup: &Value, bots: &[BotKind], seed: u64) -> Result<Value
 
 /// [`simulate_game`], with the final state.
 pub fn simulate(setup: &Value, bots: &[BotKind], seed: u64) -> Result<Simulation, SimulateError> {
+    let players: Vec<Box<dyn Bot + Send + Sync>> = bots.iter().map(|k| k.bot()).collect();
+    simulate_players(setup, players, source_of(bots), seed)
+}
+
+/// A game played by pool members (`plans`, in seat order; [`chronicle_game::pool`]): the log's
+/// players are the members' names, its source the members' bots.
+pub fn simulate_seated(
+    plans: &[chronicle_game::pool::SeatPlan],
+    furnishings: crate::notation::FurnishingSet,
+    seed: u64,
+) -> Result<Simulation, SimulateError> {
+    let players = plans.iter().map(|plan| Seated::new(plan).map(|s| Box::new(s) as Box<dyn Bot + Send + Sync>));
+    let players = players.collect::<Result<Vec<_>, String>>().map_err(SimulateError::Setup)?;
+    let names: Vec<Value> = plans.iter().map(|plan| json!({ "name": plan.name })).collect();
+    let setup = json!({ "players": names, "furnishings": furnishings, "seed": seed });
+    let source = chronicle_game::simulated_source(plans.iter().map(|plan| plan.bot));
+    simulate_players(&setup, players, source, seed)
+}
+
+/// Plays a complete game with one bot per seat (see [`simulate`]).
+fn simulate_players(
+    setup: &Value,
+    players: Vec<Box<dyn Bot + Send + Sync>>,
+    source: String,
+    seed: u64,
+) -> Result<Simulation, SimulateError> {
     let mut setup = setup.clone();
     if let Value::Object(o) = &mut setup {
         o.entry("seed").or_insert(json!(seed));
@@ -234,10 +265,9 @@ pub fn simulate(setup: &Value, bots: &[BotKind], seed: u64) -> Result<Simulation
     let notation: SetupNotation =
         serde_json::from_value(setup.clone()).map_err(|e| SimulateError::Setup(e.to_string()))?;
     let validated = crate::setup::validate(&notation).map_err(|e| SimulateError::Setup(e.message))?;
-    if validated.players() != bots.len() {
-        return Err(SimulateError::BotCount { bots: bots.len(), players: validated.players() });
+    if validated.players() != players.len() {
+        return Err(SimulateError::BotCount { bots: players.len(), players: validated.players() });
     }
-    let players: Vec<Box<dyn Bot + Send + Sync>> = bots.iter().map(|k| k.bot()).collect();
     // On the heap: the bots hand back the state after their placement as a box, taken over
     // without copying the game.
     let mut game = Box::new(Game::new(validated));
@@ -309,7 +339,7 @@ pub fn simulate(setup: &Value, bots: &[BotKind], seed: u64) -> Result<Simulation
         }
     }
     let scores: Vec<i64> = game.results().map(|(s, _)| s.iter().map(|r| r.score.total).collect()).unwrap_or_default();
-    Ok(Simulation { source: source_of(bots), setup, entries, scores, game: *game })
+    Ok(Simulation { source, setup, entries, scores, game: *game })
 }
 
 /// Field or breeding: whichever gives more this harvest (crops from sown fields against

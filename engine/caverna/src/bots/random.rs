@@ -63,7 +63,13 @@ impl Default for RandomBot {
     fn default() -> Self {
         RandomBot {
             attempts: 64,
-            limits: Limits { options_alone: usize::MAX, options_per_part: usize::MAX, loot_sets: 12, per_space: 1 },
+            limits: Limits {
+                options_alone: usize::MAX,
+                options_per_part: usize::MAX,
+                loot_sets: 12,
+                per_space: 1,
+                only_tile: None,
+            },
         }
     }
 }

@@ -2,6 +2,8 @@
 //! applied to a copy of the game and the resulting position is scored for the bot's player;
 //! the best one is played.
 
+use chronicle_game::pool::Leaning;
+
 use crate::action_space::ActionSpace;
 use crate::board::Tile;
 use crate::furnishing::Furnishing;
@@ -39,11 +41,29 @@ pub enum Style {
 pub struct StrategyBot {
     pub style: Style,
     pub limits: Limits,
+    /// A planted tile ([`chronicle_game::pool`]) and how the bot leans towards it: a keen bot
+    /// plays a placement that builds it over any other, an averse bot never chooses one.
+    pub plant: Option<(Furnishing, Leaning)>,
 }
 
 impl StrategyBot {
     pub fn new(style: Style) -> StrategyBot {
-        StrategyBot { style, limits: Limits { options_alone: 6, options_per_part: 2, loot_sets: 4, per_space: 12 } }
+        StrategyBot {
+            style,
+            limits: Limits { options_alone: 6, options_per_part: 2, loot_sets: 4, per_space: 12, only_tile: None },
+            plant: None,
+        }
+    }
+
+    /// A bot of `style` leaning towards a planted tile: a keen bot also explores every
+    /// placement that builds the tile (its generator offers the tile as the only furnishing
+    /// where it can be furnished), so it builds it whenever it can.
+    pub fn planted(style: Style, plant: Option<(Furnishing, Leaning)>) -> StrategyBot {
+        let mut bot = StrategyBot { plant, ..StrategyBot::new(style) };
+        if let Some((tile, Leaning::Keen)) = plant {
+            bot.limits.only_tile = Some(tile);
+        }
+        bot
     }
 
     /// How good the position is for player `p`: the score as if the game ended now, plus
@@ -165,9 +185,18 @@ impl Bot for StrategyBot {
                 if !self.acceptable(&entry) {
                     continue;
                 }
+                let planted = match self.plant {
+                    Some((tile, leaning)) if super::seated::builds(game, &after, p, tile) => {
+                        match super::seated::planted_bonus(leaning) {
+                            Some(bonus) => bonus,
+                            None => continue,
+                        }
+                    }
+                    _ => 0.0,
+                };
                 // Ties are broken at random (the jitter is far below any real difference).
                 let jitter = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * 1e-3;
-                let v = self.value(&after, p) + jitter;
+                let v = self.value(&after, p) + planted + jitter;
                 if best.as_ref().is_none_or(|(b, _, _)| v > *b) {
                     best = Some((v, entry, after));
                 }

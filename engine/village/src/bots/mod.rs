@@ -6,6 +6,7 @@
 pub mod greedy;
 pub mod random;
 
+use chronicle_game::pool::SeatPlan;
 use serde_json::{json, Value};
 
 use crate::components::SYNTHETIC;
@@ -31,13 +32,56 @@ pub enum BotKind {
     Greedy,
 }
 
+impl BotKind {
+    pub fn id(self) -> &'static str {
+        match self {
+            BotKind::Random => "random",
+            BotKind::Greedy => "greedy",
+        }
+    }
+
+    pub fn from_id(id: &str) -> Option<BotKind> {
+        [BotKind::Random, BotKind::Greedy].into_iter().find(|k| k.id() == id)
+    }
+
+    /// The bot, seeded.
+    fn bot(self, seed: u64) -> Box<dyn Bot> {
+        match self {
+            BotKind::Random => Box::new(random::RandomBot::new(seed)),
+            BotKind::Greedy => Box::new(greedy::GreedyBot::new(seed)),
+        }
+    }
+}
+
+/// A pool member's bot with its strength: its own bot makes `care` percent of the decisions,
+/// the random bot the others.
+struct Seated {
+    own: Box<dyn Bot>,
+    care: u8,
+    random: random::RandomBot,
+    rng: Rng,
+}
+
+impl Seated {
+    fn new(own: Box<dyn Bot>, care: u8, seed: u64) -> Seated {
+        Seated { own, care: care.min(100), random: random::RandomBot::new(seed), rng: Rng::new(seed ^ 0xCA2E) }
+    }
+}
+
+impl Bot for Seated {
+    fn choose(&mut self, game: &Game, options: &[Entry]) -> usize {
+        if self.care >= 100 || self.rng.below(100) < u64::from(self.care) {
+            self.own.choose(game, options)
+        } else {
+            self.random.choose(game, options)
+        }
+    }
+}
+
 /// `meta.source` of a simulated game: `simulate:` and its seats' bots, each kind once in seat
 /// order (`simulate:greedy+random`), so simulated games can be selected or left out.
 pub fn source_of(kinds: &[BotKind]) -> String {
-    chronicle_game::simulated_source(kinds.iter().map(|k| match k {
-        BotKind::Random => "random",
-        BotKind::Greedy => "greedy",
-    }))
+    chronicle_game::simulated_source(kinds.iter().map(|k| k.id()))
 }
 
 /// Seat kinds for a seed: alternating, starting with the seed's parity.
@@ -47,10 +91,19 @@ pub fn seat_kinds(players: usize, seed: u64) -> Vec<BotKind> {
 
 /// The setup of a simulated game.
 pub fn simulated_setup(players: usize, seed: u64) -> Value {
+    let names: Vec<String> = (0..players).map(|i| format!("Bot {}", i + 1)).collect();
+    named_setup(&names, seed)
+}
+
+/// The setup of a simulated game whose players have these names.
+fn named_setup(names: &[String], seed: u64) -> Value {
     let colors = [Color::Blue, Color::Red, Color::Yellow, Color::White, Color::Purple];
-    let seats: Vec<Value> = (0..players)
-        .map(|i| {
-            let mut s = json!({ "name": format!("Bot {}", i + 1), "color": colors[i % 5] });
+    let players = names.len();
+    let seats: Vec<Value> = names
+        .iter()
+        .enumerate()
+        .map(|(i, name)| {
+            let mut s = json!({ "name": name, "color": colors[i % 5] });
             if players >= 4 && i == 3 {
                 s["start_cube"] = json!("green");
             }
@@ -72,21 +125,41 @@ pub fn simulate(seed: u64, players: u8) -> Result<Value, String> {
         return Err(format!("{players} players; Village has 1 to 5"));
     }
     let setup = simulated_setup(n, seed);
-    let meta = json!({ "id": format!("simulated-{seed}-{n}p"), "source": source_of(&seat_kinds(n, seed)) });
+    let mut rng = Rng::new(seed ^ 0x5EED_B075);
+    let bots: Vec<Box<dyn Bot>> = seat_kinds(n, seed).into_iter().map(|k| k.bot(rng.next_u64())).collect();
+    play(setup, source_of(&seat_kinds(n, seed)), bots, seed)
+}
+
+/// Plays a whole game with pool members at the seats ([`chronicle_game::pool`]): the log's
+/// players are the members' names, each seat's bot makes the share of its decisions its
+/// strength gives and the random bot the others.
+pub fn simulate_seated(seed: u64, players: u8, seats: &[SeatPlan]) -> Result<Value, String> {
+    chronicle_game::pool::check_seats(seats, players, None)?;
+    if !(1..=5).contains(&seats.len()) {
+        return Err(format!("{players} players; Village has 1 to 5"));
+    }
+    let mut rng = Rng::new(seed ^ 0x5EED_B075);
+    let mut bots: Vec<Box<dyn Bot>> = Vec::new();
+    for plan in seats {
+        if plan.plant.is_some() {
+            return Err("Village has no tiles to plant".to_owned());
+        }
+        let kind = BotKind::from_id(plan.bot).ok_or_else(|| format!("no Village bot is called `{}`", plan.bot))?;
+        bots.push(Box::new(Seated::new(kind.bot(rng.next_u64()), plan.care, rng.next_u64())));
+    }
+    let names: Vec<String> = seats.iter().map(|s| s.name.clone()).collect();
+    let source = chronicle_game::simulated_source(seats.iter().map(|s| s.bot));
+    play(named_setup(&names, seed), source, bots, seed)
+}
+
+/// Plays the game of `setup` with one bot per seat.
+fn play(setup: Value, source: String, mut bots: Vec<Box<dyn Bot>>, seed: u64) -> Result<Value, String> {
+    let n = bots.len();
+    let meta = json!({ "id": format!("simulated-{seed}-{n}p"), "source": source });
     let log = json!({ "format": crate::replay::FORMAT, "meta": meta, "setup": setup, "entries": [] });
     let text = log.to_string();
     let doc = crate::replay::parse_document(text.as_bytes()).map_err(|(e, _)| e.message)?;
     let mut game = crate::replay::start(&doc).map_err(|e| e.message)?;
-    let mut rng = Rng::new(seed ^ 0x5EED_B075);
-    let mut bots: Vec<Box<dyn Bot>> = seat_kinds(n, seed)
-        .into_iter()
-        .map(|k| -> Box<dyn Bot> {
-            match k {
-                BotKind::Random => Box::new(random::RandomBot::new(rng.next_u64())),
-                BotKind::Greedy => Box::new(greedy::GreedyBot::new(rng.next_u64())),
-            }
-        })
-        .collect();
     let mut entries = Vec::new();
     for _ in 0..MAX_SIM_ENTRIES {
         rules::run_automatic(&mut game).map_err(|e| e.to_string())?;
