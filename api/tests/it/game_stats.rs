@@ -271,3 +271,36 @@ fn caverna_statistics_leave_simulated_games_out_when_real_ones_exist() {
             && bots.contains("Most of these games were played by bots")
     );
 }
+
+/// docs/statistics.md "Rates and intervals", "Support": on a corpus far below every minimum
+/// sample (a few games of each title), no statistics page draws an interval — no bar, no
+/// "95% interval", no "(low to high)" — and the cells say why.
+#[test]
+fn no_statistics_page_draws_an_interval_from_a_tiny_corpus() {
+    let db = Database::sqlite();
+    let server = Server::start(&db, &[]);
+    let token = create_token(&db, "organiser");
+    let real: Value = serde_json::from_slice(&fixture("complete_3p.json").bytes).expect("JSON");
+    submit(&server, &token, &real);
+    for (game, players) in [("caverna", 2), ("village", 3), ("above-and-below", 3)] {
+        for log in simulated(game, 3, players, 5) {
+            submit(&server, &token, &log);
+        }
+    }
+    let pages = ["furnishings", "weapons", "seats", "scores", "spaces", "strategies", "village", "above-and-below"];
+    for page in pages {
+        let (status, html) = server.get(&format!("/stats/{page}?include_simulated=1"));
+        assert_eq!(status, 200, "{page}");
+        let drawn =
+            html.contains("class=\"bar\"") || html.contains("; 95% interval") || html.contains("\"95% interval");
+        assert!(!drawn, "{page}: an interval is drawn");
+        for (i, _) in html.match_indices("<span class=\"n\"> (") {
+            let rest = &html[i..];
+            let shown = &rest[..rest.find(')').unwrap_or(rest.len())];
+            assert!(!shown.contains(" to "), "{page}: an interval is written: {shown}");
+        }
+        let without_rates = ["scores", "spaces"].contains(&page);
+        let why = html.contains("too few for an interval") || html.contains("not enough data");
+        assert!(why || without_rates, "{page}: says why");
+    }
+}

@@ -51,9 +51,10 @@ fn filter_form(path: &str, q: &BTreeMap<String, String>) -> Markup {
     }
 }
 
-/// A mean margin with its interval; small samples marked.
+/// A mean margin with its interval; below the minimum sample, marked small and without one.
 fn mean_cell(m: &Mean) -> Markup {
     let interval = match (m.ci_low, m.ci_high) {
+        _ if m.below_min_sample && m.n > 0 => format!(" · {}", super::stats::TOO_FEW),
         (Some(lo), Some(hi)) => format!(" ({} to {})", tenths(lo, true), tenths(hi, true)),
         _ => String::new(),
     };
@@ -66,6 +67,7 @@ fn mean_cell(m: &Mean) -> Markup {
 
 fn plain_mean_cell(m: &Mean) -> Markup {
     let interval = match (m.ci_low, m.ci_high) {
+        _ if m.below_min_sample && m.n > 0 => format!(" · {}", super::stats::TOO_FEW),
         (Some(lo), Some(hi)) => format!(" ({} to {})", tenths(lo, false), tenths(hi, false)),
         _ => String::new(),
     };

@@ -18,12 +18,19 @@ fn signed(x: f64, scale: f64, unit: &str) -> String {
 }
 
 /// An estimate or difference with its 95% interval; `scale` 100 shows fractions as percentage
-/// points. Without one, the cell says why (`why`), or a dash when nothing is to be said.
+/// points. `why` says why there is no estimate (when `value` is `None`; a dash when nothing is
+/// to be said) or why its interval is not shown (a raw difference below the minimum sample).
 fn interval_cell(value: Option<(f64, f64, f64)>, scale: f64, unit: &str, why: Option<&str>) -> Markup {
     match value {
         None => match why {
             Some(why) => html! { td.estimate.not-enough data-sort="" { (why) } },
             None => html! { td.estimate data-sort="" { "—" } },
+        },
+        // A raw difference from a small sample: the value, and why there is no interval.
+        Some((v, _, _)) if why.is_some() => html! {
+            td.estimate.small data-sort=(format!("{v:.6}")) {
+                span.value { (signed(v, scale, unit)) } span.n { " · " (why.unwrap_or_default()) }
+            }
         },
         Some((v, lo, hi)) => {
             let clear = lo > 0.0 || hi < 0.0;
@@ -127,9 +134,11 @@ fn effects_table(effects: &[StrategyEffect]) -> Markup {
                     td data-sort=(format!("{:.6}", e.used.rate)) { (super::percent((e.used.n > 0).then_some(e.used.rate))) }
                     td data-sort=(format!("{:.6}", e.not_used.rate)) { (super::percent((e.not_used.n > 0).then_some(e.not_used.rate))) }
                     @let why = e.controlled.not_enough_data();
-                    (interval_cell(diff(e.raw), 100.0, "", None))
-                    (interval_cell(est(e.controlled.win), 100.0, "", why.as_deref().or(Some("the model cannot be fitted on these games"))))
-                    (interval_cell(est(e.controlled.margin), 1.0, "", why.as_deref().or(Some("the model cannot be fitted on these games"))))
+                    @let small = (e.used.below_min_sample || e.not_used.below_min_sample).then_some(super::stats::TOO_FEW);
+                    (interval_cell(diff(e.raw), 100.0, "", small))
+                    @let missing = why.as_deref().unwrap_or("the model cannot be fitted on these games");
+                    (interval_cell(est(e.controlled.win), 100.0, "", e.controlled.win.is_none().then_some(missing)))
+                    (interval_cell(est(e.controlled.margin), 1.0, "", e.controlled.margin.is_none().then_some(missing)))
                     td data-sort=(e.controlled.switchers) { (e.controlled.switchers) }
                 }
             } }

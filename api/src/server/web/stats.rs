@@ -86,15 +86,19 @@ fn filter_form(family: &str, q: &BTreeMap<String, String>) -> Markup {
     }
 }
 
-/// A rate as text with its interval drawn as a bar on a 0–100% scale; small samples marked.
-/// Without a sample there is no rate and no interval: the scale is drawn empty (a bar over the
-/// whole of it would look like a measured spread).
+/// A rate as text with its interval drawn as a bar on a 0–100% scale. Without a sample there
+/// is no rate and no interval: the scale is drawn empty (a bar over the whole of it would look
+/// like a measured spread); below the page's minimum sample the rate is shown, marked small,
+/// without an interval (docs/statistics.md, "Rates and intervals").
 pub(super) fn rate_cell(r: &Rate) -> Markup {
     let (lo, hi) = (r.ci_low.clamp(0.0, 1.0) * 100.0, r.ci_high.clamp(0.0, 1.0) * 100.0);
-    let title = if r.n == 0 {
-        "no player-games".to_owned()
-    } else {
-        format!("{} of {}; 95% interval {}–{}", r.successes, r.n, percent(Some(r.ci_low)), percent(Some(r.ci_high)))
+    let interval = r.n > 0 && !r.below_min_sample;
+    let title = match (r.n, interval) {
+        (0, _) => "no player-games".to_owned(),
+        (_, false) => format!("{} of {}; {TOO_FEW}", r.successes, r.n),
+        _ => {
+            format!("{} of {}; 95% interval {}–{}", r.successes, r.n, percent(Some(r.ci_low)), percent(Some(r.ci_high)))
+        }
     };
     html! {
         td.rate.small[r.below_min_sample] data-sort=(format!("{:.6}", r.rate)) title=(title) {
@@ -102,14 +106,17 @@ pub(super) fn rate_cell(r: &Rate) -> Markup {
             // Drawn with SVG attributes rather than a style attribute, which the pages' content
             // security policy refuses.
             svg.ci viewBox="0 0 100 1" preserveAspectRatio="none" aria-hidden="true" {
-                @if r.n > 0 {
+                @if interval {
                     rect.bar x=(format!("{lo:.1}")) y="0" width=(format!("{:.1}", (hi - lo).max(0.5))) height="1" {}
                 }
             }
-            span.n { "n=" (r.n) @if r.below_min_sample { " (small)" } }
+            span.n { "n=" (r.n) @if r.below_min_sample && r.n > 0 { " · " (TOO_FEW) } }
         }
     }
 }
+
+/// What a cell says in place of an interval below the minimum sample.
+pub(super) const TOO_FEW: &str = "too few for an interval";
 
 /// How a simulated game's `meta.source` begins.
 const SIMULATED: &str = "simulate";
@@ -251,15 +258,18 @@ fn furnishings(f: &analytics::FurnishingStats) -> Markup {
                     td.num data-sort=(t.built) { (t.built) }
                     (rate_cell(&t.win_rate_built))
                     (rate_cell(&t.win_rate_not_built))
-                    td.num data-sort=(t.win_rate_difference.unwrap_or(f64::NEG_INFINITY)) {
+                    @let small = t.win_rate_built.below_min_sample || t.win_rate_not_built.below_min_sample;
+                    td.num.small[small] data-sort=(t.win_rate_difference.unwrap_or(f64::NEG_INFINITY)) {
                         @match (t.win_rate_difference, t.win_rate_difference_ci) {
+                            (Some(d), _) if small => { (tenths(d * 100.0, true)) span.n { " · " (TOO_FEW) } }
                             (Some(d), Some((lo, hi))) => { (tenths(d * 100.0, true)) span.n { " (" (tenths(lo * 100.0, true)) " to " (tenths(hi * 100.0, true)) ")" } }
                             (Some(d), None) => { (tenths(d * 100.0, true)) }
                             _ => { "—" }
                         }
                     }
-                    td.num.score-difference data-sort=(t.mean_score_difference.unwrap_or(f64::NEG_INFINITY)) {
+                    td.num.score-difference.small[small] data-sort=(t.mean_score_difference.unwrap_or(f64::NEG_INFINITY)) {
                         @match (t.mean_score_difference, t.mean_score_difference_ci) {
+                            (Some(d), _) if small => { (tenths(d, true)) span.n { " · " (TOO_FEW) } }
                             (Some(d), Some((lo, hi))) => { (tenths(d, true)) span.n { " (" (tenths(lo, true)) " to " (tenths(hi, true)) ")" } }
                             (Some(d), None) => { (tenths(d, true)) }
                             _ => { "—" }
@@ -294,11 +304,12 @@ fn weapons(w: &analytics::WeaponStats) -> Markup {
         (group_rows(w.by_expeditions.iter().map(|e| (e.bucket.id().to_owned(), &e.stats)).collect()))
         h2 { "Loot: winners and others" }
         div.scroll { table.sortable {
-            thead { tr { th data-type="text" { "Loot" } th data-type="num" { "Winners who took it" } th data-type="num" { "Others who took it" } th data-type="num" { "Difference (95%)" } } }
+            thead { tr { th data-type="text" { "Loot" } th data-type="num" { "Winners who took it" } th data-type="num" { "Others who took it" } th data-type="num" { "Difference (percentage points, 95% interval)" } } }
             tbody { @for l in &w.loot {
                 tr { td { (l.item.id().replace('_', " ")) } (rate_cell(&l.winners)) (rate_cell(&l.others)) td.num data-sort=(l.difference) {
-                    (tenths(l.difference * 100.0, true)) " pts"
-                    @if let Some((lo, hi)) = l.difference_ci { span.n { " (" (tenths(lo * 100.0, true)) " to " (tenths(hi * 100.0, true)) ")" } }
+                    (tenths(l.difference * 100.0, true))
+                    @if l.winners.below_min_sample || l.others.below_min_sample { span.n { " · " (TOO_FEW) } }
+                    @else if let Some((lo, hi)) = l.difference_ci { span.n { " (" (tenths(lo * 100.0, true)) " to " (tenths(hi * 100.0, true)) ")" } }
                 } }
             } }
         } }
@@ -316,9 +327,9 @@ fn seats(s: &analytics::SeatStats) -> Markup {
         } }
         h2 { "First player's advantage" }
         div.scroll { table {
-            thead { tr { th { "Players" } th { "First player's win rate" } th { "Expected" } th { "Advantage" } } }
+            thead { tr { th { "Players" } th { "First player's win rate" } th { "Expected" } th { "Advantage (percentage points)" } } }
             tbody { @for r in s.first_player.iter().chain(s.first_player_overall.iter()) {
-                tr { td { (r.player_count.map_or("all".to_owned(), |n| n.to_string())) } (rate_cell(&r.win_rate)) td.num { (percent(Some(r.expected))) } td.num { (tenths(r.advantage * 100.0, true)) " pts" } }
+                tr { td { (r.player_count.map_or("all".to_owned(), |n| n.to_string())) } (rate_cell(&r.win_rate)) td.num { (percent(Some(r.expected))) } td.num { (tenths(r.advantage * 100.0, true)) } }
             } }
         } }
     }
@@ -363,15 +374,18 @@ fn spaces(s: &analytics::SpaceUseStats) -> Markup {
 mod tests {
     use super::*;
 
-    /// A rate without a sample shows a dash and an empty scale; one player-game shows its rate
-    /// and its Wilson interval (0 of 1: 0–79.3%).
+    /// A rate without a sample shows a dash and an empty scale; below the minimum sample, its
+    /// rate without an interval; from the minimum on, its Wilson interval (0 of 1: 0–79.3%).
     #[test]
-    fn a_rate_without_player_games_draws_no_interval() {
+    fn a_rate_below_the_minimum_sample_draws_no_interval() {
         let none = rate_cell(&Rate::new(0, 0, 30)).into_string();
         assert!(none.contains("aria-hidden=\"true\"></svg>") && !none.contains("bar"), "{none}");
         assert!(none.contains("no player-games") && none.contains("—"), "{none}");
         let one = rate_cell(&Rate::new(0, 1, 30)).into_string();
-        assert!(one.contains("class=\"ci\"") && one.contains("x=\"0.0\" y=\"0\" width=\"79.3\""), "{one}");
-        assert!(one.contains("0 of 1; 95% interval 0.0%–79.3%") && one.contains("n=1 (small)"), "{one}");
+        assert!(one.contains("aria-hidden=\"true\"></svg>") && !one.contains("bar"), "{one}");
+        assert!(one.contains("0 of 1; too few for an interval") && one.contains("n=1 · too few"), "{one}");
+        let shown = rate_cell(&Rate::new(0, 1, 1)).into_string();
+        assert!(shown.contains("class=\"ci\"") && shown.contains("x=\"0.0\" y=\"0\" width=\"79.3\""), "{shown}");
+        assert!(shown.contains("0 of 1; 95% interval 0.0%–79.3%"), "{shown}");
     }
 }
