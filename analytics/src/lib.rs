@@ -64,6 +64,7 @@ pub mod general;
 mod ingest;
 pub mod input;
 pub mod outcomes;
+pub mod questions;
 pub mod rate;
 pub mod ratings;
 pub mod skill;

@@ -26,6 +26,20 @@ pub struct SkillSeat {
     pub tiles: Vec<Furnishing>,
     /// Held a weapon at some point.
     pub armed: bool,
+    /// What the questions ([`crate::questions`]) read beyond the strategies.
+    pub features: SeatFeatures,
+}
+
+/// What a seat did, as the questions read it, for any game.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SeatFeatures {
+    /// The score row that gave the player the most points (its index in the game's score
+    /// rows; the first in the pad's order on a tie); `None` when no row gave points.
+    pub main_source: Option<u8>,
+    /// The game's counters, in its spec's order (Village, Above and Below; empty for Caverna).
+    pub counters: Vec<i64>,
+    /// The round in which the player first held a weapon (Caverna); `None` when never armed.
+    pub first_armed: Option<u8>,
 }
 
 /// One complete game, seats in seat order.
@@ -35,7 +49,23 @@ pub struct SkillGame {
     pub played_at: Option<String>,
     /// The log's `meta.source` (the simulator writes `simulate:` and its bots).
     pub source: Option<String>,
+    /// The component data the log declares is labelled synthetic.
+    pub synthetic_data: bool,
     pub seats: Vec<SkillSeat>,
+}
+
+/// What a set of multiplayer player-games is made of (what every answer says it is computed
+/// over).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SkillCorpus {
+    pub player_games: u64,
+    pub games: u64,
+    /// Player-games of games whose `meta.source` starts with `simulate`.
+    pub simulated: u64,
+    /// Player-games of games that declare synthetic component data.
+    pub synthetic: u64,
+    /// The simulated games' sources (which bots played) with their player-games, most first.
+    pub simulated_by: Vec<(String, u64)>,
 }
 
 /// What a strategy is.
@@ -75,6 +105,27 @@ pub struct StrategyEffect {
     pub controlled: Effect,
 }
 
+/// Player-games that did something against those that did not: raw and controlled.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Comparison {
+    /// Win rates of the player-games that did, and of those that did not.
+    pub used: Rate,
+    pub not_used: Rate,
+    /// `used − not_used` with Newcombe's 95% interval.
+    pub raw: Option<Difference>,
+    /// Controlled for who plays ([`crate::controlled`]).
+    pub controlled: Effect,
+}
+
+/// One multiplayer player-game as a question reads it.
+#[derive(Clone, Copy, Debug)]
+pub struct Seen<'a> {
+    pub row: &'a Row,
+    pub features: &'a SeatFeatures,
+    /// The strategies it used: bit `k` for the `k`-th of [`strategies`].
+    pub strategies: u64,
+}
+
 /// Ratings and the strategies' effects over a set of complete games.
 #[derive(Clone, Debug)]
 pub struct Skill {
@@ -89,6 +140,10 @@ pub struct Skill {
     rows: Vec<Row>,
     used: Vec<u64>,
     table_floor: Vec<f64>,
+    /// Per row, what the questions read.
+    features: Vec<SeatFeatures>,
+    /// Per row, whether its game declares synthetic component data.
+    synthetic: Vec<bool>,
     /// Per row, the game's `meta.source` as an index into `sources`.
     source: Vec<Option<u32>>,
     sources: Vec<String>,
@@ -107,6 +162,9 @@ pub struct EffectsFilter {
     pub exclude_source: Option<String>,
 }
 
+/// How a simulated game's `meta.source` begins.
+pub const SIMULATED: &str = "simulate";
+
 /// Every strategy, in the order of [`Skill::effects`]: each furnishing tile, then armed.
 pub fn strategies() -> impl Iterator<Item = Strategy> {
     Furnishing::all().map(Strategy::Tile).chain(std::iter::once(Strategy::Armed))
@@ -121,6 +179,17 @@ impl Skill {
     /// Over every game of `games` (given in any order, e.g. batch after batch), with the player
     /// keys that `aliases` names taken as the key they map to (merged identities).
     pub fn compute_merged<'a, I>(games: I, aliases: &HashMap<String, String>) -> Skill
+    where
+        I: IntoIterator<Item = &'a SkillGame>,
+        I::IntoIter: Clone,
+    {
+        Skill::compute_for(games, aliases, true)
+    }
+
+    /// [`Skill::compute_merged`]; the strategies' effects over every game are computed only
+    /// `with_strategies` (they are Caverna's: another game's corpus has the ratings and the
+    /// questions' rows alone).
+    pub fn compute_for<'a, I>(games: I, aliases: &HashMap<String, String>, with_strategies: bool) -> Skill
     where
         I: IntoIterator<Item = &'a SkillGame>,
         I::IntoIter: Clone,
@@ -142,6 +211,7 @@ impl Skill {
         let ratings = Ratings::compute(rated);
         let mut index: HashMap<&str, u32> = HashMap::new();
         let (mut rows, mut used, mut table_floor, mut source) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let (mut features, mut synthetic) = (Vec::new(), Vec::new());
         let mut sources: Vec<String> = Vec::new();
         let all: Vec<Strategy> = strategies().collect();
         let mut count = 0;
@@ -177,6 +247,8 @@ impl Skill {
                 });
                 used.push(all.iter().enumerate().filter(|(_, st)| st.used(s)).fold(0u64, |m, (k, _)| m | 1 << k));
                 table_floor.push(floor);
+                features.push(s.features.clone());
+                synthetic.push(g.synthetic_data);
                 source.push(code);
             }
         }
@@ -190,49 +262,125 @@ impl Skill {
                 names.insert(key.to_owned(), s.name.clone());
             }
         }
-        let mut skill =
-            Skill { ratings, effects: Vec::new(), games: count, names, rows, used, table_floor, source, sources };
-        skill.effects = skill.effects_where(&EffectsFilter::default());
+        let mut skill = Skill {
+            ratings,
+            effects: Vec::new(),
+            games: count,
+            names,
+            rows,
+            used,
+            table_floor,
+            features,
+            synthetic,
+            source,
+            sources,
+        };
+        if with_strategies {
+            skill.effects = skill.effects_where(&EffectsFilter::default());
+        }
         skill
     }
 
-    /// The strategies' effects over the multiplayer games `filter` selects.
-    pub fn effects_where(&self, filter: &EffectsFilter) -> Vec<StrategyEffect> {
+    /// The rows `filter` selects, by position.
+    fn kept(&self, filter: &EffectsFilter) -> Vec<usize> {
         // Per source code, whether its text starts with the prefix (`None`: no condition).
         let starts = |prefix: &Option<String>| {
             prefix.as_deref().map(|p| self.sources.iter().map(|s| s.starts_with(p)).collect::<Vec<bool>>())
         };
         let (wanted, excluded) = (starts(&filter.source), starts(&filter.exclude_source));
         let has = |codes: &[bool], i: usize| self.source[i].is_some_and(|c| codes.get(c as usize) == Some(&true));
-        let keep: Vec<usize> = (0..self.rows.len())
+        (0..self.rows.len())
             .filter(|&i| filter.min_rating.is_none_or(|floor| self.table_floor[i] >= floor))
             .filter(|&i| wanted.as_deref().is_none_or(|w| has(w, i)))
             .filter(|&i| excluded.as_deref().is_none_or(|x| !has(x, i)))
+            .collect()
+    }
+
+    /// What the multiplayer player-games `filter` selects are made of.
+    pub fn corpus(&self, filter: &EffectsFilter) -> SkillCorpus {
+        let keep = self.kept(filter);
+        let mut by_source = vec![0u64; self.sources.len()];
+        let mut c = SkillCorpus { player_games: keep.len() as u64, ..SkillCorpus::default() };
+        let mut last_game = None;
+        for &i in &keep {
+            if last_game != Some(self.rows[i].game_id) {
+                c.games += 1;
+                last_game = Some(self.rows[i].game_id);
+            }
+            c.synthetic += u64::from(self.synthetic[i]);
+            if let Some(code) = self.source[i].filter(|&k| self.sources[k as usize].starts_with(SIMULATED)) {
+                c.simulated += 1;
+                by_source[code as usize] += 1;
+            }
+        }
+        let mut by: Vec<(String, u64)> = by_source
+            .into_iter()
+            .enumerate()
+            .filter(|(_, n)| *n > 0)
+            .map(|(k, n)| (self.sources[k].clone(), n))
             .collect();
+        by.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        c.simulated_by = by;
+        c
+    }
+
+    /// The multiplayer player-games `filter` selects, as the questions read them.
+    pub fn seen(&self, filter: &EffectsFilter) -> Vec<Seen<'_>> {
+        self.kept(filter)
+            .into_iter()
+            .map(|i| Seen { row: &self.rows[i], features: &self.features[i], strategies: self.used[i] })
+            .collect()
+    }
+
+    /// Player-games for which `did` holds against the others, over the multiplayer games
+    /// `filter` selects and `within` keeps (a player count, say). With `seat_free`, the
+    /// controlled model holds no seat fixed (for questions about the seat itself).
+    pub fn compare(
+        &self,
+        filter: &EffectsFilter,
+        within: &dyn Fn(&Seen) -> bool,
+        did: &dyn Fn(&Seen) -> bool,
+        seat_free: bool,
+    ) -> Comparison {
+        let seen: Vec<Seen> = self.seen(filter).into_iter().filter(within).collect();
+        let rows: Vec<Row> =
+            seen.iter().map(|s| Row { seat: if seat_free { 0 } else { s.row.seat }, ..*s.row }).collect();
+        let treated: Vec<bool> = seen.iter().map(did).collect();
+        comparison(&rows, &treated, &Model::new(&rows))
+    }
+
+    /// The strategies' effects over the multiplayer games `filter` selects.
+    pub fn effects_where(&self, filter: &EffectsFilter) -> Vec<StrategyEffect> {
+        let keep = self.kept(filter);
         let rows: Vec<Row> = keep.iter().map(|&i| self.rows[i]).collect();
         let model = Model::new(&rows);
         strategies()
             .enumerate()
             .map(|(k, strategy)| {
                 let treated: Vec<bool> = keep.iter().map(|&i| self.used[i] & (1 << k) != 0).collect();
-                let count = |t: bool| {
-                    let (mut wins, mut n) = (0u64, 0u64);
-                    for (r, _) in rows.iter().zip(&treated).filter(|(_, &u)| u == t) {
-                        n += 1;
-                        wins += u64::from(r.won);
-                    }
-                    (wins, n)
-                };
-                let ((k1, n1), (k0, n0)) = (count(true), count(false));
-                StrategyEffect {
-                    strategy,
-                    used: Rate::new(k1, n1, DEFAULT_MIN_SAMPLE),
-                    not_used: Rate::new(k0, n0, DEFAULT_MIN_SAMPLE),
-                    raw: newcombe(k1, n1, k0, n0),
-                    controlled: model.effect(&treated),
-                }
+                let c = comparison(&rows, &treated, &model);
+                StrategyEffect { strategy, used: c.used, not_used: c.not_used, raw: c.raw, controlled: c.controlled }
             })
             .collect()
+    }
+}
+
+/// The win rates of the treated rows and the others, their difference and the controlled effect.
+fn comparison(rows: &[Row], treated: &[bool], model: &Model) -> Comparison {
+    let count = |t: bool| {
+        let (mut wins, mut n) = (0u64, 0u64);
+        for (r, _) in rows.iter().zip(treated).filter(|(_, &u)| u == t) {
+            n += 1;
+            wins += u64::from(r.won);
+        }
+        (wins, n)
+    };
+    let ((k1, n1), (k0, n0)) = (count(true), count(false));
+    Comparison {
+        used: Rate::new(k1, n1, DEFAULT_MIN_SAMPLE),
+        not_used: Rate::new(k0, n0, DEFAULT_MIN_SAMPLE),
+        raw: newcombe(k1, n1, k0, n0),
+        controlled: model.effect(treated),
     }
 }
 
@@ -249,6 +397,7 @@ mod tests {
             total,
             tiles: tiles.to_vec(),
             armed: false,
+            features: SeatFeatures::default(),
         }
     }
 
@@ -260,6 +409,7 @@ mod tests {
                 game_id: g,
                 played_at: None,
                 source: None,
+                synthetic_data: false,
                 seats: vec![
                     seat(
                         "a",
@@ -295,6 +445,7 @@ mod tests {
             game_id: id,
             played_at: None,
             source: None,
+            synthetic_data: false,
             seats: vec![seat(a, 1, 50, &[]), seat("name:b", 2, 40, &[])],
         };
         let games = [game(1, "name:ana"), game(2, "id:ana-7")];
@@ -318,6 +469,7 @@ mod tests {
                 game_id: g,
                 played_at: None,
                 source: (g % 4 == 0).then(|| "simulate:random".to_owned()),
+                synthetic_data: false,
                 seats: vec![seat("a", 1, 50, &[]), seat("b", 2, 40, &[])],
             })
             .collect();

@@ -245,6 +245,7 @@ pub fn skill_games(players: usize, player_games: usize, seed: u64) -> Vec<crate:
                     total: (40.0 + 12.0 * perf[i]).round() as i64,
                     tiles: built,
                     armed: chance(&mut r, 0.4),
+                    features: crate::skill::SeatFeatures::default(),
                 }
             })
             .collect::<Vec<_>>();
@@ -255,6 +256,7 @@ pub fn skill_games(players: usize, player_games: usize, seed: u64) -> Vec<crate:
             game_id: id,
             played_at: Some(format!("{}Z", format_utc(1_767_225_600 + id * 600))),
             source: None,
+            synthetic_data: false,
             seats,
         });
     }

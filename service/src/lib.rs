@@ -17,6 +17,7 @@ pub mod auth;
 pub mod cost;
 pub mod derived;
 pub mod outcome_corpora;
+pub mod questions;
 pub mod replicas;
 pub mod skill_cache;
 pub mod stats_corpus;
@@ -28,7 +29,7 @@ use std::sync::{Arc, Mutex, RwLock};
 
 use admission::{Admission, AdmissionLimits};
 use chronicle_analytics::{AnalyticsError, Corpus, Stats};
-use chronicle_game::StateAt;
+use chronicle_game::{GameKind, StateAt};
 use chronicle_store::record::GameRecord;
 use chronicle_store::{
     Backend, Bearer, Changed, GameFilter, GameHead, Inserted, NewGame, Store, StoreError, StoreErrorKind, TokenLookup,
@@ -143,6 +144,17 @@ pub struct Submitted {
 /// Most games in one `submitGames` or `addGamesToTournament`.
 pub const MAX_BATCH: usize = 1000;
 
+/// What a Caverna statistics answer is computed over ([`Service::caverna_corpus`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CavernaCorpus {
+    /// Player-games the answer counts.
+    pub player_games: u64,
+    /// Of those, from simulated games.
+    pub simulated: u64,
+    /// Simulated player-games left out (games played by people pass the filter too).
+    pub left_out: u64,
+}
+
 pub struct Service {
     store: Backend,
     games: Cache<i64, Arc<GameHead>>,
@@ -152,8 +164,9 @@ pub struct Service {
     stats: Arc<RwLock<Stats>>,
     /// The outcome statistics' rows of Village and Above and Below (see [`outcome_corpora`]).
     outcomes: Arc<outcome_corpora::OutcomeCorpora>,
-    /// The skill statistics (ratings, strategy effects), kept current (see [`skill_cache`]).
-    skill: Arc<skill_cache::SkillCache>,
+    /// The skill statistics (ratings, strategy effects, the questions' rows) of each game, kept
+    /// current (see [`skill_cache`]).
+    skills: Vec<(GameKind, Arc<skill_cache::SkillCache>)>,
     /// The complete games in the statistics: a game stored by this process and announced by
     /// the store's notification (see [`replicas`]) is added once.
     counted: Mutex<std::collections::HashSet<i64>>,
@@ -191,7 +204,10 @@ impl Service {
             derived: derived::new_cache(),
             stats: Arc::new(RwLock::new(Stats::new().map_err(stats_error)?)),
             outcomes: Arc::default(),
-            skill: Arc::default(),
+            skills: GameKind::ALL
+                .iter()
+                .map(|&k| (k, Arc::new(skill_cache::SkillCache::new(stats_corpus::has_strategies(k)))))
+                .collect(),
             counted: Mutex::default(),
             stats_writer: tokio::sync::Mutex::new(()),
             admission: Admission::new(limits),
@@ -268,7 +284,10 @@ impl Service {
             }
             after = last;
         }
-        self.skill.set(skill_games)?;
+        for (kind, cache) in &self.skills {
+            let games = skill_games.iter().filter(|(k, _)| k == kind).map(|(_, g)| g.clone()).collect();
+            cache.set(games)?;
+        }
         self.outcomes.replace_with(outcome_corpora::OutcomeCorpora::from_games(&outcomes));
         let stats = Arc::clone(&self.stats);
         let games = blocking(move || {
@@ -295,6 +314,28 @@ impl Service {
         .await?
     }
 
+    /// What a Caverna statistics answer over `filter` is computed over, and the filter to
+    /// compute it with: simulated games are left out when games played by people pass the
+    /// filter too, unless `include_simulated` or the filter names a source itself.
+    pub async fn caverna_corpus(
+        &self,
+        filter: chronicle_analytics::StatsFilter,
+        include_simulated: bool,
+    ) -> Result<(chronicle_analytics::StatsFilter, CavernaCorpus), ServiceError> {
+        const SIMULATED: &str = chronicle_analytics::skill::SIMULATED;
+        let (all, simulated) = (filter.clone(), filter.clone().source(SIMULATED.to_owned()));
+        let (n, sim) =
+            self.stats(move |s| Ok((s.scores(&all, 5)?.player_games, s.scores(&simulated, 5)?.player_games))).await?;
+        let by_default = filter.source.is_none() && filter.exclude_source.is_none() && !include_simulated;
+        let mixed = by_default && sim > 0 && sim < n;
+        let corpus = CavernaCorpus {
+            player_games: if mixed { n - sim } else { n },
+            simulated: if mixed { 0 } else { sim },
+            left_out: if mixed { sim } else { 0 },
+        };
+        Ok((if mixed { filter.exclude_source(SIMULATED.to_owned()) } else { filter }, corpus))
+    }
+
     /// The outcome statistics of one game with counters (Village, Above and Below) over the
     /// games `filter` selects, computed now from the kept rows (on a blocking thread).
     pub async fn outcomes(
@@ -310,8 +351,16 @@ impl Service {
     /// Ratings and the strategies' raw and controlled effects over every stored complete
     /// Caverna game, with the merged player identities as stored now (see [`skill_cache`]).
     pub async fn skill(&self) -> Result<Arc<chronicle_analytics::skill::Skill>, ServiceError> {
+        self.skill_of(GameKind::Caverna).await
+    }
+
+    /// The ratings and the questions' rows of one game over its every stored complete game,
+    /// with the merged player identities as stored now.
+    pub async fn skill_of(&self, kind: GameKind) -> Result<Arc<chronicle_analytics::skill::Skill>, ServiceError> {
+        let cache =
+            self.skills.iter().find(|(k, _)| *k == kind).map(|(_, c)| c).ok_or_else(|| internal("no such game"))?;
         let aliases = self.store.player_aliases().await?.into_iter().collect();
-        self.skill.get(aliases).await
+        cache.get(aliases).await
     }
 
     /// Every identity key of the player `text` names (a key or a name): their canonical key
@@ -372,8 +421,11 @@ impl Service {
             outcomes.extend(outcome_corpora::outcome(*id, record).map_err(internal)?);
         }
         self.outcomes.add(&outcomes);
-        if self.skill.extend(skill)? {
-            self.skill.refresh_in_background();
+        for (kind, cache) in &self.skills {
+            let games = skill.iter().filter(|(k, _)| k == kind).map(|(_, g)| g.clone()).collect();
+            if cache.extend(games)? {
+                cache.refresh_in_background();
+            }
         }
         if corpus.player_games.is_empty() {
             return Ok(());

@@ -26,6 +26,8 @@ struct Computed {
 
 #[derive(Default)]
 pub struct SkillCache {
+    /// Whether the strategies' effects are computed (Caverna's: [`Skill::compute_for`]).
+    with_strategies: bool,
     /// Every complete Caverna game, batch by batch (player keys before merging).
     batches: Mutex<Vec<Arc<Vec<SkillGame>>>>,
     /// Bumped whenever `batches` changes.
@@ -40,6 +42,11 @@ fn poisoned<T>(_: T) -> ServiceError {
 }
 
 impl SkillCache {
+    /// An empty cache of one game's statistics, with the strategies' effects or without.
+    pub fn new(with_strategies: bool) -> SkillCache {
+        SkillCache { with_strategies, ..SkillCache::default() }
+    }
+
     /// Replaces every game.
     pub fn set(&self, games: Vec<SkillGame>) -> Result<(), ServiceError> {
         *self.batches.lock().map_err(poisoned)? = vec![Arc::new(games)];
@@ -94,7 +101,8 @@ impl SkillCache {
             let batches = self.batches.lock().map_err(poisoned)?;
             (self.generation.load(Ordering::SeqCst), batches.clone())
         };
-        let skill = Arc::new(Skill::compute_merged(batches.iter().flat_map(|b| b.iter()), &aliases));
+        let games = batches.iter().flat_map(|b| b.iter());
+        let skill = Arc::new(Skill::compute_for(games, &aliases, self.with_strategies));
         *self.current.write().map_err(poisoned)? = Some(Computed { generation, aliases, skill: Arc::clone(&skill) });
         Ok(skill)
     }
@@ -129,8 +137,15 @@ mod tests {
             total: 50 - i64::from(rank),
             tiles: Vec::new(),
             armed: false,
+            features: chronicle_analytics::skill::SeatFeatures::default(),
         };
-        SkillGame { game_id: id, played_at: None, source: None, seats: vec![seat(a, 1), seat(b, 2)] }
+        SkillGame {
+            game_id: id,
+            played_at: None,
+            source: None,
+            synthetic_data: false,
+            seats: vec![seat(a, 1), seat(b, 2)],
+        }
     }
 
     /// A kept result is reused while nothing changes, and computed again after games are added

@@ -6,8 +6,9 @@
 
 use std::collections::HashMap;
 
+use chronicle_analytics::outcomes::main_source;
 use chronicle_analytics::ratings::player_key;
-use chronicle_analytics::skill::{SkillGame, SkillSeat};
+use chronicle_analytics::skill::{SeatFeatures, SkillGame, SkillSeat};
 use chronicle_analytics::{Corpus, FurnishingSet, LootTaken, PlayerGame, SpaceUse, TileBuilt};
 use chronicle_caverna::action_space::ActionSpace;
 use chronicle_caverna::furnishing::Furnishing;
@@ -43,12 +44,12 @@ pub fn key_of(text: &str) -> Option<String> {
     (key != "id:" && key != "name:").then_some(key)
 }
 
-/// A stored complete Caverna game as the skill statistics read it (`None` for other games);
-/// merged identities are resolved when the statistics are computed.
-pub fn skill_game(game_id: i64, r: &GameRecord) -> Result<Option<SkillGame>, String> {
-    if r.status != Status::Complete || r.game != Some(GameKind::Caverna) {
-        return Ok(None);
-    }
+/// A stored complete game as the skill statistics and the questions read it, with its game
+/// (`None` for a game that is not complete); merged identities are resolved when the
+/// statistics are computed.
+pub fn skill_game(game_id: i64, r: &GameRecord) -> Result<Option<(GameKind, SkillGame)>, String> {
+    let Some(kind) = r.game.filter(|_| r.status == Status::Complete) else { return Ok(None) };
+    let spec = kind.spec();
     let facts = r.caverna();
     let mut seats = Vec::with_capacity(r.players.len());
     for p in &r.players {
@@ -60,7 +61,12 @@ pub fn skill_game(game_id: i64, r: &GameRecord) -> Result<Option<SkillGame>, Str
                 tiles.push(tile);
             }
         }
-        let armed = facts.weapons.iter().any(|w| w.player == p.seat && w.final_strength.is_some());
+        let weapons = facts.weapons.iter().filter(|w| w.player == p.seat);
+        let armed = weapons.clone().any(|w| w.final_strength.is_some());
+        let first_armed = weapons.filter_map(|w| w.round_forged).min().map(|r| small::<u8>(r, "round")).transpose()?;
+        let rows: Vec<Option<i64>> = spec.score_rows.iter().map(|row| score.row(row.id)).collect();
+        let counters =
+            spec.counters.iter().map(|c| p.counters.iter().find(|x| x.id == c.id).map_or(0, |x| x.value)).collect();
         seats.push(SkillSeat {
             player: player_key(p.id.as_deref(), &p.name),
             name: p.name.clone(),
@@ -69,9 +75,26 @@ pub fn skill_game(game_id: i64, r: &GameRecord) -> Result<Option<SkillGame>, Str
             total: score.total,
             tiles,
             armed,
+            features: SeatFeatures {
+                main_source: main_source(&rows).map(|i| small::<u8>(i as i64, "score row")).transpose()?,
+                counters,
+                first_armed,
+            },
         });
     }
-    Ok(Some(SkillGame { game_id, played_at: r.meta.played_at.clone(), source: r.meta.source.clone(), seats }))
+    let game = SkillGame {
+        game_id,
+        played_at: r.meta.played_at.clone(),
+        source: r.meta.source.clone(),
+        synthetic_data: r.synthetic_data,
+        seats,
+    };
+    Ok(Some((kind, game)))
+}
+
+/// Whether a game's skill statistics carry the strategies' effects (Caverna's tiles and arms).
+pub fn has_strategies(kind: GameKind) -> bool {
+    kind == GameKind::Caverna
 }
 
 /// Adds one stored game (stored by `uploader`) to `corpus`; games that are not complete add

@@ -22,7 +22,7 @@ fn play(seed: u64, seats: &[SeatPlan]) -> SkillGame {
     let choice = Simulation { seats: Some(seats), ..Simulation::default() };
     let log = engine(GameKind::Caverna).simulate_with(seed, PLAYERS, &choice).expect("a complete game").to_string();
     let record = record_of(log.as_bytes(), None);
-    skill_game(seed as i64, &record).expect("a stored game's facts").expect("a complete Caverna game")
+    skill_game(seed as i64, &record).expect("a stored game's facts").expect("a complete Caverna game").1
 }
 
 fn margin(g: &SkillGame, seat: usize) -> f64 {

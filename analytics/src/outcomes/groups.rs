@@ -76,7 +76,7 @@ pub(crate) fn value_groups(mut seen: Vec<(i64, bool, f64)>, min_sample: u64) -> 
 
 /// The position of the row with the most points (the first in printed order on a tie); `None`
 /// without rows.
-pub(crate) fn main_source(rows: &[Option<i64>]) -> Option<usize> {
+pub fn main_source(rows: &[Option<i64>]) -> Option<usize> {
     let mut best: Option<(usize, i64)> = None;
     for (i, points) in rows.iter().enumerate() {
         if let Some(p) = *points {

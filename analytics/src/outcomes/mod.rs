@@ -25,13 +25,13 @@ mod mean;
 use std::collections::BTreeMap;
 
 pub use filter::OutcomeFilter;
-pub use groups::{ValueGroup, MAX_GROUPS};
+pub use groups::{main_source, ValueGroup, MAX_GROUPS};
 pub use input::{GameOutcome, OutcomeCorpus, PlayerOutcome};
 pub use mean::{mean_of, Mean};
 
 use crate::general::{score_stats, ScoreStats};
 use crate::rate::Rate;
-use groups::{main_source, margin, value_groups, GroupAcc};
+use groups::{margin, value_groups, GroupAcc};
 use input::KeptGame;
 
 /// How a simulated game's `meta.source` begins (`chronicle simulate` writes `simulate:` and its

@@ -265,6 +265,19 @@ fn caverna_statistics_leave_simulated_games_out_when_real_ones_exist() {
         assert!(all.contains("Computed over 7 player-games: 4 from games Chronicle's bots played"), "{family}");
         assert!(!all.contains("id=\"simulated-left-out\""), "{family}");
     }
+    // The API answers alike and says so.
+    let q =
+        "query($f: StatsFilter) { caverna { corpus(filter: $f) { playerGames simulatedPlayerGames simulatedLeftOut } \
+             seatStats(filter: $f) { bySeat { winRate { n } } } } }";
+    let counted = |f: Value| {
+        let c = server.data(None, q, json!({ "f": f }))["caverna"].clone();
+        let seats: i64 =
+            c["seatStats"]["bySeat"].as_array().unwrap().iter().map(|s| s["winRate"]["n"].as_i64().unwrap()).sum();
+        (c["corpus"].clone(), seats)
+    };
+    assert_eq!(counted(json!({})), (json!({ "playerGames": 3, "simulatedPlayerGames": 0, "simulatedLeftOut": 4 }), 3));
+    let all = json!({ "playerGames": 7, "simulatedPlayerGames": 4, "simulatedLeftOut": 0 });
+    assert_eq!(counted(json!({ "includeSimulated": true })), (all, 7));
     let (_, bots) = server.get("/stats/furnishings?source=simulate");
     assert!(
         bots.contains("Computed over 4 player-games: 4 from")

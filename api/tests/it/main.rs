@@ -16,6 +16,7 @@ mod in_words;
 mod migration;
 mod other_games;
 mod players;
+mod questions;
 mod recorder;
 mod recorder_games;
 mod replicas;

@@ -89,7 +89,7 @@ fn pages_answer_without_javascript() {
     assert_eq!(status, 200);
     let first = expect["players"][0]["name"].as_str().unwrap().to_owned();
     let key = format!("name:{}", first.to_lowercase());
-    assert!(ratings.contains(&format!("href=\"/players/{key}\"")), "every rated player is linked by key");
+    assert!(ratings.contains(&format!("href=\"/players/{key}?game=caverna\"")), "every rated player is linked by key");
     assert!(ratings.contains(&format!(">{first}</a>")), "and shown by the name written");
     let (status, player) = server.get(&format!("/players/{key}"));
     assert_eq!(status, 200);

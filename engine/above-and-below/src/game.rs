@@ -130,6 +130,8 @@ pub struct Player {
     pub trust: Trust,
     /// Villagers the player trained (D.6): the statistics' "villagers trained".
     pub trained: u32,
+    /// The round of the player's first exploration (the statistics' timing).
+    pub first_exploration: Option<u8>,
 }
 
 impl Player {
@@ -333,6 +335,7 @@ impl Game {
                 declared: BTreeMap::new(),
                 trust: Trust::default(),
                 trained: 0,
+                first_exploration: None,
             })
             .collect();
         let specials = setup.catalogue.villager_ids(crate::notation::VillagerKind::Special).into_iter().collect();

@@ -159,6 +159,7 @@ pub fn counters(p: &Player) -> Vec<Counter> {
         Counter::new("explorations", i64::from(p.trust.explorations)),
         Counter::new("villagers_trained", i64::from(p.trained)),
         Counter::new("villagers", count(p.villagers.len())),
+        Counter::new("first_exploration_round", p.first_exploration.map_or(0, i64::from)),
     ]
 }
 

@@ -34,6 +34,9 @@ pub struct CounterSpec {
     pub id: &'static str,
     /// What the count is, for people.
     pub label: &'static str,
+    /// The value is the round in which something first happened, 0 when it never did (a timing
+    /// dimension: grouped by round, asked about as "when").
+    pub round: bool,
 }
 
 /// What a game offers beyond what every game has (a verdict, states, legal entries, a ledger,
@@ -104,7 +107,12 @@ impl GameSpec {
 }
 
 const fn counter(id: &'static str, label: &'static str) -> CounterSpec {
-    CounterSpec { id, label }
+    CounterSpec { id, label, round: false }
+}
+
+/// A counter whose value is the round something first happened (0: never).
+const fn round_counter(id: &'static str, label: &'static str) -> CounterSpec {
+    CounterSpec { id, label, round: true }
 }
 
 const fn row(id: &'static str, label: &'static str) -> ScoreRowSpec {
@@ -170,6 +178,7 @@ pub const VILLAGE: GameSpec = GameSpec {
         counter("customers_served", "Customers served"),
         counter("chronicle_members", "Members in the village chronicle"),
         counter("church_members", "Members in the church"),
+        round_counter("first_travel_round", "Round of the first travel disc placed"),
     ],
     bots: &[],
     pool_bots: &["greedy"],
@@ -208,6 +217,7 @@ pub const ABOVE_AND_BELOW: GameSpec = GameSpec {
         counter("explorations", "Explorations"),
         counter("villagers_trained", "Villagers trained"),
         counter("villagers", "Villagers at the end (three to start)"),
+        round_counter("first_exploration_round", "Round of the first exploration"),
     ],
     bots: &[],
     pool_bots: &["strategy"],

@@ -113,6 +113,8 @@ pub struct Player {
     pub customers: Vec<Customer>,
     /// Cities holding this colour's disc (A.8), in the order visited.
     pub discs: Vec<usize>,
+    /// The round in which the player placed their first travel disc (the statistics' timing).
+    pub first_travel: Option<u32>,
     pub track: Track,
     /// Solo: the next-first-player token held as a coin (F.1, H.34).
     pub token: bool,
@@ -282,6 +284,7 @@ impl Game {
                     pending_deaths: 0,
                     customers: Vec::new(),
                     discs: Vec::new(),
+                    first_travel: None,
                     track: Track::default(),
                     token: false,
                 };

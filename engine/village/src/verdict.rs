@@ -140,6 +140,7 @@ pub fn counters(p: &Player) -> Vec<Counter> {
         Counter::new("customers_served", count(p.customers.len())),
         Counter::new("chronicle_members", count(members(|l| matches!(l, Loc::Chronicle(_))))),
         Counter::new("church_members", count(members(|l| matches!(l, Loc::Church(_))))),
+        Counter::new("first_travel_round", p.first_travel.map_or(0, i64::from)),
     ]
 }
 

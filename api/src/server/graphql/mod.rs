@@ -7,6 +7,7 @@ pub mod guard;
 mod mutation;
 pub mod outcomes;
 mod query;
+pub mod questions;
 pub mod stats;
 pub mod types;
 

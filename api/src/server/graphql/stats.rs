@@ -4,6 +4,8 @@
 
 use async_graphql::{Context, Enum, InputObject, Object, Result, SimpleObject};
 use chronicle_analytics as analytics;
+use chronicle_analytics::controlled::Effect;
+use chronicle_analytics::rate::Difference;
 use chronicle_analytics::{AnalyticsError, Rate, Stats};
 
 use chronicle_game::GameKind;
@@ -42,6 +44,10 @@ pub struct StatsFilter {
     pub player: Option<String>,
     /// Rates with fewer observations are flagged `belowMinSample` (default 30).
     pub min_sample: Option<i32>,
+    /// Keep simulated games beside games played by people. By default (and when neither
+    /// `source` nor `excludeSource` is given) the two are not mixed: when games played by
+    /// people pass the filter, simulated games are left out (`caverna { corpus }` says how many).
+    pub include_simulated: Option<bool>,
 }
 
 impl StatsFilter {
@@ -338,6 +344,47 @@ pub struct EstimateStat {
     pub ci_high: f64,
 }
 
+/// Player-games that did something against those that did not, raw and controlled for who
+/// plays (docs/statistics.md).
+#[derive(SimpleObject, Clone, Debug)]
+pub struct ComparisonStat {
+    /// Win rate of the player-games that did, and of those that did not.
+    pub used: RateView,
+    pub not_used: RateView,
+    /// `used − notUsed`: mostly measures who does it (skill), not what it does.
+    pub raw_difference: Option<DifferenceStat>,
+    /// Change of the probability of winning, controlled (a fraction).
+    pub controlled_win: Option<EstimateStat>,
+    /// Change of the score margin (own score minus the opponents' mean), controlled, in points.
+    pub controlled_margin: Option<EstimateStat>,
+    /// Players who did it in some games and not in others: only they inform the estimate.
+    pub switchers: i32,
+    /// Games in which a switcher did it: the games the estimate learns from.
+    pub informing_games: i32,
+    /// Why there is no controlled estimate, when the support (docs/statistics.md "Support": 20
+    /// switchers, 30 informing games) is not met; null when it is.
+    pub not_enough_data: Option<String>,
+}
+
+impl ComparisonStat {
+    pub(crate) fn of(used: &Rate, not_used: &Rate, raw: Option<Difference>, controlled: &Effect) -> ComparisonStat {
+        ComparisonStat {
+            used: RateView::from(used),
+            not_used: RateView::from(not_used),
+            raw_difference: raw.map(|d| DifferenceStat {
+                difference: d.difference,
+                ci_low: d.ci_low,
+                ci_high: d.ci_high,
+            }),
+            controlled_win: controlled.win.as_ref().map(estimate),
+            controlled_margin: controlled.margin.as_ref().map(estimate),
+            switchers: int(controlled.switchers),
+            informing_games: int(controlled.informing_games),
+            not_enough_data: controlled.not_enough_data(),
+        }
+    }
+}
+
 /// A strategy (a furnishing tile, or `armed`: holding a weapon at some point) and its effect
 /// on winning, raw and controlled for who plays it (docs/statistics.md): the controlled
 /// estimates compare each player with themselves, holding the rating gap to the opponents,
@@ -346,25 +393,11 @@ pub struct EstimateStat {
 pub struct StrategyEffectStat {
     /// A tile id (RULES.md E) or `armed`.
     pub strategy: String,
-    /// Win rate of the player-games that used it, and of those that did not.
-    pub used: RateView,
-    pub not_used: RateView,
-    /// `used − notUsed`: mostly measures who plays the strategy (skill), not what it does.
-    pub raw_difference: Option<DifferenceStat>,
-    /// Change of the probability of winning, controlled (a fraction).
-    pub controlled_win: Option<EstimateStat>,
-    /// Change of the score margin (own score minus the opponents' mean), controlled, in points.
-    pub controlled_margin: Option<EstimateStat>,
+    #[graphql(flatten)]
+    pub comparison: ComparisonStat,
     /// Player-games and games the controlled models rest on.
     pub player_games: i32,
     pub games: i32,
-    /// Players who used it in some games and not in others: only they inform the estimate.
-    pub switchers: i32,
-    /// Games in which a switcher used it: the games the estimate learns from.
-    pub informing_games: i32,
-    /// Why there is no controlled estimate, when the support (docs/statistics.md "Support": 20
-    /// switchers, 30 informing games) is not met; null when it is.
-    pub not_enough_data: Option<String>,
     /// How the controlled estimates are computed.
     pub method: String,
 }
@@ -407,18 +440,72 @@ async fn query<T: Send + 'static>(
     filter: Option<StatsFilter>,
     f: impl FnOnce(&Stats, &analytics::StatsFilter) -> Result<T, AnalyticsError> + Send + 'static,
 ) -> Result<T> {
+    let (stats_filter, _) = corpus_and_filter(ctx, filter).await?;
+    service(ctx)?.stats(move |s| f(s, &stats_filter)).await.map_err(errors::service)
+}
+
+/// The analytics filter of a query (a player with every identity merged into them; simulated
+/// games left out by default when games played by people pass it) and what it counts.
+async fn corpus_and_filter(
+    ctx: &Context<'_>,
+    filter: Option<StatsFilter>,
+) -> Result<(analytics::StatsFilter, chronicle_service::CavernaCorpus)> {
     let filter = filter.unwrap_or_default();
     let mut stats_filter = filter.to_analytics()?;
     let service = service(ctx)?;
     if let Some(player) = &filter.player {
-        // A player and every identity merged into them.
         stats_filter.players = service
             .player_identities(player)
             .await
             .map_err(errors::service)?
             .ok_or_else(|| errors::bad_input("player names nobody"))?;
     }
-    service.stats(move |s| f(s, &stats_filter)).await.map_err(errors::service)
+    let include = filter.include_simulated.unwrap_or(false);
+    service.caverna_corpus(stats_filter, include).await.map_err(errors::service)
+}
+
+/// What a Caverna statistics answer is computed over (the same filter, the same default).
+#[derive(SimpleObject, Clone, Debug)]
+pub struct CavernaCorpusStat {
+    /// Player-games counted.
+    pub player_games: i32,
+    /// Of those, from simulated games (`meta.source` starting with `simulate`).
+    pub simulated_player_games: i32,
+    /// Simulated player-games left out: games played by people pass the filter too, and by
+    /// default the two are not mixed.
+    pub simulated_left_out: i32,
+}
+
+/// A game's ratings table (see `StatsQuery::ratings`).
+async fn ratings_of(
+    ctx: &Context<'_>,
+    kind: GameKind,
+    first: Option<i32>,
+    offset: Option<i32>,
+) -> Result<Vec<PlayerRatingStat>> {
+    let first = first.unwrap_or(50);
+    if !(1..=500).contains(&first) {
+        return Err(crate::server::graphql::errors::bad_input("first is 1 to 500"));
+    }
+    let offset = usize::try_from(offset.unwrap_or(0))
+        .map_err(|_| crate::server::graphql::errors::bad_input("offset is 0 or more"))?;
+    let skill =
+        crate::server::graphql::service(ctx)?.skill_of(kind).await.map_err(crate::server::graphql::errors::service)?;
+    Ok(skill
+        .ratings
+        .table()
+        .into_iter()
+        .skip(offset)
+        .take(usize::try_from(first).unwrap_or(50))
+        .map(|(key, r)| PlayerRatingStat {
+            player: skill.names.get(key).cloned().unwrap_or_else(|| key.to_owned()),
+            key: key.to_owned(),
+            mu: r.rating.mu,
+            sigma: r.rating.sigma,
+            conservative: r.rating.conservative(),
+            games: i32::try_from(r.games).unwrap_or(i32::MAX),
+        })
+        .collect())
 }
 
 #[Object]
@@ -426,6 +513,38 @@ impl StatsQuery {
     /// Caverna's strategy statistics.
     async fn caverna(&self) -> CavernaStats {
         CavernaStats
+    }
+
+    /// The questions players ask of a game, answered over its stored complete multiplayer
+    /// games (docs/statistics.md, "Questions"): which seat has the edge, which source of points
+    /// wins, and the game's own (Caverna: does building `tile` help — by default the tile built
+    /// most often — and when to arm; Village and Above and Below: does a high count help). Each
+    /// answer gives the raw win rates and difference beside the effect controlled for who
+    /// plays, and a verdict. Simulated games are left out when games played by people exist,
+    /// unless `includeSimulated`.
+    async fn questions(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "The game's id (`GameKind.id`).")] game: String,
+        #[graphql(desc = "A furnishing tile id (Caverna).")] tile: Option<String>,
+        #[graphql(default = false)] include_simulated: bool,
+    ) -> Result<crate::server::graphql::questions::QuestionsStat> {
+        crate::server::graphql::questions::questions(ctx, &game, tile, include_simulated).await
+    }
+
+    /// A game's players by Weng-Lin rating (best conservative rating first), from every stored
+    /// complete multiplayer game of it in the order played: up to `first` (1 to 500, default
+    /// 50), from rank `offset` (default 0).
+    async fn ratings(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "The game's id (`GameKind.id`).")] game: String,
+        first: Option<i32>,
+        offset: Option<i32>,
+    ) -> Result<Vec<PlayerRatingStat>> {
+        let kind = GameKind::from_id(&game)
+            .ok_or_else(|| crate::server::graphql::errors::bad_input(format!("no game `{game}`")))?;
+        ratings_of(ctx, kind, first, offset).await
     }
 
     /// A game's statistics by what players did (its counters, main source of points), seat
@@ -533,20 +652,9 @@ impl CavernaStats {
             .iter()
             .map(|e| StrategyEffectStat {
                 strategy: e.strategy.id(),
-                used: RateView::from(&e.used),
-                not_used: RateView::from(&e.not_used),
-                raw_difference: e.raw.map(|d| DifferenceStat {
-                    difference: d.difference,
-                    ci_low: d.ci_low,
-                    ci_high: d.ci_high,
-                }),
-                controlled_win: e.controlled.win.as_ref().map(estimate),
-                controlled_margin: e.controlled.margin.as_ref().map(estimate),
+                comparison: ComparisonStat::of(&e.used, &e.not_used, e.raw, &e.controlled),
                 player_games: int(e.controlled.player_games),
                 games: int(e.controlled.games),
-                switchers: int(e.controlled.switchers),
-                informing_games: int(e.controlled.informing_games),
-                not_enough_data: e.controlled.not_enough_data(),
                 method: CONTROLLED_METHOD.to_owned(),
             })
             .collect())
@@ -560,29 +668,18 @@ impl CavernaStats {
         first: Option<i32>,
         offset: Option<i32>,
     ) -> Result<Vec<PlayerRatingStat>> {
-        let first = first.unwrap_or(50);
-        if !(1..=500).contains(&first) {
-            return Err(crate::server::graphql::errors::bad_input("first is 1 to 500"));
-        }
-        let offset = usize::try_from(offset.unwrap_or(0))
-            .map_err(|_| crate::server::graphql::errors::bad_input("offset is 0 or more"))?;
-        let skill =
-            crate::server::graphql::service(ctx)?.skill().await.map_err(crate::server::graphql::errors::service)?;
-        Ok(skill
-            .ratings
-            .table()
-            .into_iter()
-            .skip(offset)
-            .take(usize::try_from(first).unwrap_or(50))
-            .map(|(key, r)| PlayerRatingStat {
-                player: skill.names.get(key).cloned().unwrap_or_else(|| key.to_owned()),
-                key: key.to_owned(),
-                mu: r.rating.mu,
-                sigma: r.rating.sigma,
-                conservative: r.rating.conservative(),
-                games: i32::try_from(r.games).unwrap_or(i32::MAX),
-            })
-            .collect())
+        ratings_of(ctx, GameKind::Caverna, first, offset).await
+    }
+
+    /// What the statistics over `filter` are computed over: how many player-games, how many
+    /// simulated, how many simulated left out by default.
+    async fn corpus(&self, ctx: &Context<'_>, filter: Option<StatsFilter>) -> Result<CavernaCorpusStat> {
+        let (_, c) = corpus_and_filter(ctx, filter).await?;
+        Ok(CavernaCorpusStat {
+            player_games: int(c.player_games),
+            simulated_player_games: int(c.simulated),
+            simulated_left_out: int(c.left_out),
+        })
     }
 
     /// Every furnishing tile: how often it is built and how its builders fare.

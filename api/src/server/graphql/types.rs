@@ -232,6 +232,9 @@ pub struct Game {
     pub log_sha256: String,
     #[graphql(skip)]
     pub db_id: i64,
+    /// The game the log records (its ratings are that game's).
+    #[graphql(skip)]
+    pub kind: Option<chronicle_game::GameKind>,
 }
 
 impl From<&GameHead> for Game {
@@ -244,6 +247,7 @@ impl From<&GameHead> for Game {
             uploaded_at: h.uploaded_at.clone(),
             log_sha256: h.sha256.clone(),
             db_id: h.id,
+            kind: h.record.game,
         }
     }
 }
@@ -266,11 +270,12 @@ pub struct SeatRating {
 
 #[ComplexObject]
 impl Game {
-    /// Each seat's Weng-Lin rating before this game (docs/statistics.md): what the game's
-    /// players were rated when they sat down. Empty for games that are not rated (not complete,
-    /// solo, or not Caverna).
+    /// Each seat's Weng-Lin rating before this game (docs/statistics.md), among the players of
+    /// its game: what the game's players were rated when they sat down. Empty for games that
+    /// are not rated (not complete, or solo).
     async fn ratings_before(&self, ctx: &Context<'_>) -> Result<Vec<SeatRating>> {
-        let skill = service(ctx)?.skill().await.map_err(errors::service)?;
+        let Some(kind) = self.kind else { return Ok(Vec::new()) };
+        let skill = service(ctx)?.skill_of(kind).await.map_err(errors::service)?;
         Ok((0..8u8)
             .filter_map(|seat| {
                 skill.ratings.before(self.db_id, seat).map(|r| SeatRating {
@@ -601,7 +606,7 @@ pub struct GameKindInfo {
     /// The variants a setup may choose; the first is the default.
     pub variants: Vec<String>,
     /// The per-player counts a complete game reports (`Player.counters`), for its statistics.
-    pub counters: Vec<ScoreRowInfo>,
+    pub counters: Vec<CounterInfo>,
     /// Whether this server verifies its logs (a game without an engine yet is stored as
     /// invalid, `unsupported_game`).
     pub verified: bool,
@@ -631,6 +636,15 @@ pub struct ScoreRowInfo {
     pub label: String,
 }
 
+/// A per-player count a complete game reports.
+#[derive(SimpleObject, Clone, Debug)]
+pub struct CounterInfo {
+    pub id: String,
+    pub label: String,
+    /// The value is the round in which something first happened, 0 when it never did.
+    pub round: bool,
+}
+
 impl GameKindInfo {
     pub fn of(spec: &GameSpec, verified: bool) -> GameKindInfo {
         GameKindInfo {
@@ -648,7 +662,7 @@ impl GameKindInfo {
             counters: spec
                 .counters
                 .iter()
-                .map(|c| ScoreRowInfo { id: c.id.to_owned(), label: c.label.to_owned() })
+                .map(|c| CounterInfo { id: c.id.to_owned(), label: c.label.to_owned(), round: c.round })
                 .collect(),
             verified,
             capabilities: GameCapabilities {

@@ -8,6 +8,7 @@
 mod download;
 mod games;
 mod outcomes;
+mod questions;
 mod recorder;
 mod skill;
 mod stats;
@@ -40,6 +41,8 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/record/next", web::post().to(recorder::next))
         .route("/record/setup-form", web::get().to(recorder::setup_form))
         .route("/record/setup", web::post().to(recorder::setup))
+        .route("/questions", web::get().to(questions::index))
+        .route("/questions/{game}", web::get().to(questions::show))
         .route("/stats/strategies", web::get().to(skill::strategies))
         .route("/players", web::get().to(skill::players))
         .route("/players/{name}", web::get().to(skill::player))

@@ -115,13 +115,18 @@ fn caveat() -> Markup {
 fn counters(spec: &GameSpec, r: &OutcomeReport) -> Markup {
     html! {
         @for c in &r.counters {
+            @let round = spec.counters.iter().any(|s| s.id == c.counter && s.round);
             h2 { (spec.counter_label(&c.counter).unwrap_or(&c.counter)) }
-            p { (c.player_games) " player-games. The smallest values one by one, larger ones together." }
+            p { (c.player_games) " player-games. The smallest values one by one, larger ones together."
+                @if round { " A round number; never is shown as “never”." } }
             div.scroll { table.sortable {
-                thead { tr { th data-type="num" { "Value" } th data-type="num" { "Win rate" } th data-type="num" { "Mean margin (95%)" } } }
+                thead { tr { th data-type="num" { @if round { "Round" } @else { "Value" } } th data-type="num" { "Win rate" } th data-type="num" { "Mean margin (95%)" } } }
                 tbody { @for g in &c.groups {
                     tr {
-                        td.num data-sort=(g.low) { (g.low) @if g.high.is_none() { " or more" } }
+                        td.num data-sort=(g.low) {
+                            @if round && g.low == 0 && g.high == Some(0) { "never" }
+                            @else { (g.low) @if g.high.is_none() { " or more" } }
+                        }
                         (rate_cell(&g.win_rate)) (mean_cell(&g.margin))
                     }
                 } }
@@ -182,8 +187,10 @@ pub async fn show(state: web::Data<AppState>, req: HttpRequest, kind: GameKind) 
         &format!("{} statistics", spec.name),
         html! {
             nav.tabs {
+                a href="/questions" { "Questions" }
                 a href="/stats/furnishings" { "Caverna" }
                 @for k in games() { a href={ "/stats/" (k.id()) } class=[(k == kind).then_some("current")] { (k.spec().name) } }
+                a href={ "/players?game=" (kind.id()) } { "Ratings · " (spec.name) }
             }
             h1 { "Statistics · " (spec.name) }
             (filter_form(path, &q))

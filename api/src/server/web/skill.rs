@@ -9,6 +9,7 @@ use maud::{html, Markup};
 use chronicle_analytics::controlled::Estimate;
 use chronicle_analytics::rate::Difference;
 use chronicle_analytics::skill::{EffectsFilter, StrategyEffect};
+use chronicle_game::GameKind;
 
 use super::{page, refused, service_problem};
 use crate::server::http::AppState;
@@ -20,7 +21,7 @@ fn signed(x: f64, scale: f64, unit: &str) -> String {
 /// An estimate or difference with its 95% interval; `scale` 100 shows fractions as percentage
 /// points. `why` says why there is no estimate (when `value` is `None`; a dash when nothing is
 /// to be said) or why its interval is not shown (a raw difference below the minimum sample).
-fn interval_cell(value: Option<(f64, f64, f64)>, scale: f64, unit: &str, why: Option<&str>) -> Markup {
+pub(super) fn interval_cell(value: Option<(f64, f64, f64)>, scale: f64, unit: &str, why: Option<&str>) -> Markup {
     match value {
         None => match why {
             Some(why) => html! { td.estimate.not-enough data-sort="" { (why) } },
@@ -45,17 +46,18 @@ fn interval_cell(value: Option<(f64, f64, f64)>, scale: f64, unit: &str, why: Op
     }
 }
 
-fn est(e: Option<Estimate>) -> Option<(f64, f64, f64)> {
+pub(super) fn est(e: Option<Estimate>) -> Option<(f64, f64, f64)> {
     e.map(|e| (e.estimate, e.ci_low, e.ci_high))
 }
 
-fn diff(d: Option<Difference>) -> Option<(f64, f64, f64)> {
+pub(super) fn diff(d: Option<Difference>) -> Option<(f64, f64, f64)> {
     d.map(|d| (d.difference, d.ci_low, d.ci_high))
 }
 
 fn tabs(current: &str) -> Markup {
     html! {
         nav.tabs {
+            a href="/questions" { "Questions" }
             a href="/stats/furnishings" { "Furnishing tiles" }
             a href="/stats/strategies" class=[(current == "strategies").then_some("current")] { "Strategy vs skill" }
             a href="/players" class=[(current == "players").then_some("current")] { "Ratings" }
@@ -78,11 +80,21 @@ pub async fn strategies(state: web::Data<AppState>, req: HttpRequest) -> HttpRes
         }
     };
     let text = |name: &str| super::param(&q, name).filter(|v| !v.is_empty()).map(str::to_owned);
-    let filter = EffectsFilter { min_rating, source: text("source"), exclude_source: text("exclude_source") };
+    let mut filter = EffectsFilter { min_rating, source: text("source"), exclude_source: text("exclude_source") };
     let skill = match state.service.skill().await {
         Ok(s) => s,
         Err(e) => return service_problem(&e),
     };
+    // Simulated games are left out by default when games played by people exist.
+    let everything = skill.corpus(&EffectsFilter { min_rating, ..EffectsFilter::default() });
+    let by_default = filter.source.is_none() && filter.exclude_source.is_none() && text("include_simulated").is_none();
+    let left_out = if by_default && everything.simulated > 0 && everything.simulated < everything.player_games {
+        filter.exclude_source = Some(chronicle_analytics::skill::SIMULATED.to_owned());
+        everything.simulated
+    } else {
+        0
+    };
+    let corpus = skill.corpus(&filter);
     let effects = match state.service.skill_effects(filter.clone()).await {
         Ok(e) => e,
         Err(e) => return service_problem(&e),
@@ -100,10 +112,11 @@ pub async fn strategies(state: web::Data<AppState>, req: HttpRequest) -> HttpRes
                 button type="submit" { "Apply" }
                 span.hint { " (the rating is mu − 3·sigma before the game; a new player is at 0)" }
             }
+            (super::questions::corpus(&corpus, left_out, &super::query_with(&q, "include_simulated", "1")))
             p { "Over " (effects.first().map_or(0, |e| e.controlled.games)) " multiplayer games of the " (skill.games) " stored complete games"
                 @if let Some(r) = min_rating { ", those whose every player was rated at least " (r) " before the game" }
                 @if let Some(s) = &filter.source { ", recorded by " code { (s) } }
-                @if let Some(s) = &filter.exclude_source { ", leaving out those recorded by " code { (s) } }
+                @if let Some(s) = filter.exclude_source.as_ref().filter(|_| left_out == 0) { ", leaving out those recorded by " code { (s) } }
                 ". Click a column to sort." }
             (effects_table(&effects))
         },
@@ -151,27 +164,46 @@ fn shown<'a>(skill: &'a chronicle_analytics::skill::Skill, key: &'a str) -> &'a 
     skill.names.get(key).map_or(key, String::as_str)
 }
 
+/// The game of a ratings page (`?game=`; Caverna by default).
+fn game_of(req: &HttpRequest) -> Option<GameKind> {
+    match super::param(&super::query_map(req), "game") {
+        None => Some(GameKind::Caverna),
+        Some(id) => GameKind::from_id(id),
+    }
+}
+
+/// The games' ratings tabs.
+fn game_tabs(kind: GameKind) -> Markup {
+    html! {
+        nav.tabs {
+            @for k in GameKind::ALL { a href={ "/players?game=" (k.id()) } class=[(*k == kind).then_some("current")] { (k.spec().name) } }
+        }
+    }
+}
+
 pub async fn players(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse {
     if let Some(r) = refused(&state, &req) {
         return r;
     }
-    let skill = match state.service.skill().await {
+    let Some(kind) = game_of(&req) else { return super::not_found("game of that id") };
+    let skill = match state.service.skill_of(kind).await {
         Ok(s) => s,
         Err(e) => return service_problem(&e),
     };
     let table = skill.ratings.table();
     page(
-        "Ratings",
+        &format!("Ratings · {}", kind.spec().name),
         html! {
             (tabs("players"))
-            h1 { "Ratings · Caverna" }
-            p { "Weng-Lin ratings (mu ± sigma; a new player is 25 ± 8.3) from every stored complete multiplayer game in the order played, sorted by mu − 3·sigma. A player is the id their logs give them (" code { "setup.players[].id" } ") or else a name (case and spacing ignored); identities an administrator merged count as one. Method: docs/statistics.md." }
+            (game_tabs(kind))
+            h1 { "Ratings · " (kind.spec().name) }
+            p { "Weng-Lin ratings (mu ± sigma; a new player is 25 ± 8.3) from every stored complete multiplayer game of " (kind.spec().name) " in the order played, sorted by mu − 3·sigma. A player is the id their logs give them (" code { "setup.players[].id" } ") or else a name (case and spacing ignored); identities an administrator merged count as one. Method: docs/statistics.md." }
             div.scroll { table.sortable #ratings {
                 thead { tr { th data-type="num" { "#" } th data-type="text" { "Player" } th data-type="num" { "Rating (mu − 3σ)" } th data-type="num" { "mu" } th data-type="num" { "sigma" } th data-type="num" { "Games" } } }
                 tbody { @for (i, (key, r)) in table.iter().take(500).enumerate() {
                     tr {
                         td { (i + 1) }
-                        td { a href={ "/players/" (super::urlencode(key)) } { (shown(&skill, key)) }
+                        td { a href={ "/players/" (super::urlencode(key)) "?game=" (kind.id()) } { (shown(&skill, key)) }
                              @if key.starts_with("id:") { " " span.hint { (key) } } }
                         td data-sort=(format!("{:.4}", r.rating.conservative())) { (super::number(Some(r.rating.conservative()), 1)) }
                         td { (format!("{:.2}", r.rating.mu)) } td { (format!("{:.2}", r.rating.sigma)) } td { (r.games) }
@@ -196,7 +228,8 @@ pub async fn player(state: web::Data<AppState>, req: HttpRequest, name: web::Pat
     };
     let key = aliases.iter().find(|(alias, _)| *alias == asked).map_or(asked, |(_, canonical)| canonical.clone());
     let merged: Vec<&str> = aliases.iter().filter(|(_, c)| *c == key).map(|(a, _)| a.as_str()).collect();
-    let skill = match state.service.skill().await {
+    let Some(kind) = game_of(&req) else { return super::not_found("game of that id") };
+    let skill = match state.service.skill_of(kind).await {
         Ok(s) => s,
         Err(e) => return service_problem(&e),
     };
@@ -214,10 +247,10 @@ pub async fn player(state: web::Data<AppState>, req: HttpRequest, name: web::Pat
         &format!("{} · rating", shown(&skill, &key)),
         html! {
             (tabs("players"))
-            h1 { (shown(&skill, &key)) }
+            h1 { (shown(&skill, &key)) " · " (kind.spec().name) }
             p.hint { "Identity " code { (key) }
                 @if !merged.is_empty() { "; also recorded as " @for (i, a) in merged.iter().enumerate() { @if i > 0 { ", " } code { (a) } } } }
-            p #player-rating { "Rating " strong { (super::number(Some(rating.rating.conservative()), 1)) } " (mu " (format!("{:.2}", rating.rating.mu)) ", sigma " (format!("{:.2}", rating.rating.sigma)) ") after " (rating.games) " rated games." }
+            p #player-rating { (kind.spec().name) " rating " strong { (super::number(Some(rating.rating.conservative()), 1)) } " (mu " (format!("{:.2}", rating.rating.mu)) ", sigma " (format!("{:.2}", rating.rating.sigma)) ") after " (rating.games) " rated games." }
             h2 { "Rated games, latest first" }
             div.scroll { table #rating-history {
                 thead { tr { th { "Game" } th { "Played" } th { "Seat" } th { "Rank" } th { "Score" } th { "mu before" } th { "mu after" } th { "sigma after" } } }

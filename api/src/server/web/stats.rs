@@ -22,7 +22,7 @@ const FAMILIES: [(&str, &str); 5] = [
 ];
 
 pub async fn index() -> HttpResponse {
-    HttpResponse::SeeOther().insert_header(("Location", "/stats/furnishings")).finish()
+    HttpResponse::SeeOther().insert_header(("Location", "/questions")).finish()
 }
 
 /// The analytics filter of the query string, or what is wrong with it.
@@ -118,58 +118,21 @@ pub(super) fn rate_cell(r: &Rate) -> Markup {
 /// What a cell says in place of an interval below the minimum sample.
 pub(super) const TOO_FEW: &str = "too few for an interval";
 
-/// How a simulated game's `meta.source` begins.
-const SIMULATED: &str = "simulate";
-
-/// What a Caverna statistics page is computed over: player-games in all, those from games
-/// Chronicle's bots played, and those left out by default.
-struct Composition {
-    player_games: u64,
-    simulated: u64,
-    /// Simulated player-games left out because games played by people exist (no source
-    /// condition given and `include_simulated` not asked).
-    left_out: u64,
-}
-
-/// The composition of the games `filter` selects; when no source condition is given and both
-/// simulated games and games played by people are stored, the simulated ones are left out
-/// (docs/statistics.md: the two are not mixed unless asked).
-async fn composition(
-    state: &AppState,
-    filter: &analytics::StatsFilter,
-    q: &BTreeMap<String, String>,
-) -> Result<Composition, chronicle_service::ServiceError> {
-    let (all, simulated) = (filter.clone(), filter.clone().source(SIMULATED.to_owned()));
-    let (n, sim) = state
-        .service
-        .stats(move |s| Ok((s.scores(&all, 5)?.player_games, s.scores(&simulated, 5)?.player_games)))
-        .await?;
-    let by_default =
-        filter.source.is_none() && filter.exclude_source.is_none() && param(q, "include_simulated").is_none();
-    let mixed = by_default && sim > 0 && sim < n;
-    Ok(Composition {
-        player_games: if mixed { n - sim } else { n },
-        simulated: if mixed { 0 } else { sim },
-        left_out: if mixed { sim } else { 0 },
-    })
-}
-
-impl Composition {
-    /// `include`: the link that keeps the simulated games.
-    fn markup(&self, include: &str) -> Markup {
-        let people = self.player_games - self.simulated.min(self.player_games);
-        html! {
-            p #corpus { "Computed over " (self.player_games) " player-games: " (self.simulated) " from games Chronicle's bots played (simulated), " (people) " from games played by people." }
-            @if self.left_out > 0 {
-                p.notice #simulated-left-out {
-                    (self.left_out) " player-games from games Chronicle's bots played are left out: games played by people exist, and the two are not mixed. "
-                    a href=(include) { "Include the simulated games" } "."
-                }
-            } @else if self.player_games > 0 && 2 * self.simulated > self.player_games {
-                p.notice #corpus-notice {
-                    strong { "Most of these games were played by bots" }
-                    ": the figures describe how Chronicle's bots play, not how the game plays between people. Use the source filter (leave out `simulate`) to see the rest."
-                }
+/// What a Caverna statistics page says it is computed over (`include`: the link that keeps
+/// the simulated games).
+fn composition(c: &chronicle_service::CavernaCorpus, include: &str) -> Markup {
+    let people = c.player_games - c.simulated.min(c.player_games);
+    html! {
+        p #corpus { "Computed over " (c.player_games) " player-games: " (c.simulated) " from games Chronicle's bots played (simulated), " (people) " from games played by people." }
+        @if c.left_out > 0 {
+            p.notice #simulated-left-out {
+                (c.left_out) " player-games from games Chronicle's bots played are left out: games played by people exist, and the two are not mixed. "
+                a href=(include) { "Include the simulated games" } "."
+            }
+        } @else if c.player_games > 0 && 2 * c.simulated > c.player_games {
+            p.notice #corpus-notice {
+                strong { "Most of these games were played by bots" }
+                ": the figures describe how Chronicle's bots play, not how the game plays between people. Use the source filter (leave out `simulate`) to see the rest."
             }
         }
     }
@@ -205,13 +168,11 @@ pub async fn family(state: web::Data<AppState>, req: HttpRequest, family: web::P
             Err(e) => return super::service_problem(&e),
         };
     }
-    let corpus = match composition(&state, &filter, &q).await {
+    let include = param(&q, "include_simulated").is_some();
+    let (filter, corpus) = match state.service.caverna_corpus(filter, include).await {
         Ok(c) => c,
         Err(e) => return service_problem(&e),
     };
-    if corpus.left_out > 0 {
-        filter = filter.exclude_source(SIMULATED.to_owned());
-    }
     let content = match id {
         "furnishings" => state.service.stats(move |s| s.furnishings(&filter)).await.map(|f| furnishings(&f)),
         "weapons" => state.service.stats(move |s| s.weapons(&filter)).await.map(|w| weapons(&w)),
@@ -227,6 +188,7 @@ pub async fn family(state: web::Data<AppState>, req: HttpRequest, family: web::P
         title,
         html! {
             nav.tabs {
+                a href="/questions" { "Questions" }
                 @for (f, t) in FAMILIES { a href={ "/stats/" (f) } class=[(f == id).then_some("current")] { (t) } }
                 a href="/stats/strategies" { "Strategy vs skill" }
                 a href="/players" { "Ratings" }
@@ -234,7 +196,7 @@ pub async fn family(state: web::Data<AppState>, req: HttpRequest, family: web::P
             }
             h1 { (title) " · Caverna" }
             (filter_form(id, &q))
-            (corpus.markup(&super::query_with(&q, "include_simulated", "1")))
+            (composition(&corpus, &super::query_with(&q, "include_simulated", "1")))
             (caveat())
             (content)
         },

@@ -78,6 +78,8 @@ pub fn explore(game: &mut Game, p: usize, o: &ExploreOrder<'_>) -> RuleResult {
     };
     reroll(game, &mut c, o.rerolls)?;
     game.players[p].trust.explorations += 1;
+    let round = game.round();
+    game.players[p].first_exploration.get_or_insert(round);
     ensure(o.step.rerolls.is_empty(), ErrorCode::Reroll, || {
         "the first step's rerolls are the action's `rerolls` (LOG-FORMAT)".into()
     })?;

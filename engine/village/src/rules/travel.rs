@@ -57,6 +57,8 @@ pub fn travel(
         (false, _, None) => {}
         (true, _, _) => {
             game.players[p].discs.push(city);
+            let round = game.round;
+            game.players[p].first_travel.get_or_insert(round);
             match (kind, reward) {
                 (Reward::Prestige, _) => game.players[p].track.travel += 3,
                 (Reward::Coin, _) => game.players[p].coins += 1,

@@ -1,0 +1,94 @@
+//! The questions pages' answers ([`chronicle_analytics::questions`]) over one game's stored
+//! complete multiplayer games, leaving simulated games out by default when games played by
+//! people exist (docs/statistics.md, "Questions").
+
+use chronicle_analytics::questions::{self, Question};
+use chronicle_analytics::skill::{EffectsFilter, Skill, SkillCorpus, Strategy, SIMULATED};
+use chronicle_caverna::furnishing::Furnishing;
+use chronicle_game::GameKind;
+
+use crate::{blocking, stats_corpus, Service, ServiceError};
+
+/// A game's questions and what they are computed over.
+#[derive(Clone, Debug)]
+pub struct QuestionsReport {
+    pub kind: GameKind,
+    /// The player-games the answers are computed over.
+    pub corpus: SkillCorpus,
+    /// Simulated player-games left out (games played by people exist, and the two are not
+    /// mixed unless asked).
+    pub simulated_left_out: u64,
+    /// The tile "Does building it help?" asks about (Caverna).
+    pub tile: Option<Furnishing>,
+    pub questions: Vec<Question>,
+}
+
+impl Service {
+    /// The questions of `kind` (Caverna's tile question about `tile`, a tile id, or else the
+    /// tile most often built), over every complete multiplayer game, simulated games left out
+    /// unless `include_simulated` or no game played by people exists.
+    pub async fn questions(
+        &self,
+        kind: GameKind,
+        tile: Option<String>,
+        include_simulated: bool,
+    ) -> Result<QuestionsReport, ServiceError> {
+        let tile = match tile.filter(|t| !t.is_empty()) {
+            None => None,
+            Some(id) if stats_corpus::has_strategies(kind) => Some(
+                Furnishing::from_id(&id).ok_or_else(|| ServiceError::BadInput(format!("no furnishing tile `{id}`")))?,
+            ),
+            Some(_) => return Err(ServiceError::BadInput(format!("{kind} has no furnishing tiles"))),
+        };
+        let skill = self.skill_of(kind).await?;
+        blocking(move || Ok(report(kind, &skill, tile, include_simulated))).await?
+    }
+}
+
+fn report(kind: GameKind, skill: &Skill, tile: Option<Furnishing>, include_simulated: bool) -> QuestionsReport {
+    let everything = skill.corpus(&EffectsFilter::default());
+    let mixed = !include_simulated && everything.simulated > 0 && everything.simulated < everything.player_games;
+    let filter = EffectsFilter { exclude_source: mixed.then(|| SIMULATED.to_owned()), ..EffectsFilter::default() };
+    let spec = kind.spec();
+    let mut asked = Vec::new();
+    let mut tile = tile;
+    if stats_corpus::has_strategies(kind) {
+        let chosen = tile.unwrap_or_else(|| most_built(skill, &filter));
+        tile = Some(chosen);
+        asked.push(questions::tile(skill, &filter, chosen));
+        asked.push(questions::arming(skill, &filter));
+    }
+    let rows: Vec<&str> = spec.score_rows.iter().map(|r| r.label).collect();
+    asked.push(questions::main_sources(skill, &filter, &rows));
+    let counters: Vec<(&str, bool)> = spec.counters.iter().map(|c| (c.label, c.round)).collect();
+    asked.extend(questions::counters(skill, &filter, &counters));
+    asked.extend(questions::seats(skill, &filter));
+    QuestionsReport {
+        kind,
+        corpus: skill.corpus(&filter),
+        simulated_left_out: if mixed { everything.simulated } else { 0 },
+        tile,
+        questions: asked,
+    }
+}
+
+/// The tile the most player-games built (the first in the catalogue's order on a tie, or when
+/// none was built).
+fn most_built(skill: &Skill, filter: &EffectsFilter) -> Furnishing {
+    let tiles: Vec<(usize, Furnishing)> = chronicle_analytics::skill::strategies()
+        .enumerate()
+        .filter_map(|(k, s)| match s {
+            Strategy::Tile(t) => Some((k, t)),
+            Strategy::Armed => None,
+        })
+        .collect();
+    let seen = skill.seen(filter);
+    let mut best: Option<(usize, Furnishing)> = None;
+    for &(k, t) in &tiles {
+        let n = seen.iter().filter(|s| s.strategies & (1 << k) != 0).count();
+        if best.is_none_or(|(b, _)| n > b) {
+            best = Some((n, t));
+        }
+    }
+    best.map_or(Furnishing::all().next().unwrap_or(Furnishing::Dwelling), |(_, t)| t)
+}
