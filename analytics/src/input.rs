@@ -91,6 +91,8 @@ pub struct PlayerGame {
     pub winner: bool,
     /// The strongest weapon any of the player's dwarfs held at the end (`None`: never armed).
     pub max_strength: Option<u8>,
+    /// The round in which the player first held a weapon; `None` if never armed.
+    pub first_armed: Option<u8>,
     /// Expeditions the player's dwarfs went on.
     pub expeditions: u32,
 }

@@ -211,7 +211,8 @@ fn timing(skill: &Skill, filter: &EffectsFilter, k: usize, label: &str) -> Quest
     if let Some(&median) = rounds.get(rounds.len().saturating_sub(1) / 2) {
         let early = move |s: &Seen| (1..=median).contains(&round(s));
         let late = move |s: &Seen| round(s) > median;
-        answers.push(answer(skill, filter, format!("In round {median} or earlier"), &|_| true, &early, false));
+        let by = if median == 1 { "In round 1".to_owned() } else { format!("In round {median} or earlier") };
+        answers.push(answer(skill, filter, by, &|_| true, &early, false));
         answers.push(answer(skill, filter, format!("After round {median}"), &|_| true, &late, false));
     }
     let never = move |s: &Seen| round(s) == 0;

@@ -159,6 +159,10 @@ pub fn corpus(opts: Options) -> Corpus {
                 rank: (better + 1) as u8,
                 winner: *total == best,
                 max_strength: *strength,
+                // A round from the game and seat (not drawn, so that the generator's stream
+                // and every figure drawn from it stay as they were).
+                first_armed: strength
+                    .map(|s| 1 + ((game_id.unsigned_abs() + u64::from(*seat) * 7 + u64::from(s)) % 12) as u8),
                 expeditions: *expeditions,
             });
             for &(tile, round) in built {

@@ -11,6 +11,7 @@
 //! | `Seats` | player-games | seat (0-based) | n, wins, score |
 //! | `Tiles` | first builds | `tile·16 + round` | n, wins, score of the builders |
 //! | `Strength` | player-games | max strength, −1 = never armed | n, wins, score |
+//! | `FirstArmed` | player-games | round of the first weapon, −1 = never armed | n, wins, score |
 //! | `Expeditions` | player-games | expedition bucket 0–3 | n, wins, score |
 //! | `Loot` | distinct items taken | `item·2 + winner` | n |
 //! | `Scores` | player-games | final score | n |
@@ -143,12 +144,13 @@ pub(crate) enum Part {
     Loot,
     Scores,
     Spaces,
+    FirstArmed,
 }
 
 /// The cells of every part for one bucket of games (parts not computed stay empty).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct Tally {
-    parts: [Cells; 7],
+    parts: [Cells; 8],
 }
 
 impl Tally {
@@ -232,6 +234,8 @@ fn bucket_times(per: i64) -> Expr {
 const SEAT_KEYS: i64 = 8;
 const STRENGTH_KEYS: i64 = 512;
 const EXPEDITION_KEYS: i64 = 4;
+/// Rounds of the first weapon + 1 (0: never armed): Caverna has at most 12 rounds.
+const FIRST_ARMED_KEYS: i64 = 16;
 
 /// The cells of one part over all rows, as `(bucket, cell, sums)` sorted by bucket then cell
 /// (except `Spaces`, whose two sources are merged by [`Cells::normalize`]).
@@ -244,6 +248,10 @@ fn cells(rows: &Rows, part: Part) -> PolarsResult<Vec<(u32, i64, Sums)>> {
         Part::Strength => {
             let s = col("strength").cast(DataType::Int64).fill_null(lit(-1i64)) + lit(1i64);
             read(&grouped(pg, bucket_times(STRENGTH_KEYS) + s, outcome())?, STRENGTH_KEYS, -1)
+        }
+        Part::FirstArmed => {
+            let r = col("first_armed").cast(DataType::Int64).fill_null(lit(-1i64)) + lit(1i64);
+            read(&grouped(pg, bucket_times(FIRST_ARMED_KEYS) + r, outcome())?, FIRST_ARMED_KEYS, -1)
         }
         Part::Expeditions => {
             let e = col("expeditions").cast(DataType::Int64);

@@ -22,7 +22,7 @@ use crate::rate::Rate;
 use crate::tally::{Part, Sums};
 
 /// The tally parts the statistics are computed from.
-pub(crate) const PARTS: &[Part] = &[Part::Seats, Part::Strength, Part::Expeditions, Part::Loot];
+pub(crate) const PARTS: &[Part] = &[Part::Seats, Part::Strength, Part::FirstArmed, Part::Expeditions, Part::Loot];
 
 /// Every loot item, index = `LootItem as usize` (`RULES.md` D.2).
 pub const LOOT_ITEMS: [LootItem; 23] = LootItem::ALL;
@@ -115,6 +115,14 @@ pub struct ClassStats {
     pub stats: GroupStats,
 }
 
+/// Player-games by the round in which the player first held a weapon.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FirstArmedStats {
+    /// `None`: never armed.
+    pub round: Option<u8>,
+    pub stats: GroupStats,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct StrengthStats {
     /// `None`: never armed.
@@ -150,6 +158,9 @@ pub struct WeaponStats {
     pub by_max_strength: Vec<StrengthStats>,
     /// All four buckets, ascending.
     pub by_expeditions: Vec<ExpeditionStats>,
+    /// Rounds in which players first held a weapon, `None` (never armed) first then ascending:
+    /// the timing of arming.
+    pub by_first_armed: Vec<FirstArmedStats>,
     /// Every loot item, by `difference` descending.
     pub loot: Vec<LootStats>,
 }
@@ -184,6 +195,10 @@ pub(crate) fn compute(tallies: &Gathered<'_>, min_sample: u64) -> WeaponStats {
         by_class[WeaponClass::ALL.iter().position(|&c| c == class).unwrap_or(0)].add(s);
     }
     let by_bucket = summed(tallies, Part::Expeditions);
+    let by_first_armed = summed(tallies, Part::FirstArmed)
+        .iter()
+        .map(|(&k, s)| FirstArmedStats { round: u8::try_from(k).ok(), stats: group(s, min_sample) })
+        .collect();
     // item -> (winners who took it, others who took it)
     let mut took: BTreeMap<i64, (u64, u64)> = BTreeMap::new();
     for (k, s) in summed(tallies, Part::Loot) {
@@ -226,6 +241,7 @@ pub(crate) fn compute(tallies: &Gathered<'_>, min_sample: u64) -> WeaponStats {
                 stats: group(&by_bucket.get(&(i as i64)).copied().unwrap_or_default(), min_sample),
             })
             .collect(),
+        by_first_armed,
         loot,
     }
 }

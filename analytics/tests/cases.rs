@@ -45,6 +45,7 @@ fn pg(
         rank,
         winner,
         max_strength: strength,
+        first_armed: strength.map(|s| s.min(12)),
         expeditions: exp,
     }
 }

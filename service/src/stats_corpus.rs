@@ -61,9 +61,8 @@ pub fn skill_game(game_id: i64, r: &GameRecord) -> Result<Option<(GameKind, Skil
                 tiles.push(tile);
             }
         }
-        let weapons = facts.weapons.iter().filter(|w| w.player == p.seat);
-        let armed = weapons.clone().any(|w| w.final_strength.is_some());
-        let first_armed = weapons.filter_map(|w| w.round_forged).min().map(|r| small::<u8>(r, "round")).transpose()?;
+        let armed = facts.weapons.iter().any(|w| w.player == p.seat && w.final_strength.is_some());
+        let first_armed = first_armed(facts, p.seat)?;
         let rows: Vec<Option<i64>> = spec.score_rows.iter().map(|row| score.row(row.id)).collect();
         let counters =
             spec.counters.iter().map(|c| p.counters.iter().find(|x| x.id == c.id).map_or(0, |x| x.value)).collect();
@@ -92,6 +91,13 @@ pub fn skill_game(game_id: i64, r: &GameRecord) -> Result<Option<(GameKind, Skil
     Ok(Some((kind, game)))
 }
 
+/// The round in which the player at `seat` first held a weapon (the first forged); `None`
+/// when never armed.
+fn first_armed(facts: &chronicle_store::record::CavernaFacts, seat: i16) -> Result<Option<u8>, String> {
+    let rounds = facts.weapons.iter().filter(|w| w.player == seat).filter_map(|w| w.round_forged);
+    rounds.min().map(|r| small::<u8>(r, "round")).transpose()
+}
+
 /// Whether a game's skill statistics carry the strategies' effects (Caverna's tiles and arms).
 pub fn has_strategies(kind: GameKind) -> bool {
     kind == GameKind::Caverna
@@ -118,6 +124,7 @@ pub fn add_game(corpus: &mut Corpus, game_id: i64, uploader: Option<&str>, r: &G
             .map(|s| small::<u8>(s, "strength"))
             .transpose()?;
         let expeditions = facts.expeditions.iter().filter(|e| e.player == p.seat).count();
+        let first_armed = first_armed(facts, p.seat)?;
         corpus.player_games.push(PlayerGame {
             game_id,
             player_count,
@@ -132,6 +139,7 @@ pub fn add_game(corpus: &mut Corpus, game_id: i64, uploader: Option<&str>, r: &G
             rank: small(p.rank.unwrap_or(1), "rank")?,
             winner: p.winner,
             max_strength,
+            first_armed,
             expeditions: small(i64::try_from(expeditions).unwrap_or(i64::MAX), "expeditions")?,
         });
     }

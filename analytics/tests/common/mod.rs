@@ -212,7 +212,16 @@ pub fn weapons(c: &Corpus, f: &StatsFilter) -> WeaponStats {
         })
         .collect();
     loot.sort_by(|a, b| b.difference.total_cmp(&a.difference).then(a.item.cmp(&b.item)));
-    WeaponStats { player_games: sel.len() as u64, by_class, by_max_strength, by_expeditions, loot }
+    // The rounds of the first weapon that occur, never armed first.
+    let rounds: BTreeSet<Option<u8>> = sel.iter().map(|p| p.first_armed).collect();
+    let by_first_armed = rounds
+        .into_iter()
+        .map(|round| {
+            let pgs: Vec<_> = sel.iter().copied().filter(|p| p.first_armed == round).collect();
+            FirstArmedStats { round, stats: group(&pgs, ms) }
+        })
+        .collect();
+    WeaponStats { player_games: sel.len() as u64, by_class, by_max_strength, by_expeditions, by_first_armed, loot }
 }
 
 pub fn seats(c: &Corpus, f: &StatsFilter) -> SeatStats {

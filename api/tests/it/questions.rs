@@ -146,7 +146,9 @@ fn check(game: &str, answers: &Value, seats: &[Seat], rounds: &[bool]) {
             done.sort_unstable();
             let median = done[(done.len() - 1) / 2];
             let expected: [(String, Did); 3] = [
-                (format!("In round {median} or earlier"), &|s| (1..=median).contains(&s.counters[k])),
+                (if median == 1 { "In round 1".to_owned() } else { format!("In round {median} or earlier") }, &|s| {
+                    (1..=median).contains(&s.counters[k])
+                }),
                 (format!("After round {median}"), &|s| s.counters[k] > median),
                 ("Never".to_owned(), &|s| s.counters[k] == 0),
             ];

@@ -585,6 +585,8 @@ struct PlainRow {
     total: i64,
     tiles: std::collections::BTreeSet<String>,
     max_strength: Option<i16>,
+    /// The round of the player's first `Forged` event.
+    first_armed: Option<u8>,
 }
 
 fn plain_rows(logs: &[Value]) -> Vec<PlainRow> {
@@ -614,6 +616,13 @@ fn plain_rows(logs: &[Value]) -> Vec<PlainRow> {
                 .filter(|w| w.player as usize == seat)
                 .filter_map(|w| w.final_strength)
                 .max();
+            let first_armed = events
+                .iter()
+                .filter_map(|e| match e {
+                    chronicle_caverna::events::Event::Forged { player, round, .. } if *player == seat => Some(*round),
+                    _ => None,
+                })
+                .min();
             rows.push(PlainRow {
                 player_count: scores.len(),
                 seat,
@@ -621,6 +630,7 @@ fn plain_rows(logs: &[Value]) -> Vec<PlainRow> {
                 total: s.score.total,
                 tiles,
                 max_strength,
+                first_armed,
             });
         }
     }
@@ -706,6 +716,21 @@ fn statistics_match_plain_counts_and_follow_new_games(db: Database) {
             let wins = members.iter().filter(|r| r.winner).count() as f64 / members.len() as f64;
             assert!(close(&c["winRate"], wins), "{class}");
         }
+    }
+
+    // The round of the first weapon (the timing of arming), never armed first.
+    let q = "{ caverna { weaponDetail { byFirstArmed { group winRate { n rate } } } } }";
+    let rounds = server.data(None, q, json!({}))["caverna"]["weaponDetail"]["byFirstArmed"].as_array().unwrap().clone();
+    let mut seen: Vec<Option<u8>> = rows.iter().map(|r| r.first_armed).collect();
+    seen.sort_unstable();
+    seen.dedup();
+    assert_eq!(rounds.len(), seen.len());
+    for (g, round) in rounds.iter().zip(&seen) {
+        assert_eq!(g["group"], round.map_or("round:never".to_owned(), |n| format!("round:{n}")));
+        let members: Vec<&PlainRow> = rows.iter().filter(|r| r.first_armed == *round).collect();
+        assert_eq!(g["winRate"]["n"], members.len(), "{g}");
+        let wins = members.iter().filter(|r| r.winner).count() as f64 / members.len() as f64;
+        assert!(close(&g["winRate"]["rate"], wins), "{g}");
     }
 
     // Seats, scores, action spaces.

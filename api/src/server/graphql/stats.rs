@@ -209,7 +209,8 @@ pub struct WeaponStrategyStat {
 
 #[derive(SimpleObject, Clone, Debug)]
 pub struct GroupStat {
-    /// `strength:N` / `strength:none`, or an expeditions bucket (`0`, `1-2`, `3-5`, `6+`).
+    /// `strength:N` / `strength:none`, an expeditions bucket (`0`, `1-2`, `3-5`, `6+`), or
+    /// `round:N` / `round:never` (the round of the first weapon).
     pub group: String,
     pub win_rate: RateView,
     pub mean_score: Option<f64>,
@@ -235,6 +236,9 @@ pub struct WeaponDetail {
     pub player_games: i32,
     pub by_max_strength: Vec<GroupStat>,
     pub by_expeditions: Vec<GroupStat>,
+    /// By the round in which the player first held a weapon (`round:N`, `round:never`): the
+    /// timing of arming.
+    pub by_first_armed: Vec<GroupStat>,
     /// Every loot item, by `difference` descending.
     pub loot: Vec<LootStat>,
 }
@@ -735,7 +739,8 @@ impl CavernaStats {
             .collect())
     }
 
-    /// By strongest weapon, by number of expeditions, and the loot winners take.
+    /// By strongest weapon, by number of expeditions, by the round of the first weapon, and the
+    /// loot winners take.
     async fn weapon_detail(&self, ctx: &Context<'_>, filter: Option<StatsFilter>) -> Result<WeaponDetail> {
         let stats = query(ctx, filter, |s, f| s.weapons(f)).await?;
         Ok(WeaponDetail {
@@ -746,6 +751,11 @@ impl CavernaStats {
                 .map(|s| group(s.max_strength.map_or("strength:none".into(), |n| format!("strength:{n}")), &s.stats))
                 .collect(),
             by_expeditions: stats.by_expeditions.iter().map(|e| group(e.bucket.id().to_owned(), &e.stats)).collect(),
+            by_first_armed: stats
+                .by_first_armed
+                .iter()
+                .map(|a| group(a.round.map_or("round:never".into(), |n| format!("round:{n}")), &a.stats))
+                .collect(),
             loot: stats
                 .loot
                 .iter()

@@ -264,6 +264,9 @@ fn weapons(w: &analytics::WeaponStats) -> Markup {
         (group_rows(w.by_max_strength.iter().map(|s| (s.max_strength.map_or("unarmed".to_owned(), |n| n.to_string()), &s.stats)).collect()))
         h2 { "By expeditions" }
         (group_rows(w.by_expeditions.iter().map(|e| (e.bucket.id().to_owned(), &e.stats)).collect()))
+        h2 #by-first-armed { "By the round of the first weapon" }
+        p { "When the player first held a weapon (forged it). The questions page asks the same with the players' skill held fixed." }
+        (group_rows(w.by_first_armed.iter().map(|a| (a.round.map_or("never armed".to_owned(), |r| format!("round {r}")), &a.stats)).collect()))
         h2 { "Loot: winners and others" }
         div.scroll { table.sortable {
             thead { tr { th data-type="text" { "Loot" } th data-type="num" { "Winners who took it" } th data-type="num" { "Others who took it" } th data-type="num" { "Difference (percentage points, 95% interval)" } } }
