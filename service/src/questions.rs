@@ -45,10 +45,22 @@ impl Service {
     }
 }
 
+/// `filter`, leaving simulated games out when games played by people pass it too, unless
+/// `include_simulated` or it names a source itself; with the simulated player-games left out.
+pub fn without_simulated(skill: &Skill, filter: EffectsFilter, include_simulated: bool) -> (EffectsFilter, u64) {
+    if include_simulated || filter.source.is_some() || filter.exclude_source.is_some() {
+        return (filter, 0);
+    }
+    let everything = skill.corpus(&filter);
+    if everything.simulated > 0 && everything.simulated < everything.player_games {
+        (EffectsFilter { exclude_source: Some(SIMULATED.to_owned()), ..filter }, everything.simulated)
+    } else {
+        (filter, 0)
+    }
+}
+
 fn report(kind: GameKind, skill: &Skill, tile: Option<Furnishing>, include_simulated: bool) -> QuestionsReport {
-    let everything = skill.corpus(&EffectsFilter::default());
-    let mixed = !include_simulated && everything.simulated > 0 && everything.simulated < everything.player_games;
-    let filter = EffectsFilter { exclude_source: mixed.then(|| SIMULATED.to_owned()), ..EffectsFilter::default() };
+    let (filter, left_out) = without_simulated(skill, EffectsFilter::default(), include_simulated);
     let spec = kind.spec();
     let mut asked = Vec::new();
     let mut tile = tile;
@@ -63,13 +75,7 @@ fn report(kind: GameKind, skill: &Skill, tile: Option<Furnishing>, include_simul
     let counters: Vec<(&str, bool)> = spec.counters.iter().map(|c| (c.label, c.round)).collect();
     asked.extend(questions::counters(skill, &filter, &counters));
     asked.extend(questions::seats(skill, &filter));
-    QuestionsReport {
-        kind,
-        corpus: skill.corpus(&filter),
-        simulated_left_out: if mixed { everything.simulated } else { 0 },
-        tile,
-        questions: asked,
-    }
+    QuestionsReport { kind, corpus: skill.corpus(&filter), simulated_left_out: left_out, tile, questions: asked }
 }
 
 /// The tile the most player-games built (the first in the catalogue's order on a tie, or when

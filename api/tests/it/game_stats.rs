@@ -278,6 +278,14 @@ fn caverna_statistics_leave_simulated_games_out_when_real_ones_exist() {
     assert_eq!(counted(json!({})), (json!({ "playerGames": 3, "simulatedPlayerGames": 0, "simulatedLeftOut": 4 }), 3));
     let all = json!({ "playerGames": 7, "simulatedPlayerGames": 4, "simulatedLeftOut": 0 });
     assert_eq!(counted(json!({ "includeSimulated": true })), (all, 7));
+    // So do the strategy effects, on the page and in the API.
+    let effects = |include: bool| {
+        let q = "query($i: Boolean!) { caverna { strategyEffects(includeSimulated: $i) { playerGames } } }";
+        server.data(None, q, json!({ "i": include }))["caverna"]["strategyEffects"][0]["playerGames"].clone()
+    };
+    assert_eq!((effects(false), effects(true)), (json!(3), json!(7)));
+    let (_, page) = server.get("/stats/strategies");
+    assert!(page.contains("id=\"simulated-left-out\"") && page.contains("Computed over 3 player-games"), "{page}");
     let (_, bots) = server.get("/stats/furnishings?source=simulate");
     assert!(
         bots.contains("Computed over 4 player-games: 4 from")

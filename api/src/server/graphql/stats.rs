@@ -643,11 +643,18 @@ impl CavernaStats {
         min_rating: Option<f64>,
         source: Option<String>,
         exclude_source: Option<String>,
+        #[graphql(
+            default = false,
+            desc = "Keep simulated games beside games played by people (by default, without `source` or `excludeSource`, they are left out when both are stored)."
+        )]
+        include_simulated: bool,
     ) -> Result<Vec<StrategyEffectStat>> {
         if min_rating.is_some_and(|r| !r.is_finite()) {
             return Err(crate::server::graphql::errors::bad_input("minRating is a number"));
         }
         let filter = analytics::skill::EffectsFilter { min_rating, source, exclude_source };
+        let skill = service(ctx)?.skill().await.map_err(errors::service)?;
+        let (filter, _) = chronicle_service::questions::without_simulated(&skill, filter, include_simulated);
         let effects = crate::server::graphql::service(ctx)?
             .skill_effects(filter)
             .await

@@ -80,20 +80,14 @@ pub async fn strategies(state: web::Data<AppState>, req: HttpRequest) -> HttpRes
         }
     };
     let text = |name: &str| super::param(&q, name).filter(|v| !v.is_empty()).map(str::to_owned);
-    let mut filter = EffectsFilter { min_rating, source: text("source"), exclude_source: text("exclude_source") };
+    let filter = EffectsFilter { min_rating, source: text("source"), exclude_source: text("exclude_source") };
     let skill = match state.service.skill().await {
         Ok(s) => s,
         Err(e) => return service_problem(&e),
     };
     // Simulated games are left out by default when games played by people exist.
-    let everything = skill.corpus(&EffectsFilter { min_rating, ..EffectsFilter::default() });
-    let by_default = filter.source.is_none() && filter.exclude_source.is_none() && text("include_simulated").is_none();
-    let left_out = if by_default && everything.simulated > 0 && everything.simulated < everything.player_games {
-        filter.exclude_source = Some(chronicle_analytics::skill::SIMULATED.to_owned());
-        everything.simulated
-    } else {
-        0
-    };
+    let include = text("include_simulated").is_some();
+    let (filter, left_out) = chronicle_service::questions::without_simulated(&skill, filter, include);
     let corpus = skill.corpus(&filter);
     let effects = match state.service.skill_effects(filter.clone()).await {
         Ok(e) => e,
