@@ -6,7 +6,7 @@
 //!
 //! | frame | one row per | columns |
 //! |---|---|---|
-//! | player-games | seat of a game | `bucket` u32, `seat` i32, `winner` bool, `total` i64, `strength` i32 (null = never armed), `first_armed` i32 (the round of the first weapon; null = never armed), `expeditions` u32 |
+//! | player-games | seat of a game | `bucket` u32, `seat` i32, `winner` bool, `total` i64, `strength` i32 (null = never armed), `first_armed` i32 (the round of the first weapon; null = never armed), `first_expedition` i32 (null = none), `expeditions` u32 |
 //! | tiles | first build of a tile by a player-game | `key` i64 = `bucket·1024 + tile·16 + round`, `winner` bool, `total` i64 (of the player-game) |
 //! | loot | distinct loot item of a player-game | `key` i64 = `bucket·64 + item·2 + winner` |
 //! | games | game | `bucket` u32, and per round `r1`…`r12` u64: the mask of the spaces used in that round of that game (bit = `ActionSpace` index) |
@@ -131,6 +131,7 @@ pub(crate) struct PgRows {
     pub(crate) total: Vec<i64>,
     pub(crate) strength: Vec<Option<i32>>,
     pub(crate) first_armed: Vec<Option<i32>>,
+    pub(crate) first_expedition: Vec<Option<i32>>,
     pub(crate) expeditions: Vec<u32>,
 }
 
@@ -160,6 +161,7 @@ impl Rows {
             column("total", pg.total),
             column("strength", pg.strength),
             column("first_armed", pg.first_armed),
+            column("first_expedition", pg.first_expedition),
             column("expeditions", pg.expeditions),
         ])?;
         let tiles = DataFrame::new_infer_height(vec![
@@ -261,7 +263,18 @@ impl Tables {
             }
         };
         Ok(Rows {
-            pg: take(&self.pg, pg, &[Part::Seats, Part::Strength, Part::FirstArmed, Part::Expeditions, Part::Scores])?,
+            pg: take(
+                &self.pg,
+                pg,
+                &[
+                    Part::Seats,
+                    Part::Strength,
+                    Part::FirstArmed,
+                    Part::FirstExpedition,
+                    Part::Expeditions,
+                    Part::Scores,
+                ],
+            )?,
             tiles: take(&self.tiles, tiles, &[Part::Tiles])?,
             loot: take(&self.loot, loot, &[Part::Loot])?,
             games: take(&self.games, games.to_vec(), &[Part::Spaces])?,

@@ -33,8 +33,8 @@ pub(crate) struct Batch {
 }
 
 /// The tally parts of a batch left to polars (the others are counted during the translation).
-pub(crate) const COUNTED_BY_POLARS: [Part; 6] =
-    [Part::Seats, Part::Strength, Part::FirstArmed, Part::Expeditions, Part::Loot, Part::Scores];
+pub(crate) const COUNTED_BY_POLARS: [Part; 7] =
+    [Part::Seats, Part::Strength, Part::FirstArmed, Part::FirstExpedition, Part::Expeditions, Part::Loot, Part::Scores];
 
 fn too_many() -> AnalyticsError {
     AnalyticsError::InvalidInput("more rows than the index type holds".into())
@@ -155,6 +155,7 @@ pub(crate) fn translate<'a>(corpus: &'a Corpus, catalog: &Catalog, at: Starts) -
             pg.total.push(p.total);
             pg.strength.push(p.max_strength.map(i32::from));
             pg.first_armed.push(p.first_armed.map(i32::from));
+            pg.first_expedition.push(p.first_expedition.map(i32::from));
             pg.expeditions.push(p.expeditions);
         }
         new.games.push(NewGame { id, bucket, played, uploader, players, starts: Starts::default() });

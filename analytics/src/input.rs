@@ -93,6 +93,8 @@ pub struct PlayerGame {
     pub max_strength: Option<u8>,
     /// The round in which the player first held a weapon; `None` if never armed.
     pub first_armed: Option<u8>,
+    /// The round of the player's first expedition; `None` without one.
+    pub first_expedition: Option<u8>,
     /// Expeditions the player's dwarfs went on.
     pub expeditions: u32,
 }

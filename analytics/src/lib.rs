@@ -83,6 +83,6 @@ pub use input::{Corpus, FurnishingSet, LootTaken, PlayerGame, SpaceUse, TileBuil
 pub use rate::{wilson, Rate, DEFAULT_MIN_SAMPLE};
 pub use stats::{AllStats, Stats, DEFAULT_BUCKET_WIDTH};
 pub use weapons::{
-    ClassStats, ExpeditionBucket, ExpeditionStats, FirstArmedStats, GroupStats, LootStats, StrengthStats, WeaponClass,
+    ClassStats, ExpeditionBucket, ExpeditionStats, GroupStats, LootStats, RoundStats, StrengthStats, WeaponClass,
     WeaponStats,
 };

@@ -163,6 +163,8 @@ pub fn corpus(opts: Options) -> Corpus {
                 // and every figure drawn from it stay as they were).
                 first_armed: strength
                     .map(|s| 1 + ((game_id.unsigned_abs() + u64::from(*seat) * 7 + u64::from(s)) % 12) as u8),
+                first_expedition: (*expeditions > 0)
+                    .then(|| 2 + ((game_id.unsigned_abs() + u64::from(*seat) * 5) % 11) as u8),
                 expeditions: *expeditions,
             });
             for &(tile, round) in built {

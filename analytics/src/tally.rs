@@ -12,6 +12,7 @@
 //! | `Tiles` | first builds | `tile·16 + round` | n, wins, score of the builders |
 //! | `Strength` | player-games | max strength, −1 = never armed | n, wins, score |
 //! | `FirstArmed` | player-games | round of the first weapon, −1 = never armed | n, wins, score |
+//! | `FirstExpedition` | player-games | round of the first expedition, −1 = none | n, wins, score |
 //! | `Expeditions` | player-games | expedition bucket 0–3 | n, wins, score |
 //! | `Loot` | distinct items taken | `item·2 + winner` | n |
 //! | `Scores` | player-games | final score | n |
@@ -145,12 +146,13 @@ pub(crate) enum Part {
     Scores,
     Spaces,
     FirstArmed,
+    FirstExpedition,
 }
 
 /// The cells of every part for one bucket of games (parts not computed stay empty).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct Tally {
-    parts: [Cells; 8],
+    parts: [Cells; 9],
 }
 
 impl Tally {
@@ -234,7 +236,7 @@ fn bucket_times(per: i64) -> Expr {
 const SEAT_KEYS: i64 = 8;
 const STRENGTH_KEYS: i64 = 512;
 const EXPEDITION_KEYS: i64 = 4;
-/// Rounds of the first weapon + 1 (0: never armed): Caverna has at most 12 rounds.
+/// Rounds of the first weapon or expedition + 1 (0: never): Caverna has at most 12 rounds.
 const FIRST_ARMED_KEYS: i64 = 16;
 
 /// The cells of one part over all rows, as `(bucket, cell, sums)` sorted by bucket then cell
@@ -249,8 +251,9 @@ fn cells(rows: &Rows, part: Part) -> PolarsResult<Vec<(u32, i64, Sums)>> {
             let s = col("strength").cast(DataType::Int64).fill_null(lit(-1i64)) + lit(1i64);
             read(&grouped(pg, bucket_times(STRENGTH_KEYS) + s, outcome())?, STRENGTH_KEYS, -1)
         }
-        Part::FirstArmed => {
-            let r = col("first_armed").cast(DataType::Int64).fill_null(lit(-1i64)) + lit(1i64);
+        Part::FirstArmed | Part::FirstExpedition => {
+            let column = if part == Part::FirstArmed { "first_armed" } else { "first_expedition" };
+            let r = col(column).cast(DataType::Int64).fill_null(lit(-1i64)) + lit(1i64);
             read(&grouped(pg, bucket_times(FIRST_ARMED_KEYS) + r, outcome())?, FIRST_ARMED_KEYS, -1)
         }
         Part::Expeditions => {

@@ -22,7 +22,8 @@ use crate::rate::Rate;
 use crate::tally::{Part, Sums};
 
 /// The tally parts the statistics are computed from.
-pub(crate) const PARTS: &[Part] = &[Part::Seats, Part::Strength, Part::FirstArmed, Part::Expeditions, Part::Loot];
+pub(crate) const PARTS: &[Part] =
+    &[Part::Seats, Part::Strength, Part::FirstArmed, Part::FirstExpedition, Part::Expeditions, Part::Loot];
 
 /// Every loot item, index = `LootItem as usize` (`RULES.md` D.2).
 pub const LOOT_ITEMS: [LootItem; 23] = LootItem::ALL;
@@ -115,9 +116,10 @@ pub struct ClassStats {
     pub stats: GroupStats,
 }
 
-/// Player-games by the round in which the player first held a weapon.
+/// Player-games by the round in which the player first did something (held a weapon, went on
+/// an expedition).
 #[derive(Clone, Debug, PartialEq)]
-pub struct FirstArmedStats {
+pub struct RoundStats {
     /// `None`: never armed.
     pub round: Option<u8>,
     pub stats: GroupStats,
@@ -160,7 +162,9 @@ pub struct WeaponStats {
     pub by_expeditions: Vec<ExpeditionStats>,
     /// Rounds in which players first held a weapon, `None` (never armed) first then ascending:
     /// the timing of arming.
-    pub by_first_armed: Vec<FirstArmedStats>,
+    pub by_first_armed: Vec<RoundStats>,
+    /// Rounds of the first expedition, `None` (no expedition) first then ascending.
+    pub by_first_expedition: Vec<RoundStats>,
     /// Every loot item, by `difference` descending.
     pub loot: Vec<LootStats>,
 }
@@ -195,10 +199,13 @@ pub(crate) fn compute(tallies: &Gathered<'_>, min_sample: u64) -> WeaponStats {
         by_class[WeaponClass::ALL.iter().position(|&c| c == class).unwrap_or(0)].add(s);
     }
     let by_bucket = summed(tallies, Part::Expeditions);
-    let by_first_armed = summed(tallies, Part::FirstArmed)
-        .iter()
-        .map(|(&k, s)| FirstArmedStats { round: u8::try_from(k).ok(), stats: group(s, min_sample) })
-        .collect();
+    let by_round = |part: Part| -> Vec<RoundStats> {
+        summed(tallies, part)
+            .iter()
+            .map(|(&k, s)| RoundStats { round: u8::try_from(k).ok(), stats: group(s, min_sample) })
+            .collect()
+    };
+    let (by_first_armed, by_first_expedition) = (by_round(Part::FirstArmed), by_round(Part::FirstExpedition));
     // item -> (winners who took it, others who took it)
     let mut took: BTreeMap<i64, (u64, u64)> = BTreeMap::new();
     for (k, s) in summed(tallies, Part::Loot) {
@@ -242,6 +249,7 @@ pub(crate) fn compute(tallies: &Gathered<'_>, min_sample: u64) -> WeaponStats {
             })
             .collect(),
         by_first_armed,
+        by_first_expedition,
         loot,
     }
 }

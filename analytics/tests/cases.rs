@@ -46,6 +46,7 @@ fn pg(
         winner,
         max_strength: strength,
         first_armed: strength.map(|s| s.min(12)),
+        first_expedition: (exp > 0).then(|| (exp as u8 + 3).min(12)),
         expeditions: exp,
     }
 }

@@ -125,6 +125,8 @@ pub fn add_game(corpus: &mut Corpus, game_id: i64, uploader: Option<&str>, r: &G
             .transpose()?;
         let expeditions = facts.expeditions.iter().filter(|e| e.player == p.seat).count();
         let first_armed = first_armed(facts, p.seat)?;
+        let first_expedition = facts.expeditions.iter().filter(|e| e.player == p.seat).map(|e| e.round).min();
+        let first_expedition = first_expedition.map(|r| small::<u8>(r, "round")).transpose()?;
         corpus.player_games.push(PlayerGame {
             game_id,
             player_count,
@@ -140,6 +142,7 @@ pub fn add_game(corpus: &mut Corpus, game_id: i64, uploader: Option<&str>, r: &G
             winner: p.winner,
             max_strength,
             first_armed,
+            first_expedition,
             expeditions: small(i64::try_from(expeditions).unwrap_or(i64::MAX), "expeditions")?,
         });
     }

@@ -212,16 +212,27 @@ pub fn weapons(c: &Corpus, f: &StatsFilter) -> WeaponStats {
         })
         .collect();
     loot.sort_by(|a, b| b.difference.total_cmp(&a.difference).then(a.item.cmp(&b.item)));
-    // The rounds of the first weapon that occur, never armed first.
-    let rounds: BTreeSet<Option<u8>> = sel.iter().map(|p| p.first_armed).collect();
-    let by_first_armed = rounds
-        .into_iter()
-        .map(|round| {
-            let pgs: Vec<_> = sel.iter().copied().filter(|p| p.first_armed == round).collect();
-            FirstArmedStats { round, stats: group(&pgs, ms) }
-        })
-        .collect();
-    WeaponStats { player_games: sel.len() as u64, by_class, by_max_strength, by_expeditions, by_first_armed, loot }
+    // The rounds of the first weapon and of the first expedition that occur, never first.
+    let by_round = |round_of: fn(&PlayerGame) -> Option<u8>| -> Vec<RoundStats> {
+        let rounds: BTreeSet<Option<u8>> = sel.iter().map(|p| round_of(p)).collect();
+        rounds
+            .into_iter()
+            .map(|round| {
+                let pgs: Vec<_> = sel.iter().copied().filter(|p| round_of(p) == round).collect();
+                RoundStats { round, stats: group(&pgs, ms) }
+            })
+            .collect()
+    };
+    let (by_first_armed, by_first_expedition) = (by_round(|p| p.first_armed), by_round(|p| p.first_expedition));
+    WeaponStats {
+        player_games: sel.len() as u64,
+        by_class,
+        by_max_strength,
+        by_expeditions,
+        by_first_armed,
+        by_first_expedition,
+        loot,
+    }
 }
 
 pub fn seats(c: &Corpus, f: &StatsFilter) -> SeatStats {

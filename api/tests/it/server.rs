@@ -587,6 +587,8 @@ struct PlainRow {
     max_strength: Option<i16>,
     /// The round of the player's first `Forged` event.
     first_armed: Option<u8>,
+    /// The round of the player's first `Expedition` event.
+    first_expedition: Option<u8>,
 }
 
 fn plain_rows(logs: &[Value]) -> Vec<PlainRow> {
@@ -623,6 +625,15 @@ fn plain_rows(logs: &[Value]) -> Vec<PlainRow> {
                     _ => None,
                 })
                 .min();
+            let first_expedition = events
+                .iter()
+                .filter_map(|e| match e {
+                    chronicle_caverna::events::Event::Expedition { player, round, .. } if *player == seat => {
+                        Some(*round)
+                    }
+                    _ => None,
+                })
+                .min();
             rows.push(PlainRow {
                 player_count: scores.len(),
                 seat,
@@ -631,6 +642,7 @@ fn plain_rows(logs: &[Value]) -> Vec<PlainRow> {
                 tiles,
                 max_strength,
                 first_armed,
+                first_expedition,
             });
         }
     }
@@ -719,18 +731,25 @@ fn statistics_match_plain_counts_and_follow_new_games(db: Database) {
     }
 
     // The round of the first weapon (the timing of arming), never armed first.
-    let q = "{ caverna { weaponDetail { byFirstArmed { group winRate { n rate } } } } }";
-    let rounds = server.data(None, q, json!({}))["caverna"]["weaponDetail"]["byFirstArmed"].as_array().unwrap().clone();
-    let mut seen: Vec<Option<u8>> = rows.iter().map(|r| r.first_armed).collect();
-    seen.sort_unstable();
-    seen.dedup();
-    assert_eq!(rounds.len(), seen.len());
-    for (g, round) in rounds.iter().zip(&seen) {
-        assert_eq!(g["group"], round.map_or("round:never".to_owned(), |n| format!("round:{n}")));
-        let members: Vec<&PlainRow> = rows.iter().filter(|r| r.first_armed == *round).collect();
-        assert_eq!(g["winRate"]["n"], members.len(), "{g}");
-        let wins = members.iter().filter(|r| r.winner).count() as f64 / members.len() as f64;
-        assert!(close(&g["winRate"]["rate"], wins), "{g}");
+    // And of the first expedition.
+    let q = "{ caverna { weaponDetail { byFirstArmed { group winRate { n rate } } byFirstExpedition { group winRate { n rate } } } } }";
+    let detail = server.data(None, q, json!({}))["caverna"]["weaponDetail"].clone();
+    type RoundOf = fn(&PlainRow) -> Option<u8>;
+    let when: [(&str, RoundOf); 2] =
+        [("byFirstArmed", |r| r.first_armed), ("byFirstExpedition", |r| r.first_expedition)];
+    for (field, round_of) in when {
+        let rounds = detail[field].as_array().unwrap().clone();
+        let mut seen: Vec<Option<u8>> = rows.iter().map(round_of).collect();
+        seen.sort_unstable();
+        seen.dedup();
+        assert_eq!(rounds.len(), seen.len(), "{field}");
+        for (g, round) in rounds.iter().zip(&seen) {
+            assert_eq!(g["group"], round.map_or("round:never".to_owned(), |n| format!("round:{n}")));
+            let members: Vec<&PlainRow> = rows.iter().filter(|r| round_of(r) == *round).collect();
+            assert_eq!(g["winRate"]["n"], members.len(), "{field}: {g}");
+            let wins = members.iter().filter(|r| r.winner).count() as f64 / members.len() as f64;
+            assert!(close(&g["winRate"]["rate"], wins), "{field}: {g}");
+        }
     }
 
     // Seats, scores, action spaces.

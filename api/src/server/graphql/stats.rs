@@ -239,6 +239,8 @@ pub struct WeaponDetail {
     /// By the round in which the player first held a weapon (`round:N`, `round:never`): the
     /// timing of arming.
     pub by_first_armed: Vec<GroupStat>,
+    /// By the round of the first expedition (`round:N`, `round:never`).
+    pub by_first_expedition: Vec<GroupStat>,
     /// Every loot item, by `difference` descending.
     pub loot: Vec<LootStat>,
 }
@@ -387,6 +389,11 @@ impl ComparisonStat {
             not_enough_data: controlled.not_enough_data(),
         }
     }
+}
+
+/// Groups by a round (`round:N`, `round:never`).
+fn by_round(rounds: &[analytics::RoundStats]) -> Vec<GroupStat> {
+    rounds.iter().map(|a| group(a.round.map_or("round:never".into(), |n| format!("round:{n}")), &a.stats)).collect()
 }
 
 /// A strategy (a furnishing tile, or `armed`: holding a weapon at some point) and its effect
@@ -758,11 +765,8 @@ impl CavernaStats {
                 .map(|s| group(s.max_strength.map_or("strength:none".into(), |n| format!("strength:{n}")), &s.stats))
                 .collect(),
             by_expeditions: stats.by_expeditions.iter().map(|e| group(e.bucket.id().to_owned(), &e.stats)).collect(),
-            by_first_armed: stats
-                .by_first_armed
-                .iter()
-                .map(|a| group(a.round.map_or("round:never".into(), |n| format!("round:{n}")), &a.stats))
-                .collect(),
+            by_first_armed: by_round(&stats.by_first_armed),
+            by_first_expedition: by_round(&stats.by_first_expedition),
             loot: stats
                 .loot
                 .iter()

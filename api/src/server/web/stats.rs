@@ -267,6 +267,8 @@ fn weapons(w: &analytics::WeaponStats) -> Markup {
         h2 #by-first-armed { "By the round of the first weapon" }
         p { "When the player first held a weapon (forged it). The questions page asks the same with the players' skill held fixed." }
         (group_rows(w.by_first_armed.iter().map(|a| (a.round.map_or("never armed".to_owned(), |r| format!("round {r}")), &a.stats)).collect()))
+        h2 #by-first-expedition { "By the round of the first expedition" }
+        (group_rows(w.by_first_expedition.iter().map(|a| (a.round.map_or("no expedition".to_owned(), |r| format!("round {r}")), &a.stats)).collect()))
         h2 { "Loot: winners and others" }
         div.scroll { table.sortable {
             thead { tr { th data-type="text" { "Loot" } th data-type="num" { "Winners who took it" } th data-type="num" { "Others who took it" } th data-type="num" { "Difference (percentage points, 95% interval)" } } }
