@@ -172,6 +172,10 @@ pub struct Service {
     counted: Mutex<std::collections::HashSet<i64>>,
     /// Held while the statistics are rebuilt or added to, so that the two never interleave.
     stats_writer: tokio::sync::Mutex<()>,
+    /// The first load of the statistics, when it runs in the background
+    /// ([`Service::load_in_background`]): statistics queries wait for it, everything else is
+    /// served at once.
+    first_load: tokio::sync::watch::Sender<FirstLoad>,
     admission: Admission,
     /// Set when a write failed because the disk is full; cleared by the next successful write.
     cannot_write: Mutex<Option<String>>,
@@ -185,6 +189,18 @@ pub enum Readiness {
     DatabaseUnavailable,
     /// The database answers but cannot write (its disk is full).
     StorageFull,
+}
+
+/// Where the background load of the statistics stands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum FirstLoad {
+    /// Not started in the background: the statistics are what was loaded or added so far.
+    NotStarted,
+    Running,
+    Done,
+    /// It failed; statistics queries answer an internal error (the message goes to the
+    /// server's log) until a load succeeds.
+    Failed(String),
 }
 
 /// Complete games read per batch when loading the statistics.
@@ -210,6 +226,7 @@ impl Service {
                 .collect(),
             counted: Mutex::default(),
             stats_writer: tokio::sync::Mutex::new(()),
+            first_load: tokio::sync::watch::Sender::new(FirstLoad::NotStarted),
             admission: Admission::new(limits),
             cannot_write: Mutex::new(None),
         })
@@ -265,6 +282,43 @@ impl Service {
         }
     }
 
+    /// Loads the statistics from every stored complete game on a task of its own: the server
+    /// listens meanwhile and answers everything else, and statistics queries wait for the load
+    /// ([`Service::stats_loaded`]) so that their first answer is over every stored game.
+    pub fn load_in_background(self: &Arc<Self>) {
+        self.first_load.send_replace(FirstLoad::Running);
+        let this = Arc::clone(self);
+        tokio::spawn(async move {
+            let started = std::time::Instant::now();
+            let state = match this.load_stats().await {
+                Ok(games) => {
+                    let millis = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+                    tracing::info!(games, millis, "statistics loaded");
+                    FirstLoad::Done
+                }
+                Err(e) => {
+                    tracing::error!(error = e.message(), "loading the statistics");
+                    FirstLoad::Failed(e.message().to_owned())
+                }
+            };
+            this.first_load.send_replace(state);
+        });
+    }
+
+    /// Waits for a background load of the statistics to end (at once when none runs).
+    async fn stats_loaded(&self) -> Result<(), ServiceError> {
+        let mut state = self.first_load.subscribe();
+        let state = state
+            .wait_for(|s| *s != FirstLoad::Running)
+            .await
+            .map_err(|_| internal("the statistics' loader is gone"))?
+            .clone();
+        match state {
+            FirstLoad::Failed(message) => Err(internal(format!("the statistics could not be loaded: {message}"))),
+            _ => Ok(()),
+        }
+    }
+
     /// Builds the statistics from every stored complete game; returns the number of games.
     pub async fn load_stats(&self) -> Result<usize, ServiceError> {
         let _writing = self.stats_writer.lock().await;
@@ -298,6 +352,14 @@ impl Service {
         })
         .await??;
         *self.counted.lock().map_err(|_| internal("statistics lock poisoned"))? = counted;
+        // A load that succeeds after a failed one makes the statistics whole again.
+        self.first_load.send_if_modified(|s| {
+            let failed = matches!(s, FirstLoad::Failed(_));
+            if failed {
+                *s = FirstLoad::Done;
+            }
+            failed
+        });
         Ok(games)
     }
 
@@ -306,6 +368,7 @@ impl Service {
         &self,
         f: impl FnOnce(&Stats) -> Result<T, AnalyticsError> + Send + 'static,
     ) -> Result<T, ServiceError> {
+        self.stats_loaded().await?;
         let stats = Arc::clone(&self.stats);
         blocking(move || {
             let stats = stats.read().map_err(|_| internal("statistics lock poisoned"))?;
@@ -343,6 +406,7 @@ impl Service {
         kind: chronicle_game::GameKind,
         filter: chronicle_analytics::outcomes::OutcomeFilter,
     ) -> Result<chronicle_analytics::outcomes::OutcomeReport, ServiceError> {
+        self.stats_loaded().await?;
         let corpora = Arc::clone(&self.outcomes);
         let report = blocking(move || corpora.report(kind, &filter)).await?;
         report.ok_or_else(|| ServiceError::BadInput(format!("{kind} has no outcome statistics")))
@@ -357,6 +421,7 @@ impl Service {
     /// The ratings and the questions' rows of one game over its every stored complete game,
     /// with the merged player identities as stored now.
     pub async fn skill_of(&self, kind: GameKind) -> Result<Arc<chronicle_analytics::skill::Skill>, ServiceError> {
+        self.stats_loaded().await?;
         let cache =
             self.skills.iter().find(|(k, _)| *k == kind).map(|(_, c)| c).ok_or_else(|| internal("no such game"))?;
         let aliases = self.store.player_aliases().await?.into_iter().collect();

@@ -40,11 +40,11 @@ pub fn serve(args: ServeArgs, out: &mut dyn Write) -> crate::commands::Outcome {
         let service = Arc::new(
             Service::new(store, args.cache_games, args.admission()).map_err(|e| CommandError::Server(e.to_string()))?,
         );
-        // Listen first: a game another replica stores while the statistics load is then
-        // announced after it, and counted once.
+        // Listen for other writers first: a game another replica stores while the statistics
+        // load is then announced after it, and counted once. The statistics load in the
+        // background: the port is bound at once, and statistics queries wait for the load.
         let changes = service.listen_for_changes().await.map_err(|e| CommandError::Store(e.to_string()))?;
-        let counted = service.load_stats().await.map_err(|e| CommandError::Store(e.to_string()))?;
-        tracing::info!(games = counted, "statistics loaded");
+        service.load_in_background();
         let follower = changes.map(|changes| actix_web::rt::spawn(Arc::clone(&service).follow_changes(changes)));
         let state = web::Data::new(AppState {
             schema: graphql::schema(Arc::clone(&service), args.limits()),

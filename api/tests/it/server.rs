@@ -788,3 +788,27 @@ fn statistics_match_plain_counts_and_follow_new_games(db: Database) {
         server.error_code(None, "{ weaponStats(filter: { playedFrom: \"soon\" }) { strategy } }", json!({}));
     assert_eq!(code, "BAD_USER_INPUT");
 }
+
+both_stores!(the_server_listens_at_once_and_its_first_statistics_count_every_stored_game);
+
+/// `chronicle serve` binds before the statistics are loaded (they load in the background,
+/// docs/reliability.md "Start-up"): `/healthz` answers at once, and a statistics query sent
+/// the moment the server listens waits for the load — its answer counts every stored game, as
+/// the in-memory statistics computed before listening did.
+fn the_server_listens_at_once_and_its_first_statistics_count_every_stored_game(db: Database) {
+    let dir = TempDir::new();
+    let out = chronicle()
+        .args(["simulate", "--games", "300", "--players", "3", "--seed", "21", "--out"])
+        .arg(&dir.0)
+        .output()
+        .expect("chronicle simulate");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = chronicle().args(["import", "--database-url", &db.url()]).arg(&dir.0).output().expect("chronicle import");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let server = Server::start(&db, &[]);
+    let q = "{ caverna { scoreDistribution { playerGames } } questions(game: \"caverna\") { playerGames } }";
+    let first = server.data(None, q, json!({}));
+    assert_eq!(server.get("/healthz").0, 200);
+    assert_eq!(first["caverna"]["scoreDistribution"]["playerGames"], 900, "{first}");
+    assert_eq!(first["questions"]["playerGames"], 900, "{first}");
+}
