@@ -17,9 +17,9 @@ use crate::{Service, ServiceError};
 const RETRY: Duration = Duration::from_secs(1);
 
 impl Service {
-    /// Starts listening for the changes committed on the store (`None` for a store without
-    /// notifications: SQLite). Listen before [`Service::load_stats`], so that nothing
-    /// committed meanwhile is missed (games already counted are skipped).
+    /// Starts listening for the changes committed on the store (PostgreSQL's notifications; a
+    /// SQLite file is asked for new games on a timer). Listen before [`Service::load_stats`],
+    /// so that nothing committed meanwhile is missed (games already counted are skipped).
     pub async fn listen_for_changes(&self) -> Result<Option<Changes>, ServiceError> {
         Ok(Changes::listen(self.store()).await?)
     }

@@ -2,13 +2,21 @@
 //! `chronicle serve` replicas answer alike: each write transaction that stores games or
 //! rewrites verdicts sends a notification (`pg_notify`, delivered at commit, never for a
 //! rolled-back write) on the channel [`CHANNEL`], and every server listens ([`Changes`]).
-//! SQLite stores are served by one process and send nothing.
+//! SQLite sends nothing: a server on a SQLite file asks it every [`POLL`] for games stored
+//! since it last looked (by `chronicle import`, or another server on the same file), which
+//! covers stored games; verdicts rewritten by another process (`chronicle reverify`) are seen
+//! after a restart.
 
 use std::str::FromStr;
 
+use std::time::Duration;
+
 use sqlx::postgres::PgListener;
 
-use crate::{Backend, StoreError};
+use crate::{Backend, Store, StoreError};
+
+/// How often a server on a SQLite file looks for games another process stored.
+pub const POLL: Duration = Duration::from_millis(500);
 
 /// The notification channel.
 pub const CHANNEL: &str = "chronicle_changes";
@@ -53,24 +61,53 @@ impl Change {
 
 /// The changes committed on a PostgreSQL store, as they arrive.
 pub struct Changes {
-    listener: PgListener,
+    source: Source,
+}
+
+/// Where the changes come from.
+enum Source {
+    /// PostgreSQL's notifications.
+    Notified(PgListener),
+    /// A SQLite file asked every [`POLL`]; `last` is the largest game id seen.
+    Polled { store: crate::sqlite::SqliteStore, last: i64 },
 }
 
 impl Changes {
-    /// Listens on `store`'s database; `None` for a store without notifications (SQLite).
+    /// Listens on `store`'s database (PostgreSQL's notifications, or a SQLite file asked for
+    /// new games); `None` for a store that can do neither.
     pub async fn listen(store: &Backend) -> Result<Option<Changes>, StoreError> {
-        let Backend::Postgres(pg) = store else { return Ok(None) };
-        let fail = |e: sqlx::Error| StoreError::other(format!("listening for changes: {e}"));
-        let mut listener = PgListener::connect_with(pg.pool()).await.map_err(fail)?;
-        listener.listen(CHANNEL).await.map_err(fail)?;
-        Ok(Some(Changes { listener }))
+        match store {
+            Backend::Postgres(pg) => {
+                let fail = |e: sqlx::Error| StoreError::other(format!("listening for changes: {e}"));
+                let mut listener = PgListener::connect_with(pg.pool()).await.map_err(fail)?;
+                listener.listen(CHANNEL).await.map_err(fail)?;
+                Ok(Some(Changes { source: Source::Notified(listener) }))
+            }
+            Backend::Sqlite(s) => {
+                let last = s.last_game_id().await?;
+                Ok(Some(Changes { source: Source::Polled { store: s.clone(), last } }))
+            }
+        }
     }
 
     /// The next change. A lost connection is made again (and reported as [`Change::Lost`]);
-    /// notifications with text this build does not know are skipped.
+    /// notifications with text this build does not know are skipped. On SQLite: the games
+    /// stored since the last change, once there are some.
     pub async fn next(&mut self) -> Result<Change, StoreError> {
+        let listener = match &mut self.source {
+            Source::Notified(listener) => listener,
+            Source::Polled { store, last } => loop {
+                tokio::time::sleep(POLL).await;
+                let now = store.last_game_id().await?;
+                if now > *last {
+                    let first = *last + 1;
+                    *last = now;
+                    return Ok(Change::Games { first, last: now });
+                }
+            },
+        };
         loop {
-            match self.listener.try_recv().await {
+            match listener.try_recv().await {
                 Ok(Some(n)) => {
                     if let Some(change) = Change::parse(n.payload()) {
                         return Ok(change);

@@ -993,4 +993,12 @@ impl Store for Backend {
     async fn ping(&self) -> Result<(), StoreError> {
         sqlx::query("SELECT 1").execute(&self.pool).await.map(|_| ()).map_err(|e| db_error("pinging the database", e))
     }
+
+    async fn last_game_id(&self) -> Result<i64, StoreError> {
+        let id: i64 = sqlx::query_scalar("SELECT COALESCE(MAX(id), 0) FROM games")
+            .fetch_one(&self.pool)
+            .await
+            .map_err(|e| db_error("reading the last game's id", e))?;
+        Ok(id)
+    }
 }

@@ -415,6 +415,10 @@ pub trait Store: Sync {
     /// Whether the database answers (`/readyz`).
     fn ping(&self) -> impl Future<Output = Result<(), StoreError>> + Send;
 
+    /// The largest id of a stored game (0 when none is stored): how a process that is not
+    /// notified learns that another one stored games ([`changes`]).
+    fn last_game_id(&self) -> impl Future<Output = Result<i64, StoreError>> + Send;
+
     /// Whether the database can write: writes and deletes a 1 MiB row (`/readyz`, after a write
     /// failed on a full disk).
     fn probe_write(&self) -> impl Future<Output = Result<(), StoreError>> + Send;
@@ -558,6 +562,10 @@ impl Store for Backend {
 
     async fn ping(&self) -> Result<(), StoreError> {
         delegate!(self, s => s.ping().await)
+    }
+
+    async fn last_game_id(&self) -> Result<i64, StoreError> {
+        delegate!(self, s => s.last_game_id().await)
     }
 
     async fn probe_write(&self) -> Result<(), StoreError> {

@@ -153,13 +153,14 @@ fn games_and_statistics_filter_by_source_and_uploader(db: Database) {
     assert_eq!(player_games(json!({ "excludeSource": "simulate" })), 2);
     assert_eq!(player_games(json!({ "source": "simulate" })), 4);
     assert_eq!(player_games(json!({ "uploader": "club" })), 2);
-    let effects = |source: Value| -> i64 {
-        let q = "query($s: String) { caverna { strategyEffects(excludeSource: $s) { used { n } notUsed { n } } } }";
-        let v = server.data(None, q, json!({ "s": source }));
+    let effects = |source: Value, include: bool| -> i64 {
+        let q = "query($s: String, $i: Boolean!) { caverna { strategyEffects(excludeSource: $s, includeSimulated: $i) { used { n } notUsed { n } } } }";
+        let v = server.data(None, q, json!({ "s": source, "i": include }));
         let e = &v["caverna"]["strategyEffects"][0];
         e["used"]["n"].as_i64().unwrap() + e["notUsed"]["n"].as_i64().unwrap()
     };
-    assert_eq!((effects(Value::Null), effects(json!("simulate"))), (6, 2));
+    // By default the simulated games are left out, as in every statistic.
+    assert_eq!((effects(Value::Null, false), effects(Value::Null, true), effects(json!("simulate"), false)), (2, 6, 2));
 
     // The web app's lists, statistics pages and downloads take the same filters.
     let (status, stats) = server.get("/stats/furnishings?exclude_source=simulate&uploader=club");

@@ -812,3 +812,36 @@ fn the_server_listens_at_once_and_its_first_statistics_count_every_stored_game(d
     assert_eq!(first["caverna"]["scoreDistribution"]["playerGames"], 900, "{first}");
     assert_eq!(first["questions"]["playerGames"], 900, "{first}");
 }
+
+/// docs/reliability.md "Several servers": a server on a SQLite file sees the games another
+/// process stores there (`chronicle import` while it serves) — its statistics, ratings and
+/// questions count them within a second or two, as replicas on PostgreSQL learn by notification.
+#[test]
+fn a_server_on_sqlite_counts_games_another_process_imports() {
+    let db = Database::sqlite();
+    let server = Server::start(&db, &[]);
+    let q = "{ caverna { scoreDistribution { playerGames } ratings(first: 500) { key } } questions(game: \"caverna\") { playerGames } }";
+    let counts = || {
+        let d = server.data(None, q, json!({}));
+        let ratings = d["caverna"]["ratings"].as_array().map_or(0, Vec::len);
+        (d["caverna"]["scoreDistribution"]["playerGames"].clone(), ratings, d["questions"]["playerGames"].clone())
+    };
+    assert_eq!(counts(), (json!(0), 0, json!(0)));
+    let dir = TempDir::new();
+    let out = chronicle()
+        .args(["simulate", "--games", "12", "--players", "2", "--seed", "5", "--out"])
+        .arg(&dir.0)
+        .output()
+        .expect("chronicle simulate");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = chronicle().args(["import", "--database-url", &db.url()]).arg(&dir.0).output().expect("chronicle import");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let mut seen = counts();
+    while seen.0 != json!(24) && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        seen = counts();
+    }
+    // Two bots' names ("random 1", "random 2") are the rated players.
+    assert_eq!(seen, (json!(24), 2, json!(24)), "the imported games are counted");
+}

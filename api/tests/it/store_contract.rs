@@ -166,6 +166,9 @@ macro_rules! delegate_store {
             async fn ping(&self) -> Result<(), StoreError> {
                 self.store.ping().await
             }
+            async fn last_game_id(&self) -> Result<i64, StoreError> {
+                self.store.last_game_id().await
+            }
         }
     };
 }
