@@ -796,15 +796,7 @@ both_stores!(the_server_listens_at_once_and_its_first_statistics_count_every_sto
 /// the moment the server listens waits for the load — its answer counts every stored game, as
 /// the in-memory statistics computed before listening did.
 fn the_server_listens_at_once_and_its_first_statistics_count_every_stored_game(db: Database) {
-    let dir = TempDir::new();
-    let out = chronicle()
-        .args(["simulate", "--games", "300", "--players", "3", "--seed", "21", "--out"])
-        .arg(&dir.0)
-        .output()
-        .expect("chronicle simulate");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let out = chronicle().args(["import", "--database-url", &db.url()]).arg(&dir.0).output().expect("chronicle import");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    import_simulated(&db, "300", "3", "21");
     let server = Server::start(&db, &[]);
     let q = "{ caverna { scoreDistribution { playerGames } } questions(game: \"caverna\") { playerGames } }";
     let first = server.data(None, q, json!({}));
@@ -827,15 +819,7 @@ fn a_server_on_sqlite_counts_games_another_process_imports() {
         (d["caverna"]["scoreDistribution"]["playerGames"].clone(), ratings, d["questions"]["playerGames"].clone())
     };
     assert_eq!(counts(), (json!(0), 0, json!(0)));
-    let dir = TempDir::new();
-    let out = chronicle()
-        .args(["simulate", "--games", "12", "--players", "2", "--seed", "5", "--out"])
-        .arg(&dir.0)
-        .output()
-        .expect("chronicle simulate");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let out = chronicle().args(["import", "--database-url", &db.url()]).arg(&dir.0).output().expect("chronicle import");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    import_simulated(&db, "12", "2", "5");
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
     let mut seen = counts();
     while seen.0 != json!(24) && std::time::Instant::now() < deadline {
@@ -844,4 +828,17 @@ fn a_server_on_sqlite_counts_games_another_process_imports() {
     }
     // Two bots' names ("random 1", "random 2") are the rated players.
     assert_eq!(seen, (json!(24), 2, json!(24)), "the imported games are counted");
+}
+
+/// `chronicle simulate` then `chronicle import` into `db`, as another process would.
+fn import_simulated(db: &Database, games: &str, players: &str, seed: &str) {
+    let dir = TempDir::new();
+    let out = chronicle()
+        .args(["simulate", "--games", games, "--players", players, "--seed", seed, "--out"])
+        .arg(&dir.0)
+        .output()
+        .expect("chronicle simulate");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = chronicle().args(["import", "--database-url", &db.url()]).arg(&dir.0).output().expect("chronicle import");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
 }
