@@ -6,7 +6,9 @@
 //! their seat, they cannot (every "seat effect" is a bot effect).
 //!
 //! A member's **strength** is the share of its decisions its own bot makes; the rest are made
-//! by the game's random bot (the engine's `random`). A **planted** experiment
+//! by the game's random bot (the engine's `random`). Names say that share, not a skill: a bot
+//! that plays worse than chance (Village's `greedy` does, on the synthetic components) is not
+//! made stronger by playing more of its own moves. A **planted** experiment
 //! ([`seating`]'s `plant`) makes one strategy seat of each game, drawn at random, keen on a
 //! given tile (it builds it whenever it can) and every other strategy seat averse to it (it
 //! never chooses it); random members never build it on purpose. The raw difference between
@@ -20,30 +22,22 @@ use crate::rng;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Strength {
     /// Every decision by its bot.
-    Sharp,
+    AllOwn,
     /// Four decisions in five by its bot, one at random.
-    Steady,
+    FourInFive,
     /// Three decisions in five by its bot, two at random.
-    Casual,
+    ThreeInFive,
 }
 
 impl Strength {
-    pub const ALL: [Strength; 3] = [Strength::Sharp, Strength::Steady, Strength::Casual];
+    pub const ALL: [Strength; 3] = [Strength::AllOwn, Strength::FourInFive, Strength::ThreeInFive];
 
     /// Percent of decisions made by the member's own bot.
     pub fn care(self) -> u8 {
         match self {
-            Strength::Sharp => 100,
-            Strength::Steady => 80,
-            Strength::Casual => 60,
-        }
-    }
-
-    pub fn word(self) -> &'static str {
-        match self {
-            Strength::Sharp => "sharp",
-            Strength::Steady => "steady",
-            Strength::Casual => "casual",
+            Strength::AllOwn => 100,
+            Strength::FourInFive => 80,
+            Strength::ThreeInFive => 60,
         }
     }
 }
@@ -52,7 +46,7 @@ impl Strength {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Member {
     /// The name written in every log it plays in (its identity across games), saying that it is
-    /// a bot, which, and how strong: `"Ada (weapons bot, sharp)"`.
+    /// a bot, which, and the share of its moves it makes: `"Ada (weapons bot, 80% own moves)"`.
     pub name: String,
     /// A bot id of the game (`GameSpec::pool_bots`, or `random`).
     pub bot: &'static str,
@@ -115,7 +109,7 @@ pub fn pool(bots: &'static [&'static str], size: usize) -> Vec<Member> {
                 None => format!("{} {}", NAMES[i % NAMES.len()], i / NAMES.len() + 1),
             };
             let name = match strength {
-                Some(s) => format!("{given} ({bot} bot, {})", s.word()),
+                Some(s) => format!("{given} ({bot} bot, {}% own moves)", s.care()),
                 None => format!("{given} ({bot} bot)"),
             };
             Member { name, bot, strength }
@@ -203,16 +197,17 @@ mod tests {
         assert_eq!(
             kinds,
             [
-                ("weapons", Some(Strength::Sharp)),
-                ("peaceful", Some(Strength::Sharp)),
-                ("weapons", Some(Strength::Steady)),
-                ("peaceful", Some(Strength::Steady)),
-                ("weapons", Some(Strength::Casual)),
-                ("peaceful", Some(Strength::Casual)),
+                ("weapons", Some(Strength::AllOwn)),
+                ("peaceful", Some(Strength::AllOwn)),
+                ("weapons", Some(Strength::FourInFive)),
+                ("peaceful", Some(Strength::FourInFive)),
+                ("weapons", Some(Strength::ThreeInFive)),
+                ("peaceful", Some(Strength::ThreeInFive)),
                 ("random", None),
             ]
         );
-        assert_eq!(p[0].name, "Ada (weapons bot, sharp)");
+        assert_eq!(p[0].name, "Ada (weapons bot, 100% own moves)");
+        assert_eq!(p[2].name, "Cleo (weapons bot, 80% own moves)");
         assert_eq!(p[6].name, "Greta (random bot)");
         let big = pool(BOTS, 500);
         assert_eq!(big.len(), MAX_POOL);

@@ -39,7 +39,7 @@ impl Seated {
     }
 
     /// Whether this placement is the member's own (a draw only for members below full care, so
-    /// that a sharp member plays exactly as its bot).
+    /// that a member at 100% plays exactly as its bot).
     fn own_turn(&self, rng: &mut SplitMix64) -> bool {
         self.care >= 100 || rng.below(100) < usize::from(self.care)
     }
