@@ -167,6 +167,8 @@ pub struct Service {
     /// The skill statistics (ratings, strategy effects, the questions' rows) of each game, kept
     /// current (see [`skill_cache`]).
     skills: Vec<(GameKind, Arc<skill_cache::SkillCache>)>,
+    /// The questions' answers, kept until the skill statistics they come from change.
+    kept_questions: questions::Kept,
     /// The complete games in the statistics: a game stored by this process and announced by
     /// the store's notification (see [`replicas`]) is added once.
     counted: Mutex<std::collections::HashSet<i64>>,
@@ -224,6 +226,7 @@ impl Service {
                 .iter()
                 .map(|&k| (k, Arc::new(skill_cache::SkillCache::new(stats_corpus::has_strategies(k)))))
                 .collect(),
+            kept_questions: Cache::new(questions::KEPT),
             counted: Mutex::default(),
             stats_writer: tokio::sync::Mutex::new(()),
             first_load: tokio::sync::watch::Sender::new(FirstLoad::NotStarted),

@@ -2,6 +2,8 @@
 //! complete multiplayer games, leaving simulated games out by default when games played by
 //! people exist (docs/statistics.md, "Questions").
 
+use std::sync::{Arc, Weak};
+
 use chronicle_analytics::questions::{self, Question};
 use chronicle_analytics::skill::{EffectsFilter, Skill, SkillCorpus, Strategy, SIMULATED};
 use chronicle_caverna::furnishing::Furnishing;
@@ -23,6 +25,16 @@ pub struct QuestionsReport {
     pub questions: Vec<Question>,
 }
 
+/// Answers kept per question set, with the skill statistics they were computed from (a
+/// [`Weak`] pointer: compared by address, it keeps the address from being reused, not the
+/// statistics alive), so that a page asked again costs a lookup until games are stored.
+pub(crate) type Kept =
+    quick_cache::sync::Cache<(GameKind, Option<Furnishing>, bool), (Weak<Skill>, Arc<QuestionsReport>)>;
+
+/// Question sets kept: every tile of the game, with and without simulated games, for a few
+/// games (a report is a few kilobytes).
+pub(crate) const KEPT: usize = 256;
+
 impl Service {
     /// The questions of `kind` (Caverna's tile question about `tile`, a tile id, or else the
     /// tile most often built), over every complete multiplayer game, simulated games left out
@@ -32,7 +44,7 @@ impl Service {
         kind: GameKind,
         tile: Option<String>,
         include_simulated: bool,
-    ) -> Result<QuestionsReport, ServiceError> {
+    ) -> Result<Arc<QuestionsReport>, ServiceError> {
         let tile = match tile.filter(|t| !t.is_empty()) {
             None => None,
             Some(id) if stats_corpus::has_strategies(kind) => Some(
@@ -41,7 +53,16 @@ impl Service {
             Some(_) => return Err(ServiceError::BadInput(format!("{kind} has no furnishing tiles"))),
         };
         let skill = self.skill_of(kind).await?;
-        blocking(move || Ok(report(kind, &skill, tile, include_simulated))).await?
+        let key = (kind, tile, include_simulated);
+        if let Some((from, kept)) = self.kept_questions.get(&key) {
+            if from.upgrade().is_some_and(|s| Arc::ptr_eq(&s, &skill)) {
+                return Ok(kept);
+            }
+        }
+        let from = Arc::downgrade(&skill);
+        let fresh = Arc::new(blocking(move || report(kind, &skill, tile, include_simulated)).await?);
+        self.kept_questions.insert(key, (from, Arc::clone(&fresh)));
+        Ok(fresh)
     }
 }
 

@@ -32,8 +32,8 @@ struct Seat {
     counters: Vec<i64>,
 }
 
-fn pooled(game: &str, games: u32, players: u8) -> Vec<Value> {
-    let (games, players) = (games.to_string(), players.to_string());
+fn pooled(game: &str, games: u32, players: u8, seed: u64) -> Vec<Value> {
+    let (games, players, seed) = (games.to_string(), players.to_string(), seed.to_string());
     let args = [
         "simulate",
         "--game",
@@ -43,7 +43,7 @@ fn pooled(game: &str, games: u32, players: u8) -> Vec<Value> {
         "--players",
         &players,
         "--seed",
-        "8",
+        &seed,
         "--pool",
         "24",
         "--out",
@@ -57,7 +57,7 @@ fn pooled(game: &str, games: u32, players: u8) -> Vec<Value> {
 fn stored(server: &Server, token: &str, game: &str, players: u8) -> Vec<Seat> {
     let q = format!("mutation($log: JSON!) {{ submitGame(log: $log) {{ game {{ status {PLAYER} }} }} }}");
     let mut seats = Vec::new();
-    for log in pooled(game, GAMES, players) {
+    for log in pooled(game, GAMES, players, 8) {
         let g = server.data(Some(token), &q, json!({ "log": log }))["submitGame"]["game"].clone();
         assert_eq!(g["status"], "COMPLETE", "{g}");
         let list = g["players"].as_array().expect("players").clone();
@@ -249,4 +249,15 @@ fn questions_answer_as_a_plain_count_over_the_stored_verdicts(db: Database) {
     let (_, code) =
         server.error_code(None, "{ questions(game: \"village\", tile: \"weaving_parlor\") { game } }", json!({}));
     assert_eq!(code, "BAD_USER_INPUT");
+    // Answers are kept between requests, and follow a newly stored game.
+    let count = || {
+        let q = "{ questions(game: \"caverna\") { playerGames } }";
+        server.data(None, q, json!({}))["questions"]["playerGames"].as_i64().expect("a count")
+    };
+    let before = count();
+    assert_eq!(count(), before, "asked again");
+    let one = pooled("caverna", 1, 3, 9).remove(0);
+    let q = "mutation($log: JSON!) { submitGame(log: $log) { game { status } } }";
+    assert_eq!(server.data(Some(&token), q, json!({ "log": one }))["submitGame"]["game"]["status"], "COMPLETE");
+    assert_eq!(count(), before + 3, "the new game's three player-games are counted");
 }
