@@ -170,18 +170,18 @@ pub fn main_sources(skill: &Skill, filter: &EffectsFilter, rows: &[&str]) -> Que
     }
 }
 
-/// "Does a high count help?": for each counter (`counters`: the game's labels in its spec's
-/// order, each with whether it is a round), the player-games above the counter's median
+/// "Does a high count help?": for each counter (`counters`: the game's, in its spec's order),
+/// the player-games above the counter's median
 /// against the others; for a round counter ("round of the first exploration", 0 for never),
 /// "early, late or never?" ([`timing`]).
-pub fn counters(skill: &Skill, filter: &EffectsFilter, counters: &[(&str, bool)]) -> Vec<Question> {
+pub fn counters(skill: &Skill, filter: &EffectsFilter, counters: &[AskedCounter]) -> Vec<Question> {
     let seen = skill.seen(filter);
     counters
         .iter()
         .enumerate()
-        .filter_map(|(k, &(label, round))| {
-            if round {
-                return Some(timing(skill, filter, k, label));
+        .filter_map(|(k, c)| {
+            if c.round {
+                return Some(timing(skill, filter, k, c));
             }
             let mut values: Vec<i64> = seen.iter().filter_map(|s| s.features.counters.get(k).copied()).collect();
             values.sort_unstable();
@@ -189,9 +189,10 @@ pub fn counters(skill: &Skill, filter: &EffectsFilter, counters: &[(&str, bool)]
             let did = move |s: &Seen| s.features.counters.get(k).is_some_and(|&v| v > median);
             Some(Question {
                 id: format!("counter-{k}"),
-                asked: format!("Does it help to be above most players in “{label}”?"),
+                asked: c.asked.to_owned(),
                 method: format!(
-                    "Players with more than {median} (the median of the player-games asked about) against those with {median} or fewer."
+                    "{}: players with more than {median} (the median of the player-games asked about) against those with {median} or fewer.",
+                    c.label
                 ),
                 answers: vec![answer(skill, filter, format!("More than {median}"), &|_| true, &did, false)],
             })
@@ -199,9 +200,20 @@ pub fn counters(skill: &Skill, filter: &EffectsFilter, counters: &[(&str, bool)]
         .collect()
 }
 
+/// A game's counter as the questions read it.
+#[derive(Clone, Copy, Debug)]
+pub struct AskedCounter<'a> {
+    /// What the count is, for people.
+    pub label: &'a str,
+    /// The question a player asks of it.
+    pub asked: &'a str,
+    /// The value is the round something first happened (0: never).
+    pub round: bool,
+}
+
 /// "Early, late or never?" for a round counter `k`: never (0), by the median round of those
 /// who did it, and after it, each against every other player-game.
-fn timing(skill: &Skill, filter: &EffectsFilter, k: usize, label: &str) -> Question {
+fn timing(skill: &Skill, filter: &EffectsFilter, k: usize, c: &AskedCounter) -> Question {
     let seen = skill.seen(filter);
     let mut rounds: Vec<i64> =
         seen.iter().filter_map(|s| s.features.counters.get(k).copied()).filter(|&r| r > 0).collect();
@@ -219,8 +231,8 @@ fn timing(skill: &Skill, filter: &EffectsFilter, k: usize, label: &str) -> Quest
     answers.push(answer(skill, filter, "Never".to_owned(), &|_| true, &never, false));
     Question {
         id: format!("counter-{k}"),
-        asked: format!("{label}: early, late or never?"),
-        method: "Players by the round in which it first happened (split at the median round of those to whom it happened), and those to whom it never did, each group against every other player.".to_owned(),
+        asked: c.asked.to_owned(),
+        method: format!("{}: players by the round in which it first happened (split at the median round of those to whom it happened), and those to whom it never did, each group against every other player.", c.label),
         answers,
     }
 }

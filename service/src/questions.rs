@@ -93,7 +93,11 @@ fn report(kind: GameKind, skill: &Skill, tile: Option<Furnishing>, include_simul
     }
     let rows: Vec<&str> = spec.score_rows.iter().map(|r| r.label).collect();
     asked.push(questions::main_sources(skill, &filter, &rows));
-    let counters: Vec<(&str, bool)> = spec.counters.iter().map(|c| (c.label, c.round)).collect();
+    let counters: Vec<questions::AskedCounter> = spec
+        .counters
+        .iter()
+        .map(|c| questions::AskedCounter { label: c.label, asked: c.asked, round: c.round })
+        .collect();
     asked.extend(questions::counters(skill, &filter, &counters));
     asked.extend(questions::seats(skill, &filter));
     QuestionsReport { kind, corpus: skill.corpus(&filter), simulated_left_out: left_out, tile, questions: asked }

@@ -34,6 +34,9 @@ pub struct CounterSpec {
     pub id: &'static str,
     /// What the count is, for people.
     pub label: &'static str,
+    /// The question a player asks of it, for the questions pages ("Does visiting more cities
+    /// help?", "When should I first explore?").
+    pub asked: &'static str,
     /// The value is the round in which something first happened, 0 when it never did (a timing
     /// dimension: grouped by round, asked about as "when").
     pub round: bool,
@@ -106,13 +109,13 @@ impl GameSpec {
     }
 }
 
-const fn counter(id: &'static str, label: &'static str) -> CounterSpec {
-    CounterSpec { id, label, round: false }
+const fn counter(id: &'static str, label: &'static str, asked: &'static str) -> CounterSpec {
+    CounterSpec { id, label, asked, round: false }
 }
 
 /// A counter whose value is the round something first happened (0: never).
-const fn round_counter(id: &'static str, label: &'static str) -> CounterSpec {
-    CounterSpec { id, label, round: true }
+const fn round_counter(id: &'static str, label: &'static str, asked: &'static str) -> CounterSpec {
+    CounterSpec { id, label, asked, round: true }
 }
 
 const fn row(id: &'static str, label: &'static str) -> ScoreRowSpec {
@@ -173,12 +176,16 @@ pub const VILLAGE: GameSpec = GameSpec {
     ],
     variants: &[],
     counters: &[
-        counter("cities_visited", "Cities visited (travel discs placed)"),
-        counter("crafts_held", "Craft buildings with a member at the end"),
-        counter("customers_served", "Customers served"),
-        counter("chronicle_members", "Members in the village chronicle"),
-        counter("church_members", "Members in the church"),
-        round_counter("first_travel_round", "Round of the first travel disc placed"),
+        counter("cities_visited", "Cities visited (travel discs placed)", "Does visiting more cities help?"),
+        counter("crafts_held", "Craft buildings with a member at the end", "Does holding more craft buildings help?"),
+        counter("customers_served", "Customers served", "Does serving more customers help?"),
+        counter(
+            "chronicle_members",
+            "Members in the village chronicle",
+            "Does putting more of the family in the village chronicle help?",
+        ),
+        counter("church_members", "Members in the church", "Does putting more of the family in the church help?"),
+        round_counter("first_travel_round", "Round of the first travel disc placed", "When should I start travelling?"),
     ],
     bots: &[],
     pool_bots: &["greedy"],
@@ -211,13 +218,13 @@ pub const ABOVE_AND_BELOW: GameSpec = GameSpec {
     ],
     variants: &[],
     counters: &[
-        counter("houses_built", "Houses gained (not the starting house)"),
-        counter("outposts_built", "Outposts built on caves"),
-        counter("reputation", "Reputation track position"),
-        counter("explorations", "Explorations"),
-        counter("villagers_trained", "Villagers trained"),
-        counter("villagers", "Villagers at the end (three to start)"),
-        round_counter("first_exploration_round", "Round of the first exploration"),
+        counter("houses_built", "Houses gained (not the starting house)", "Does building more houses help?"),
+        counter("outposts_built", "Outposts built on caves", "Does building more outposts help?"),
+        counter("reputation", "Reputation track position", "Does a higher reputation help?"),
+        counter("explorations", "Explorations", "Does exploring more help?"),
+        counter("villagers_trained", "Villagers trained", "Does training more villagers help?"),
+        counter("villagers", "Villagers at the end (three to start)", "Does ending with more villagers help?"),
+        round_counter("first_exploration_round", "Round of the first exploration", "When should I first explore?"),
     ],
     bots: &[],
     pool_bots: &["strategy"],
