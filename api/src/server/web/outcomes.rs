@@ -88,21 +88,12 @@ fn corpus(r: &OutcomeReport, include: &str) -> Markup {
             (r.simulated_games) " played by Chronicle's bots (simulated), " (r.games - r.simulated_games.min(r.games)) " by people; "
             (r.synthetic_games) " on synthetic component data (made-up test data, not the printed game)."
         }
-        @if r.simulated_left_out > 0 {
-            p.notice #simulated-left-out {
-                (r.simulated_left_out) " games played by Chronicle's bots are left out: games played by people exist, and the two are not mixed. "
-                a href=(include) { "Include the simulated games" } "."
-            }
-        }
-        @if most(r.simulated_games) || most(r.synthetic_games) {
-            p.notice #corpus-notice {
-                strong { "Most of these games " }
-                @if most(r.simulated_games) { "were played by bots" }
-                @if most(r.simulated_games) && most(r.synthetic_games) { " and " }
-                @if most(r.synthetic_games) { "use synthetic component data" }
-                ": the figures describe how those games went, not how the printed game plays between people. Use the source filter (leave out `simulate`) to see the rest."
-            }
-        }
+        (super::stats::corpus_notices(
+            (r.simulated_left_out > 0).then(|| format!("{} games played by Chronicle's bots", r.simulated_left_out)),
+            include,
+            most(r.simulated_games),
+            most(r.synthetic_games),
+        ))
     }
 }
 

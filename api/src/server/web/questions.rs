@@ -68,21 +68,12 @@ pub(super) fn corpus(c: &SkillCorpus, left_out: u64, include: &str) -> Markup {
             "), " (c.player_games - c.simulated.min(c.player_games)) " from games played by people; "
             (c.synthetic) " on synthetic component data (made-up test data, not the printed game)."
         }
-        @if left_out > 0 {
-            p.notice #simulated-left-out {
-                (left_out) " player-games from games Chronicle's bots played are left out: games played by people exist, and the two are not mixed. "
-                a href=(include) { "Include the simulated games" } "."
-            }
-        }
-        @if most(c.simulated) || most(c.synthetic) {
-            p.notice #corpus-notice {
-                strong { "Most of these games " }
-                @if most(c.simulated) { "were played by bots" }
-                @if most(c.simulated) && most(c.synthetic) { " and " }
-                @if most(c.synthetic) { "use synthetic component data" }
-                ": the answers describe how those games went, not how the printed game plays between people."
-            }
-        }
+        (super::stats::corpus_notices(
+            (left_out > 0).then(|| format!("{left_out} player-games from games Chronicle's bots played")),
+            include,
+            most(c.simulated),
+            most(c.synthetic),
+        ))
     }
 }
 

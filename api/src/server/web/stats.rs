@@ -124,15 +124,36 @@ fn composition(c: &chronicle_service::CavernaCorpus, include: &str) -> Markup {
     let people = c.player_games - c.simulated.min(c.player_games);
     html! {
         p #corpus { "Computed over " (c.player_games) " player-games: " (c.simulated) " from games Chronicle's bots played (simulated), " (people) " from games played by people." }
-        @if c.left_out > 0 {
+        (corpus_notices(
+            (c.left_out > 0).then(|| format!("{} player-games from games Chronicle's bots played", c.left_out)),
+            include,
+            c.player_games > 0 && 2 * c.simulated > c.player_games,
+            false,
+        ))
+    }
+}
+
+/// The notices under what a statistics page is computed over: the simulated games left out
+/// (`left_out` says how many, in the page's unit; `include` is the link that keeps them), and
+/// whether most of what is counted was played by bots or declares synthetic component data.
+pub(super) fn corpus_notices(left_out: Option<String>, include: &str, bots: bool, synthetic: bool) -> Markup {
+    let most = match (bots, synthetic) {
+        (true, true) => "were played by bots and use synthetic component data",
+        (true, false) => "were played by bots",
+        (false, true) => "use synthetic component data",
+        (false, false) => "",
+    };
+    html! {
+        @if let Some(left_out) = left_out {
             p.notice #simulated-left-out {
-                (c.left_out) " player-games from games Chronicle's bots played are left out: games played by people exist, and the two are not mixed. "
+                (left_out) " are left out: games played by people exist, and the two are not mixed. "
                 a href=(include) { "Include the simulated games" } "."
             }
-        } @else if c.player_games > 0 && 2 * c.simulated > c.player_games {
+        }
+        @if !most.is_empty() {
             p.notice #corpus-notice {
-                strong { "Most of these games were played by bots" }
-                ": the figures describe how Chronicle's bots play, not how the game plays between people. Use the source filter (leave out `simulate`) to see the rest."
+                strong { "Most of these games " (most) }
+                ": the figures describe how those games went, not how the printed game plays between people."
             }
         }
     }
