@@ -47,10 +47,10 @@ impl Service {
     ) -> Result<Arc<QuestionsReport>, ServiceError> {
         let tile = match tile.filter(|t| !t.is_empty()) {
             None => None,
-            Some(id) if stats_corpus::has_strategies(kind) => Some(
-                Furnishing::from_id(&id).ok_or_else(|| ServiceError::BadInput(format!("no furnishing tile `{id}`")))?,
-            ),
-            Some(_) => return Err(ServiceError::BadInput(format!("{kind} has no furnishing tiles"))),
+            Some(id) if stats_corpus::has_strategies(kind) => Some(Furnishing::from_id(&id).ok_or_else(|| {
+                ServiceError::BadInput(chronicle_game::bounded_message(&format!("no furnishing tile `{id}`")))
+            })?),
+            Some(_) => return Err(ServiceError::BadInput(format!("{} has no furnishing tiles", kind.spec().name))),
         };
         let skill = self.skill_of(kind).await?;
         let key = (kind, tile, include_simulated);

@@ -249,6 +249,11 @@ fn questions_answer_as_a_plain_count_over_the_stored_verdicts(db: Database) {
     let (_, code) =
         server.error_code(None, "{ questions(game: \"village\", tile: \"weaving_parlor\") { game } }", json!({}));
     assert_eq!(code, "BAD_USER_INPUT");
+    // A tile name of 100,000 characters is refused with a bounded message.
+    let q = "query($t: String) { questions(game: \"caverna\", tile: $t) { game } }";
+    let (status, body) = server.graphql(None, q, json!({ "t": "x".repeat(100_000) }));
+    assert_eq!((status, &body["errors"][0]["extensions"]["code"]), (200, &json!("BAD_USER_INPUT")), "{status}");
+    assert!(body["errors"][0]["message"].as_str().is_some_and(|m| m.chars().count() < 2_100));
     // Answers are kept between requests, and follow a newly stored game.
     let count = || {
         let q = "{ questions(game: \"caverna\") { playerGames } }";

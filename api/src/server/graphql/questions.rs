@@ -113,7 +113,8 @@ pub async fn questions(
     tile: Option<String>,
     include_simulated: bool,
 ) -> Result<QuestionsStat> {
-    let kind = GameKind::from_id(game).ok_or_else(|| errors::bad_input(format!("no game `{game}`")))?;
+    let kind = GameKind::from_id(game)
+        .ok_or_else(|| errors::bad_input(chronicle_game::bounded_message(&format!("no game `{game}`"))))?;
     let r = service(ctx)?.questions(kind, tile, include_simulated).await.map_err(errors::service)?;
     Ok(report(&r))
 }

@@ -554,7 +554,7 @@ impl StatsQuery {
         offset: Option<i32>,
     ) -> Result<Vec<PlayerRatingStat>> {
         let kind = GameKind::from_id(&game)
-            .ok_or_else(|| crate::server::graphql::errors::bad_input(format!("no game `{game}`")))?;
+            .ok_or_else(|| errors::bad_input(chronicle_game::bounded_message(&format!("no game `{game}`"))))?;
         ratings_of(ctx, kind, first, offset).await
     }
 

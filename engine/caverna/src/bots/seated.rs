@@ -49,7 +49,7 @@ impl Seated {
 pub fn planted_tile(name: &str) -> Result<Furnishing, String> {
     Furnishing::all()
         .find(|t| t.printed_name().eq_ignore_ascii_case(name.trim()) || t.id() == name.trim())
-        .ok_or_else(|| format!("no Caverna furnishing tile is called `{name}`"))
+        .ok_or_else(|| chronicle_game::bounded_message(&format!("no Caverna furnishing tile is called `{name}`")))
 }
 
 impl Bot for Seated {
