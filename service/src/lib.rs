@@ -46,6 +46,9 @@ use quick_cache::sync::Cache;
 pub enum ServiceError {
     /// Something failed on the server (a bug, a refused statement); nothing was changed.
     Internal(String),
+    /// This server reads from a read-only standby database: writes go to a server on the
+    /// primary.
+    ReadOnly(String),
     /// The database's disk is full; nothing was changed.
     StorageFull(String),
     /// The database cannot be reached right now; nothing was changed.
@@ -64,6 +67,7 @@ impl ServiceError {
     pub fn code(&self) -> &'static str {
         match self {
             ServiceError::Internal(_) => "INTERNAL_SERVER_ERROR",
+            ServiceError::ReadOnly(_) => "READ_ONLY_REPLICA",
             ServiceError::StorageFull(_) => "STORAGE_FULL",
             ServiceError::Unavailable(_) => "DATABASE_UNAVAILABLE",
             ServiceError::Busy(_) => "BUSY",
@@ -79,6 +83,7 @@ impl ServiceError {
     pub fn message(&self) -> &str {
         match self {
             ServiceError::Internal(m)
+            | ServiceError::ReadOnly(m)
             | ServiceError::StorageFull(m)
             | ServiceError::Unavailable(m)
             | ServiceError::Busy(m)
@@ -93,7 +98,13 @@ impl ServiceError {
     /// Whether the text describes the server rather than the request: it is logged, and the
     /// caller gets a fixed text instead.
     pub fn is_server_side(&self) -> bool {
-        matches!(self, ServiceError::Internal(_) | ServiceError::StorageFull(_) | ServiceError::Unavailable(_))
+        matches!(
+            self,
+            ServiceError::Internal(_)
+                | ServiceError::ReadOnly(_)
+                | ServiceError::StorageFull(_)
+                | ServiceError::Unavailable(_)
+        )
     }
 
     /// What a caller may read: the request's own problem in full, a fixed text for the
@@ -101,6 +112,9 @@ impl ServiceError {
     pub fn public_message(&self) -> &str {
         match self {
             ServiceError::Internal(_) => "internal error; nothing was changed (the server's log has the details)",
+            ServiceError::ReadOnly(_) => {
+                "this server reads from a read-only replica of the database and stores nothing; send writes to the primary's server"
+            }
             ServiceError::StorageFull(_) => "the server's storage is full; nothing was stored, retry later",
             ServiceError::Unavailable(_) => "the database is unavailable; nothing was changed, retry later",
             other => other.message(),
@@ -128,6 +142,7 @@ impl From<StoreError> for ServiceError {
         match e.kind {
             StoreErrorKind::Full => ServiceError::StorageFull(text),
             StoreErrorKind::Unavailable => ServiceError::Unavailable(text),
+            StoreErrorKind::ReadOnly => ServiceError::ReadOnly(text),
             StoreErrorKind::Other => ServiceError::Internal(text),
         }
     }

@@ -1,5 +1,5 @@
-//! Several `chronicle serve` processes on one PostgreSQL database (replicas behind a load
-//! balancer) answer alike: each listens for the changes every process commits
+//! Several `chronicle serve` processes on one database (replicas behind a load balancer, on a
+//! PostgreSQL primary or its hot standbys, or on one SQLite file) answer alike: each listens for the changes every process commits
 //! (`chronicle_store::changes`) and brings what it keeps in memory up to date — new complete
 //! games into the statistics, and everything read again after verdicts were rewritten or the
 //! connection was lost. What is read from the database at every request (games, tournaments,
@@ -17,8 +17,8 @@ use crate::{Service, ServiceError};
 const RETRY: Duration = Duration::from_secs(1);
 
 impl Service {
-    /// Starts listening for the changes committed on the store (PostgreSQL's notifications; a
-    /// SQLite file is asked for new games on a timer). Listen before [`Service::load_stats`],
+    /// Starts listening for the changes committed on the store (PostgreSQL's notifications on a
+    /// primary; the change sequence read on a timer on a SQLite file or a PostgreSQL standby). Listen before [`Service::load_stats`],
     /// so that nothing committed meanwhile is missed (games already counted are skipped).
     pub async fn listen_for_changes(&self) -> Result<Option<Changes>, ServiceError> {
         Ok(Changes::listen(self.store()).await?)

@@ -1,22 +1,46 @@
-//! What one process's writes tell the others on the same PostgreSQL database, so that several
-//! `chronicle serve` replicas answer alike: each write transaction that stores games or
-//! rewrites verdicts sends a notification (`pg_notify`, delivered at commit, never for a
-//! rolled-back write) on the channel [`CHANNEL`], and every server listens ([`Changes`]).
-//! SQLite sends nothing: a server on a SQLite file asks it every [`POLL`] for games stored
-//! since it last looked (by `chronicle import`, or another server on the same file), which
-//! covers stored games; verdicts rewritten by another process (`chronicle reverify`) are seen
-//! after a restart.
+//! What one process's writes tell the others on the same database, so that several
+//! `chronicle serve` processes answer alike. Each write transaction that stores games or
+//! rewrites verdicts records a [`Change`] in the **change sequence** (`store_changes`, numbered
+//! rows written in that transaction, so a rolled-back write leaves none), and on PostgreSQL
+//! also sends it as a notification on the channel [`CHANNEL`] (`pg_notify`, delivered at
+//! commit).
+//!
+//! A server follows the changes ([`Changes`]) in one of two ways:
+//!
+//! - **notified**: on a PostgreSQL primary it listens on [`CHANNEL`];
+//! - **polled**: on a SQLite file, and on a PostgreSQL hot standby (which receives the primary's
+//!   rows by streaming replication but none of its notifications), it asks every [`POLL`] for
+//!   the rows after the last one it applied. Every write is seen this way, by any writer:
+//!   games stored by `chronicle import` or another server, verdicts rewritten by
+//!   `chronicle reverify`.
+//!
+//! PostgreSQL numbers rows when they are written, not when they commit, so a polled reader can
+//! see row 7 before a slower transaction commits row 6: it keeps the rows it applied above its
+//! first gap and waits up to [`GAP_WAIT`] for the gap to fill (a rolled-back write leaves a gap
+//! for ever). Applying a change twice is harmless (the service skips games it counted). Writers
+//! keep the newest [`KEPT`] rows; a reader left further behind than that reads everything
+//! again ([`Change::Lost`]).
 
+use std::collections::{BTreeSet, VecDeque};
 use std::str::FromStr;
-
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use sqlx::postgres::PgListener;
 
 use crate::{Backend, Store, StoreError};
 
-/// How often a server on a SQLite file looks for games another process stored.
+/// How often a polled server asks for the changes others committed.
 pub const POLL: Duration = Duration::from_millis(500);
+
+/// Rows of the change sequence the writers keep (older ones are deleted by each write).
+pub const KEPT: i64 = 10_000;
+
+/// Rows read per poll; the rest come with the next polls.
+const PAGE: i64 = 1_000;
+
+/// How long a polled reader waits for a gap in the sequence to fill before it moves past it
+/// (a transaction that took a number and has not committed yet, or rolled back).
+pub const GAP_WAIT: Duration = Duration::from_secs(30);
 
 /// The notification channel.
 pub const CHANNEL: &str = "chronicle_changes";
@@ -30,13 +54,13 @@ pub enum Change {
     /// Verdicts of stored games were rewritten (`chronicle reverify`): whatever was computed
     /// from them is to be computed again.
     Rewritten,
-    /// The connection was lost and made again: notifications in between are lost, so
-    /// everything derived from the store is to be read again.
+    /// The connection was lost and made again, or the reader fell too far behind: changes in
+    /// between are lost, so everything derived from the store is to be read again.
     Lost,
 }
 
 impl Change {
-    /// The notification's text.
+    /// The notification's text, and the change sequence's.
     pub fn payload(&self) -> String {
         match self {
             Change::Games { first, last } => format!("games {first} {last}"),
@@ -59,7 +83,17 @@ impl Change {
     }
 }
 
-/// The changes committed on a PostgreSQL store, as they arrive.
+/// A page of the change sequence ([`Store::changes_after`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ChangeLog {
+    /// The oldest and newest numbers kept (0 when none is).
+    pub oldest: i64,
+    pub newest: i64,
+    /// The rows asked for: number and the change's text, oldest first.
+    pub rows: Vec<(i64, String)>,
+}
+
+/// The changes committed on a store, as they arrive.
 pub struct Changes {
     source: Source,
 }
@@ -68,42 +102,96 @@ pub struct Changes {
 enum Source {
     /// PostgreSQL's notifications.
     Notified(PgListener),
-    /// A SQLite file asked every [`POLL`]; `last` is the largest game id seen.
-    Polled { store: crate::sqlite::SqliteStore, last: i64 },
+    /// The change sequence, asked every [`POLL`].
+    Polled { store: Backend, cursor: Cursor, pending: VecDeque<Change> },
 }
 
-impl Changes {
-    /// Listens on `store`'s database (PostgreSQL's notifications, or a SQLite file asked for
-    /// new games); `None` for a store that can do neither.
-    pub async fn listen(store: &Backend) -> Result<Option<Changes>, StoreError> {
-        match store {
-            Backend::Postgres(pg) => {
-                let fail = |e: sqlx::Error| StoreError::other(format!("listening for changes: {e}"));
-                let mut listener = PgListener::connect_with(pg.pool()).await.map_err(fail)?;
-                listener.listen(CHANNEL).await.map_err(fail)?;
-                Ok(Some(Changes { source: Source::Notified(listener) }))
+/// How far a polled reader has read.
+#[derive(Debug, Default)]
+struct Cursor {
+    /// Every number up to this one is applied (or given up on).
+    applied: i64,
+    /// Numbers applied above the first gap.
+    above: BTreeSet<i64>,
+    /// Since when the first gap is waited for.
+    gap_since: Option<Instant>,
+}
+
+impl Cursor {
+    /// The changes of `log` not applied yet, in order; [`Change::Lost`] alone when rows were
+    /// pruned before they were read.
+    fn take(&mut self, log: &ChangeLog, now: Instant) -> Vec<Change> {
+        if log.oldest > self.applied.saturating_add(1) && log.newest.saturating_sub(self.applied) >= KEPT {
+            *self = Cursor { applied: log.newest, ..Cursor::default() };
+            return vec![Change::Lost];
+        }
+        let mut out = Vec::new();
+        for (seq, text) in &log.rows {
+            if *seq <= self.applied || !self.above.insert(*seq) {
+                continue;
             }
-            Backend::Sqlite(s) => {
-                let last = s.last_game_id().await?;
-                Ok(Some(Changes { source: Source::Polled { store: s.clone(), last } }))
+            // Text this build does not know (a newer writer's) is skipped.
+            out.extend(Change::parse(text));
+        }
+        self.advance(now);
+        out
+    }
+
+    /// Moves `applied` over the numbers applied without a gap, and past a gap waited for too
+    /// long.
+    fn advance(&mut self, now: Instant) {
+        loop {
+            while self.above.remove(&(self.applied + 1)) {
+                self.applied += 1;
+            }
+            let Some(&next) = self.above.first() else {
+                self.gap_since = None;
+                return;
+            };
+            match self.gap_since {
+                None => {
+                    self.gap_since = Some(now);
+                    return;
+                }
+                Some(since) if now.duration_since(since) >= GAP_WAIT => {
+                    self.applied = next - 1;
+                    self.gap_since = None;
+                }
+                Some(_) => return,
             }
         }
     }
+}
+
+impl Changes {
+    /// Follows `store`'s changes from now on: PostgreSQL's notifications on a primary, the
+    /// change sequence on a SQLite file or a PostgreSQL standby.
+    pub async fn listen(store: &Backend) -> Result<Option<Changes>, StoreError> {
+        if let Backend::Postgres(pg) = store {
+            if !pg.is_standby() {
+                let fail = |e: sqlx::Error| StoreError::other(format!("listening for changes: {e}"));
+                let mut listener = PgListener::connect_with(pg.pool()).await.map_err(fail)?;
+                listener.listen(CHANNEL).await.map_err(fail)?;
+                return Ok(Some(Changes { source: Source::Notified(listener) }));
+            }
+        }
+        let now = store.changes_after(i64::MAX, 0).await?.newest;
+        let cursor = Cursor { applied: now, ..Cursor::default() };
+        Ok(Some(Changes { source: Source::Polled { store: store.clone(), cursor, pending: VecDeque::new() } }))
+    }
 
     /// The next change. A lost connection is made again (and reported as [`Change::Lost`]);
-    /// notifications with text this build does not know are skipped. On SQLite: the games
-    /// stored since the last change, once there are some.
+    /// changes with text this build does not know are skipped.
     pub async fn next(&mut self) -> Result<Change, StoreError> {
         let listener = match &mut self.source {
             Source::Notified(listener) => listener,
-            Source::Polled { store, last } => loop {
-                tokio::time::sleep(POLL).await;
-                let now = store.last_game_id().await?;
-                if now > *last {
-                    let first = *last + 1;
-                    *last = now;
-                    return Ok(Change::Games { first, last: now });
+            Source::Polled { store, cursor, pending } => loop {
+                if let Some(change) = pending.pop_front() {
+                    return Ok(change);
                 }
+                tokio::time::sleep(POLL).await;
+                let log = store.changes_after(cursor.applied, PAGE).await?;
+                pending.extend(cursor.take(&log, Instant::now()));
             },
         };
         loop {
@@ -132,5 +220,48 @@ mod tests {
         for bad in ["", "games", "games 1", "games a b", "games 1 2 3", "rewritten now", "other"] {
             assert_eq!(Change::parse(bad), None, "{bad:?}");
         }
+    }
+
+    fn log(oldest: i64, newest: i64, rows: &[i64]) -> ChangeLog {
+        let rows = rows.iter().map(|&s| (s, format!("games {s} {s}"))).collect();
+        ChangeLog { oldest, newest, rows }
+    }
+
+    fn games(seqs: &[i64]) -> Vec<Change> {
+        seqs.iter().map(|&s| Change::Games { first: s, last: s }).collect()
+    }
+
+    /// A row numbered before a later one but committed after it (PostgreSQL numbers rows when
+    /// they are written) is still applied, once, when it shows up; rows are never applied twice.
+    #[test]
+    fn a_polled_reader_applies_a_row_that_commits_late_once() {
+        let t = Instant::now();
+        let mut c = Cursor { applied: 5, ..Cursor::default() };
+        assert_eq!(c.take(&log(1, 8, &[7, 8]), t), games(&[7, 8]));
+        assert_eq!(c.applied, 5);
+        assert_eq!(c.take(&log(1, 8, &[6, 7, 8]), t + Duration::from_secs(1)), games(&[6]));
+        assert_eq!((c.applied, c.above.len()), (8, 0));
+        assert_eq!(c.take(&log(1, 8, &[]), t + Duration::from_secs(2)), games(&[]));
+    }
+
+    /// A gap that never fills (a rolled-back write) is passed after [`GAP_WAIT`].
+    #[test]
+    fn a_polled_reader_moves_past_a_gap_after_waiting() {
+        let t = Instant::now();
+        let mut c = Cursor { applied: 0, ..Cursor::default() };
+        assert_eq!(c.take(&log(2, 3, &[2, 3]), t), games(&[2, 3]));
+        assert_eq!(c.take(&log(2, 3, &[2, 3]), t + GAP_WAIT / 2), games(&[]));
+        assert_eq!(c.applied, 0);
+        assert_eq!(c.take(&log(2, 3, &[2, 3]), t + GAP_WAIT), games(&[]));
+        assert_eq!(c.applied, 3);
+    }
+
+    /// A reader further behind than the rows the writers keep reads everything again.
+    #[test]
+    fn a_reader_behind_the_kept_rows_reads_everything_again() {
+        let mut c = Cursor { applied: 3, ..Cursor::default() };
+        let newest = 3 + KEPT + 5;
+        assert_eq!(c.take(&log(newest - KEPT + 1, newest, &[newest - KEPT + 1]), Instant::now()), vec![Change::Lost]);
+        assert_eq!(c.applied, newest);
     }
 }

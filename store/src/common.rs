@@ -314,11 +314,23 @@ macro_rules! write_tx {
     }};
 }
 
-/// Tells the other processes on this database about a change, when the backend can
-/// ([`NOTIFY`]); delivered when the transaction commits.
+/// Records a change in the change sequence (`store_changes`, read by every process that is not
+/// notified: on a SQLite file, on a PostgreSQL standby) and tells the processes listening on
+/// this database, when the backend can ([`NOTIFY`]); both take effect when the transaction
+/// commits, and neither when it rolls back. Rows older than the newest
+/// [`crate::changes::KEPT`] go in the same transaction.
 async fn notify(conn: &mut Conn, change: &crate::changes::Change) -> Result<(), sqlx::Error> {
+    let payload = change.payload();
+    let seq: i64 = sqlx::query_scalar("INSERT INTO store_changes (change) VALUES ($1) RETURNING seq")
+        .bind(payload.as_str())
+        .fetch_one(&mut *conn)
+        .await?;
+    sqlx::query("DELETE FROM store_changes WHERE seq <= $1")
+        .bind(seq.saturating_sub(crate::changes::KEPT))
+        .execute(&mut *conn)
+        .await?;
     if let Some(sql) = NOTIFY {
-        sqlx::query(sql).bind(change.payload()).execute(&mut *conn).await?;
+        sqlx::query(sql).bind(payload).execute(&mut *conn).await?;
     }
     Ok(())
 }
@@ -994,11 +1006,20 @@ impl Store for Backend {
         sqlx::query("SELECT 1").execute(&self.pool).await.map(|_| ()).map_err(|e| db_error("pinging the database", e))
     }
 
-    async fn last_game_id(&self) -> Result<i64, StoreError> {
-        let id: i64 = sqlx::query_scalar("SELECT COALESCE(MAX(id), 0) FROM games")
-            .fetch_one(&self.pool)
-            .await
-            .map_err(|e| db_error("reading the last game's id", e))?;
-        Ok(id)
+    async fn changes_after(&self, after: i64, limit: i64) -> Result<crate::changes::ChangeLog, StoreError> {
+        let fail = |e| db_error("reading the change sequence", e);
+        let (oldest, newest): (i64, i64) =
+            sqlx::query_as("SELECT COALESCE(MIN(seq), 0), COALESCE(MAX(seq), 0) FROM store_changes")
+                .fetch_one(&self.pool)
+                .await
+                .map_err(fail)?;
+        let rows: Vec<(i64, String)> =
+            sqlx::query_as("SELECT seq, change FROM store_changes WHERE seq > $1 ORDER BY seq LIMIT $2")
+                .bind(after)
+                .bind(limit.max(0))
+                .fetch_all(&self.pool)
+                .await
+                .map_err(fail)?;
+        Ok(crate::changes::ChangeLog { oldest, newest, rows })
     }
 }

@@ -61,6 +61,9 @@ pub enum StoreErrorKind {
     /// The database cannot be reached or went away (connection refused or reset, pool timed out,
     /// server shutting down, I/O error).
     Unavailable,
+    /// The database is a read-only standby (PostgreSQL `25006 read_only_sql_transaction`):
+    /// writes go to its primary.
+    ReadOnly,
     /// Anything else (a bug, a constraint, a migration that does not apply).
     Other,
 }
@@ -76,6 +79,7 @@ impl std::fmt::Display for StoreError {
         match self.kind {
             StoreErrorKind::Full => write!(f, "the disk is full: {}", self.message),
             StoreErrorKind::Unavailable => write!(f, "the database is unavailable: {}", self.message),
+            StoreErrorKind::ReadOnly => write!(f, "the database is a read-only standby: {}", self.message),
             StoreErrorKind::Other => f.write_str(&self.message),
         }
     }
@@ -415,9 +419,13 @@ pub trait Store: Sync {
     /// Whether the database answers (`/readyz`).
     fn ping(&self) -> impl Future<Output = Result<(), StoreError>> + Send;
 
-    /// The largest id of a stored game (0 when none is stored): how a process that is not
-    /// notified learns that another one stored games ([`changes`]).
-    fn last_game_id(&self) -> impl Future<Output = Result<i64, StoreError>> + Send;
+    /// The change sequence after number `after`, oldest first, at most `limit` changes: how a
+    /// process that is not notified learns what others committed ([`changes`]).
+    fn changes_after(
+        &self,
+        after: i64,
+        limit: i64,
+    ) -> impl Future<Output = Result<changes::ChangeLog, StoreError>> + Send;
 
     /// Whether the database can write: writes and deletes a 1 MiB row (`/readyz`, after a write
     /// failed on a full disk).
@@ -564,8 +572,8 @@ impl Store for Backend {
         delegate!(self, s => s.ping().await)
     }
 
-    async fn last_game_id(&self) -> Result<i64, StoreError> {
-        delegate!(self, s => s.last_game_id().await)
+    async fn changes_after(&self, after: i64, limit: i64) -> Result<changes::ChangeLog, StoreError> {
+        delegate!(self, s => s.changes_after(after, limit).await)
     }
 
     async fn probe_write(&self) -> Result<(), StoreError> {
@@ -581,6 +589,7 @@ impl Backend {
 }
 
 /// A store opened from a URL.
+#[derive(Clone, Debug)]
 pub enum Backend {
     Postgres(PgStore),
     Sqlite(SqliteStore),
@@ -693,7 +702,10 @@ fn error_kind(e: &sqlx::Error) -> StoreErrorKind {
     match e {
         sqlx::Error::Database(db) => {
             let code = db.code().unwrap_or_default();
-            if let Ok(sqlite) = code.parse::<i64>() {
+            // PostgreSQL's SQLSTATEs are digits too (`53100`): only SQLite's codes are read as
+            // numbers.
+            let postgres = db.try_downcast_ref::<sqlx::postgres::PgDatabaseError>().is_some();
+            if let (false, Ok(sqlite)) = (postgres, code.parse::<i64>()) {
                 return match sqlite & 0xff {
                     SQLITE_FULL => StoreErrorKind::Full,
                     SQLITE_IOERR | SQLITE_CANTOPEN => StoreErrorKind::Unavailable,
@@ -704,6 +716,7 @@ fn error_kind(e: &sqlx::Error) -> StoreErrorKind {
             // connection exceptions, class 57 operator intervention (shutdown, crash recovery).
             match code.as_ref() {
                 "53100" => StoreErrorKind::Full,
+                "25006" => StoreErrorKind::ReadOnly,
                 c if c.starts_with("08") || c.starts_with("57") => StoreErrorKind::Unavailable,
                 _ => StoreErrorKind::Other,
             }

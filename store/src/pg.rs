@@ -109,6 +109,29 @@ fn put_field(out: &mut Vec<u8>, value: Option<impl AsRef<[u8]>>) -> Result<(), s
 #[derive(Clone, Debug)]
 pub struct PgStore {
     pool: Pool<Db>,
+    standby: bool,
+}
+
+/// A standby cannot migrate (its primary does, and replication brings the schema): it serves
+/// only when every migration of this build is applied there.
+async fn check_migrated(pool: &Pool<Db>) -> Result<(), StoreError> {
+    let applied: Vec<i64> = sqlx::query_scalar("SELECT version FROM _sqlx_migrations WHERE success")
+        .fetch_all(pool)
+        .await
+        .map_err(|e| db_error("reading the standby's migrations", e))?;
+    let missing: Vec<String> = crate::embedded::POSTGRES
+        .iter()
+        .filter(|(v, _, _)| !applied.contains(v))
+        .map(|(v, name, _)| format!("{v} {name}"))
+        .collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    Err(StoreError::other(format!(
+        "the database is a read-only standby whose schema lacks {} migration(s) of this build ({}): open its primary with this build first",
+        missing.len(),
+        missing.join(", ")
+    )))
 }
 
 impl PgStore {
@@ -129,13 +152,27 @@ impl PgStore {
             .connect_with(options)
             .await
             .map_err(|e| db_error("connecting to PostgreSQL", e))?;
-        migrator(crate::embedded::POSTGRES)
-            .await?
-            .run(&pool)
+        let standby: bool = sqlx::query_scalar("SELECT pg_is_in_recovery()")
+            .fetch_one(&pool)
             .await
-            .map_err(|e| migrate_error("migrating the PostgreSQL database", e))?;
-        register_games(&pool).await?;
-        Ok(PgStore { pool })
+            .map_err(|e| db_error("asking whether the database is a standby", e))?;
+        if standby {
+            check_migrated(&pool).await?;
+        } else {
+            migrator(crate::embedded::POSTGRES)
+                .await?
+                .run(&pool)
+                .await
+                .map_err(|e| migrate_error("migrating the PostgreSQL database", e))?;
+            register_games(&pool).await?;
+        }
+        Ok(PgStore { pool, standby })
+    }
+
+    /// Whether the database is a hot standby (read-only; it learns the primary's writes by
+    /// streaming replication, and no notifications: see [`crate::changes`]).
+    pub fn is_standby(&self) -> bool {
+        self.standby
     }
 
     /// A failed operation's error as it is: PostgreSQL names a full disk itself (`53100`).

@@ -40,8 +40,8 @@ fn load(db: &Database) {
                 sqlx::raw_sql(&dump("sqlite.sql.gz")).execute(&mut conn).await.expect("load the SQLite dump");
                 conn.close().await.expect("close");
             }
-            Database::Pg(pg) => {
-                let mut conn = sqlx::PgConnection::connect(&pg.url).await.expect("connect");
+            Database::Pg(_) | Database::Url(_) => {
+                let mut conn = sqlx::PgConnection::connect(&db.url()).await.expect("connect");
                 sqlx::raw_sql(&dump("postgres.sql.gz")).execute(&mut conn).await.expect("load the PostgreSQL dump");
                 conn.close().await.expect("close");
             }

@@ -830,8 +830,40 @@ fn a_server_on_sqlite_counts_games_another_process_imports() {
     assert_eq!(seen, (json!(24), 2, json!(24)), "the imported games are counted");
 }
 
+/// Verdicts rewritten by another process (`chronicle reverify` into the same SQLite file) are
+/// read by the running server within 2 s: the change sequence carries the rewrite
+/// (docs/scaling.md, "Writers"). A stored score is made wrong behind the server's back first (as
+/// an older engine might have left it), so that the rewrite changes what the statistics say.
+#[test]
+fn a_server_on_sqlite_reads_verdicts_another_process_rewrites() {
+    let db = Database::sqlite();
+    import_simulated(&db, "5", "2", "9");
+    let url = db.url();
+    runtime().block_on(async {
+        use sqlx::Connection;
+        let mut c = sqlx::SqliteConnection::connect(&url).await.expect("open the store");
+        let done = sqlx::query("UPDATE game_players SET total = total + 1000 WHERE game_id = 1 AND seat = 0")
+            .execute(&mut c)
+            .await
+            .expect("make a stored score wrong");
+        assert_eq!(done.rows_affected(), 1);
+    });
+    let server = Server::start(&db, &[]);
+    let q = "{ caverna { scoreDistribution { playerGames max } } }";
+    let max = || server.data(None, q, json!({}))["caverna"]["scoreDistribution"]["max"].as_i64().unwrap_or(0);
+    assert!(max() > 900, "the wrong score is counted before the reverify");
+    let out = chronicle().args(["reverify", "--database-url", &url]).output().expect("chronicle reverify");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
+    while max() > 900 {
+        assert!(std::time::Instant::now() < deadline, "the rewritten verdicts are not read within 2 s");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert_eq!(server.data(None, q, json!({}))["caverna"]["scoreDistribution"]["playerGames"], 10);
+}
+
 /// `chronicle simulate` then `chronicle import` into `db`, as another process would.
-fn import_simulated(db: &Database, games: &str, players: &str, seed: &str) {
+pub fn import_simulated(db: &Database, games: &str, players: &str, seed: &str) {
     let dir = TempDir::new();
     let out = chronicle()
         .args(["simulate", "--games", games, "--players", players, "--seed", seed, "--out"])

@@ -166,8 +166,12 @@ macro_rules! delegate_store {
             async fn ping(&self) -> Result<(), StoreError> {
                 self.store.ping().await
             }
-            async fn last_game_id(&self) -> Result<i64, StoreError> {
-                self.store.last_game_id().await
+            async fn changes_after(
+                &self,
+                after: i64,
+                limit: i64,
+            ) -> Result<chronicle_store::changes::ChangeLog, StoreError> {
+                self.store.changes_after(after, limit).await
             }
         }
     };

@@ -173,7 +173,9 @@ fn service_problem(e: &ServiceError) -> HttpResponse {
         ServiceError::NotFound(_) => StatusCode::NOT_FOUND,
         ServiceError::BadInput(_) => StatusCode::BAD_REQUEST,
         ServiceError::Busy(_) => StatusCode::SERVICE_UNAVAILABLE,
-        ServiceError::StorageFull(_) | ServiceError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+        ServiceError::StorageFull(_) | ServiceError::Unavailable(_) | ServiceError::ReadOnly(_) => {
+            StatusCode::SERVICE_UNAVAILABLE
+        }
         _ => StatusCode::INTERNAL_SERVER_ERROR,
     };
     problem(status, "Something went wrong", e.public_message())

@@ -13,6 +13,8 @@ use super::*;
 pub enum Database {
     Lite(TempDir),
     Pg(PgScratch),
+    /// A database another guard owns (a standby's copy of a scratch database).
+    Url(String),
 }
 
 impl Database {
@@ -24,6 +26,7 @@ impl Database {
         match self {
             Database::Lite(dir) => format!("sqlite://{}", dir.0.join("chronicle.db").display()),
             Database::Pg(db) => db.url.clone(),
+            Database::Url(url) => url.clone(),
         }
     }
 }
