@@ -45,7 +45,8 @@ const VERDICT_COLUMNS: [&str; 17] = [
 ];
 
 /// The tables holding one game's players, score rows and facts, children first.
-const CHILD_TABLES: [&str; 8] = [
+const CHILD_TABLES: [&str; 9] = [
+    "game_facts",
     "game_player_counts",
     "game_expedition_loot",
     "game_expeditions",
@@ -149,6 +150,10 @@ fn texts<'a, T>(rows: &[T], f: impl Fn(&T) -> Option<&'a str>) -> Column<'a> {
 async fn insert_children(conn: &mut Conn, games: &[(i64, &GameRecord)]) -> Result<(), sqlx::Error> {
     let players: Vec<(i64, &PlayerRow)> =
         games.iter().flat_map(|&(id, r)| r.players.iter().map(move |p| (id, p))).collect();
+    let sheets: Vec<String> = players
+        .iter()
+        .map(|(_, p)| crate::packed::sheet_text(p.score.as_ref().map_or(&[][..], |s| &s.rows[..]), &p.counters))
+        .collect();
     let columns = vec![
         ("game_id", i64s(&players, |x| Some(x.0))),
         ("seat", i16s(&players, |x| Some(x.1.seat))),
@@ -158,8 +163,19 @@ async fn insert_children(conn: &mut Conn, games: &[(i64, &GameRecord)]) -> Resul
         ("rank", i16s(&players, |x| x.1.rank)),
         ("winner", Column::Bool(players.iter().map(|x| x.1.winner).collect())),
         ("claimed_total", i64s(&players, |x| x.1.claimed)),
+        ("sheet", Column::Text(sheets.iter().map(|s| Some(s.as_str())).collect())),
     ];
     bulk_insert(conn, Table::new("game_players", &players, columns)).await?;
+
+    let facts: Vec<(i64, String)> = games
+        .iter()
+        .filter_map(|&(id, r)| r.facts.caverna().map(|f| (id, crate::packed::facts_text(f))))
+        .collect();
+    let columns = vec![
+        ("game_id", i64s(&facts, |x| Some(x.0))),
+        ("facts", Column::Text(facts.iter().map(|x| Some(x.1.as_str())).collect())),
+    ];
+    bulk_insert(conn, Table::new("game_facts", &facts, columns)).await?;
 
     let rows: Vec<(i64, i16, i16, &ScoreRow)> = players
         .iter()
@@ -488,7 +504,7 @@ async fn outcomes(pool: &Pool<Db>, ids: &[i64]) -> Result<BTreeMap<i64, Outcome>
         }
         let mut score_rows = score_rows_of(pool, chunk).await.map_err(fail)?;
         let mut qb: QueryBuilder<'_, Db> =
-            QueryBuilder::new("SELECT game_id, seat, winner, total FROM game_players WHERE game_id IN ");
+            QueryBuilder::new("SELECT game_id, seat, winner, total, sheet FROM game_players WHERE game_id IN ");
         push_in_list(&mut qb, chunk);
         qb.push(" ORDER BY game_id, seat");
         for row in qb.build().persistent(false).fetch_all(pool).await.map_err(fail)? {
@@ -496,7 +512,11 @@ async fn outcomes(pool: &Pool<Db>, ids: &[i64]) -> Result<BTreeMap<i64, Outcome>
             let seat: i16 = row.try_get("seat").map_err(fail)?;
             let winner: bool = row.try_get("winner").map_err(fail)?;
             let total: Option<i64> = row.try_get("total").map_err(fail)?;
-            let score = total.map(|total| Score { rows: score_rows.remove(&(id, seat)).unwrap_or_default(), total });
+            let rows = match row.try_get::<Option<String>, _>("sheet").map_err(fail)? {
+                Some(text) => crate::packed::sheet_from(&text).map_err(StoreError::other)?.0,
+                None => score_rows.remove(&(id, seat)).unwrap_or_default(),
+            };
+            let score = total.map(|total| Score { rows, total });
             if let Some(o) = out.get_mut(&id) {
                 o.scores.push(score);
                 if winner {
@@ -574,23 +594,30 @@ async fn fetch_rows(pool: &Pool<Db>, sql: &str, id: i64) -> Result<Vec<DbRow>, s
 
 /// The columns `player_from` reads.
 fn player_columns() -> &'static str {
-    "seat, name, player_id, total, rank, winner, claimed_total"
+    "seat, name, player_id, total, rank, winner, claimed_total, sheet"
 }
 
-/// A player from its `game_players` row; its score has the total and no rows yet
-/// ([`attach_score_rows`] adds them).
-fn player_from(r: &DbRow) -> Result<PlayerRow, sqlx::Error> {
+/// A player from its `game_players` row, with its score rows and counters from the row's sheet
+/// ([`crate::packed`]); `false` for a row written before the compact form, whose score rows
+/// and counters are still in their own tables ([`attach_score_rows`], [`attach_counters`]).
+fn player_from(r: &DbRow) -> Result<(PlayerRow, bool), sqlx::Error> {
     let total: Option<i64> = r.try_get("total")?;
-    Ok(PlayerRow {
+    let sheet: Option<String> = r.try_get("sheet")?;
+    let (rows, counters) = match &sheet {
+        Some(text) => crate::packed::sheet_from(text).map_err(|e| sqlx::Error::Decode(e.into()))?,
+        None => (Vec::new(), Vec::new()),
+    };
+    let player = PlayerRow {
         seat: r.try_get("seat")?,
         name: r.try_get("name")?,
         id: r.try_get("player_id")?,
-        score: total.map(|total| Score { rows: Vec::new(), total }),
+        score: total.map(|total| Score { rows, total }),
         rank: r.try_get("rank")?,
         winner: r.try_get("winner")?,
         claimed: r.try_get("claimed_total")?,
-        counters: Vec::new(),
-    })
+        counters,
+    };
+    Ok((player, sheet.is_some()))
 }
 
 /// The record of a row with the verdict columns (`VERDICT_COLUMNS`), without players or facts.
@@ -699,8 +726,24 @@ async fn rows_of(pool: &Pool<Db>, sql: &str, ids: &[i64], order: &str) -> Result
     Ok(rows)
 }
 
-/// The facts of these games (games without facts are absent).
+/// The facts of these games (games without facts are absent): from their compact rows
+/// (`game_facts`), or from the fact tables for games written before the compact form.
 async fn facts_of(pool: &Pool<Db>, ids: &[i64]) -> Result<HashMap<i64, CavernaFacts>, sqlx::Error> {
+    let mut out: HashMap<i64, CavernaFacts> = HashMap::new();
+    for r in rows_of(pool, "SELECT game_id, facts FROM game_facts WHERE game_id IN ", ids, "game_id").await? {
+        let text: String = r.try_get("facts")?;
+        let facts = crate::packed::facts_from(&text).map_err(|e| sqlx::Error::Decode(e.into()))?;
+        out.insert(r.try_get("game_id")?, facts);
+    }
+    let old: Vec<i64> = ids.iter().copied().filter(|id| !out.contains_key(id)).collect();
+    if !old.is_empty() {
+        out.extend(fact_rows_of(pool, &old).await?);
+    }
+    Ok(out)
+}
+
+/// The facts of games written before the compact form, from the fact tables.
+async fn fact_rows_of(pool: &Pool<Db>, ids: &[i64]) -> Result<HashMap<i64, CavernaFacts>, sqlx::Error> {
     let mut out: HashMap<i64, CavernaFacts> = HashMap::new();
     let sql = "SELECT game_id, seq, player, round, space, dwarf, imitated FROM game_placements WHERE game_id IN ";
     for r in rows_of(pool, sql, ids, "seq").await? {
@@ -774,13 +817,18 @@ async fn game(pool: &Pool<Db>, id: i64) -> Result<Option<StoredGame>, StoreError
     };
     let mut record = verdict_from(&row, id)?;
     let players_sql = format!("SELECT {} FROM game_players WHERE game_id = $1 ORDER BY seat", player_columns());
+    let mut compact = true;
     for r in fetch_rows(pool, &players_sql, id).await.map_err(fail)? {
-        record.players.push(player_from(&r).map_err(fail)?);
+        let (player, sheet) = player_from(&r).map_err(fail)?;
+        compact &= sheet;
+        record.players.push(player);
     }
-    let mut rows = score_rows_of(pool, &[id]).await.map_err(fail)?;
-    attach_score_rows(id, &mut record.players, &mut rows);
-    let mut counts = counters_of(pool, &[id]).await.map_err(fail)?;
-    attach_counters(id, &mut record, &mut counts);
+    if !compact {
+        let mut rows = score_rows_of(pool, &[id]).await.map_err(fail)?;
+        attach_score_rows(id, &mut record.players, &mut rows);
+        let mut counts = counters_of(pool, &[id]).await.map_err(fail)?;
+        attach_counters(id, &mut record, &mut counts);
+    }
     if record.facts.caverna().is_some() {
         let facts = facts_of(pool, &[id]).await.map_err(fail)?.remove(&id);
         fill_facts(&mut record, facts);

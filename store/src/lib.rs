@@ -24,6 +24,7 @@ use chronicle_game::{GameKind, Status};
 use crate::record::{GameRecord, Outcome};
 
 pub mod changes;
+mod packed;
 mod pg;
 pub mod record;
 mod sqlite;

@@ -31,15 +31,25 @@ async fn game_heads(pool: &Pool<Db>, ids: &[i64]) -> Result<Vec<GameHead>, Store
             QueryBuilder::new(format!("SELECT game_id, {} FROM game_players WHERE game_id IN ", player_columns()));
         push_in_list(&mut qb, chunk);
         qb.push(" ORDER BY game_id, seat");
+        // Games whose players were written before the compact form (score rows and counters in
+        // their own tables).
+        let mut old = Vec::new();
         for row in qb.build().persistent(false).fetch_all(pool).await.map_err(fail)? {
             let id: i64 = row.try_get("game_id").map_err(fail)?;
             if let Some(head) = heads.get_mut(&id) {
-                head.record.players.push(player_from(&row).map_err(fail)?);
+                let (player, sheet) = player_from(&row).map_err(fail)?;
+                if !sheet && old.last() != Some(&id) {
+                    old.push(id);
+                }
+                head.record.players.push(player);
             }
         }
-        let mut rows = score_rows_of(pool, chunk).await.map_err(fail)?;
-        let mut counts = counters_of(pool, chunk).await.map_err(fail)?;
-        for &id in chunk {
+        if old.is_empty() {
+            continue;
+        }
+        let mut rows = score_rows_of(pool, &old).await.map_err(fail)?;
+        let mut counts = counters_of(pool, &old).await.map_err(fail)?;
+        for &id in &old {
             if let Some(head) = heads.get_mut(&id) {
                 attach_score_rows(id, &mut head.record.players, &mut rows);
                 attach_counters(id, &mut head.record, &mut counts);
@@ -425,7 +435,8 @@ async fn complete_records(pool: &Pool<Db>, after: i64, limit: i64) -> Result<Vec
             .await
             .map_err(fail)?;
     let heads = game_heads(pool, &ids).await?;
-    let mut facts = facts_of(pool, &ids).await.map_err(fail)?;
+    let with_facts: Vec<i64> = heads.iter().filter(|h| h.record.facts.caverna().is_some()).map(|h| h.id).collect();
+    let mut facts = facts_of(pool, &with_facts).await.map_err(fail)?;
     Ok(heads
         .into_iter()
         .map(|mut h| {

@@ -570,16 +570,18 @@ async fn reverify_corrects_and_reports_tampering<S: TestStore>(s: &S) {
     let clean = reverify(s, 3, &quiet()).await.unwrap();
     assert_eq!((clean.reverified, clean.changes.len(), clean.failures.len()), (4, 0, 0));
 
-    // Tamper: a status, a score, an error code, and some facts.
+    // Tamper: a status, a score (its total and its sheet: one row left, `grain` at 99), an error
+    // code, and some facts (every placement of one game; the other's weapons and loot).
     let (three, five, invalid, valid) = (ids[0], ids[1], ids[2], ids[3]);
     s.exec(&format!("UPDATE games SET status = 'incomplete', engine_version = '0.0.0' WHERE id = {three}")).await;
-    s.exec(&format!("UPDATE game_players SET total = total + 100 WHERE game_id = {five} AND seat = 1")).await;
-    s.exec(&format!("UPDATE game_score_rows SET points = 99 WHERE game_id = {five} AND seat = 1 AND row_id = 'grain'"))
-        .await;
+    s.exec(&format!(
+        r#"UPDATE game_players SET total = total + 100, sheet = '{{"v":1,"r":[["grain",99]]}}' WHERE game_id = {five} AND seat = 1"#
+    ))
+    .await;
     s.exec(&format!("UPDATE games SET error_code = 'space_taken' WHERE id = {invalid}")).await;
-    s.exec(&format!("DELETE FROM game_placements WHERE game_id = {valid}")).await;
-    s.exec(&format!("DELETE FROM game_expedition_loot WHERE game_id = {five}")).await;
-    s.exec(&format!("UPDATE game_weapons SET final_strength = 1 WHERE game_id = {five}")).await;
+    s.exec(&format!(r#"UPDATE game_facts SET facts = '{{"v":1}}' WHERE game_id = {valid}"#)).await;
+    s.exec(&format!(r#"UPDATE game_facts SET facts = '{{"v":1,"w":[[0,0,null,null,1,0]]}}' WHERE game_id = {five}"#))
+        .await;
 
     let fixed = reverify(s, 3, &quiet()).await.unwrap();
     assert_eq!(fixed.reverified, 4);
