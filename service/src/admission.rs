@@ -11,6 +11,11 @@
 //!   `wait`; beyond either, the caller gets [`Busy`] at once (`BUSY`, HTTP 503 with
 //!   `Retry-After`) instead of piling up.
 //!
+//! - **Statistics computed for one request** (an outcome report over a filter, strategy effects
+//!   over a filter, a questions page's answers on a miss of the kept ones) take a replay slot
+//!   too ([`Admission::compute`]): they are CPU work of the same order, on a blocking thread.
+//!   Answers read from kept tallies or kept results take none.
+//!
 //! Two budgets rather than one: a request holds its body's reservation while it waits for a
 //! replay's, and with one shared budget, bodies could take it all and wait for each other.
 
@@ -86,6 +91,12 @@ pub struct ReplayPermit {
     _memory: OwnedSemaphorePermit,
 }
 
+/// A running computation's slot; released when dropped.
+#[derive(Debug)]
+pub struct ComputePermit {
+    _slot: OwnedSemaphorePermit,
+}
+
 /// A request body's memory; released when dropped.
 #[derive(Debug)]
 pub struct BodyPermit {
@@ -140,6 +151,17 @@ impl Admission {
             (Ok(slots), Ok(memory)) => Ok(ReplayPermit { _slots: slots, _memory: memory }),
             _ => Err(Busy("the server is shutting down".into())),
         }
+    }
+
+    /// Admits one computation of statistics for a request (`what`, as its refusal says it): one
+    /// slot of the replays' (it is CPU work on a blocking thread), through the same bounded
+    /// queue; no memory reservation (it reads kept rows, and holds what its answer holds).
+    pub async fn compute(&self, what: &str) -> Result<ComputePermit, Busy> {
+        if let Ok(slot) = Arc::clone(&self.slots).try_acquire_owned() {
+            return Ok(ComputePermit { _slot: slot });
+        }
+        let slot = self.wait_for(what, Arc::clone(&self.slots).acquire_owned()).await?;
+        slot.map(|s| ComputePermit { _slot: s }).map_err(|_| Busy("the server is shutting down".into()))
     }
 
     /// The number of replay threads a batch of `n` logs may use.
@@ -271,5 +293,25 @@ mod tests {
             out.push(gate.body(bytes).await.unwrap());
         }
         out
+    }
+
+    /// A computation of statistics takes a replay slot: with every slot taken, it waits in the
+    /// bounded queue and is refused with `BUSY` after the wait, and runs once a slot is free.
+    #[tokio::test]
+    async fn statistics_computed_for_a_request_wait_for_a_slot_like_a_replay() {
+        let admission = Admission::new(AdmissionLimits {
+            replay_slots: 1,
+            replay_memory: 1 << 20,
+            body_memory: 1 << 20,
+            queue: 4,
+            wait: Duration::from_millis(50),
+        });
+        let replay = admission.replay(1, 10).await.expect("the only slot");
+        let refused = admission.compute("outcome report").await.expect_err("no slot within the wait");
+        assert!(refused.0.contains("outcome report"), "{}", refused.0);
+        drop(replay);
+        let running = admission.compute("outcome report").await.expect("a free slot");
+        assert!(admission.replay(1, 10).await.is_err(), "the computation holds the slot");
+        drop(running);
     }
 }

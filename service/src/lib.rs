@@ -254,6 +254,11 @@ impl Service {
         &self.admission
     }
 
+    /// Admits statistics computed for one request (see [`admission`]).
+    pub(crate) async fn compute(&self, what: &str) -> Result<admission::ComputePermit, ServiceError> {
+        self.admission.compute(what).await.map_err(|b| ServiceError::Busy(b.0))
+    }
+
     /// Remembers how a write ended: a full disk marks the store as unable to write, a success
     /// clears the mark.
     fn wrote<T>(&self, result: Result<T, StoreError>) -> Result<T, ServiceError> {
@@ -426,6 +431,7 @@ impl Service {
     ) -> Result<chronicle_analytics::outcomes::OutcomeReport, ServiceError> {
         self.stats_loaded().await?;
         let corpora = Arc::clone(&self.outcomes);
+        let _slot = self.compute("an outcome report").await?;
         let report = blocking(move || corpora.report(kind, &filter)).await?;
         report.ok_or_else(|| ServiceError::BadInput(format!("{kind} has no outcome statistics")))
     }
@@ -480,6 +486,7 @@ impl Service {
         if filter == chronicle_analytics::skill::EffectsFilter::default() {
             return Ok(skill.effects.clone());
         }
+        let _slot = self.compute("the strategies' effects over a filter").await?;
         blocking(move || Ok(skill.effects_where(&filter))).await?
     }
 

@@ -60,6 +60,7 @@ impl Service {
             }
         }
         let from = Arc::downgrade(&skill);
+        let _slot = self.compute("a questions page").await?;
         let fresh = Arc::new(blocking(move || report(kind, &skill, tile, include_simulated)).await?);
         self.kept_questions.insert(key, (from, Arc::clone(&fresh)));
         Ok(fresh)

@@ -106,7 +106,6 @@ struct Table<'a> {
 
 enum Column<'a> {
     I16(Vec<Option<i16>>),
-    I32(Vec<Option<i32>>),
     I64(Vec<Option<i64>>),
     Text(Vec<Option<&'a str>>),
     Bool(Vec<bool>),
@@ -132,10 +131,6 @@ impl<'a> Table<'a> {
 
 fn i16s<T>(rows: &[T], f: impl Fn(&T) -> Option<i16>) -> Column<'static> {
     Column::I16(rows.iter().map(f).collect())
-}
-
-fn i32s<T>(rows: &[T], f: impl Fn(&T) -> Option<i32>) -> Column<'static> {
-    Column::I32(rows.iter().map(f).collect())
 }
 
 fn i64s<T>(rows: &[T], f: impl Fn(&T) -> Option<i64>) -> Column<'static> {
@@ -177,102 +172,9 @@ async fn insert_children(conn: &mut Conn, games: &[(i64, &GameRecord)]) -> Resul
     ];
     bulk_insert(conn, Table::new("game_facts", &facts, columns)).await?;
 
-    let rows: Vec<(i64, i16, i16, &ScoreRow)> = players
-        .iter()
-        .flat_map(|&(id, p)| {
-            let rows = p.score.as_ref().map_or(&[][..], |s| &s.rows[..]);
-            rows.iter().enumerate().map(move |(i, row)| (id, p.seat, i16::try_from(i).unwrap_or(i16::MAX), row))
-        })
-        .collect();
-    let columns = vec![
-        ("game_id", i64s(&rows, |x| Some(x.0))),
-        ("seat", i16s(&rows, |x| Some(x.1))),
-        ("position", i16s(&rows, |x| Some(x.2))),
-        ("row_id", texts(&rows, |x| Some(x.3.id.as_str()))),
-        ("points", i64s(&rows, |x| Some(x.3.points))),
-    ];
-    bulk_insert(conn, Table::new("game_score_rows", &rows, columns)).await?;
-
-    let counts: Vec<(i64, i16, &Counter)> =
-        players.iter().flat_map(|&(id, p)| p.counters.iter().map(move |c| (id, p.seat, c))).collect();
-    let columns = vec![
-        ("game_id", i64s(&counts, |x| Some(x.0))),
-        ("seat", i16s(&counts, |x| Some(x.1))),
-        ("counter", texts(&counts, |x| Some(x.2.id.as_str()))),
-        ("value", i64s(&counts, |x| Some(x.2.value))),
-    ];
-    bulk_insert(conn, Table::new("game_player_counts", &counts, columns)).await?;
-
-    let placements: Vec<(i64, &PlacementRow)> =
-        games.iter().flat_map(|&(id, r)| r.caverna().placements.iter().map(move |x| (id, x))).collect();
-    let columns = vec![
-        ("game_id", i64s(&placements, |x| Some(x.0))),
-        ("seq", i32s(&placements, |x| Some(x.1.seq))),
-        ("player", i16s(&placements, |x| Some(x.1.player))),
-        ("round", i16s(&placements, |x| Some(x.1.round))),
-        ("space", texts(&placements, |x| Some(x.1.space.as_str()))),
-        ("dwarf", i16s(&placements, |x| Some(x.1.dwarf))),
-        ("imitated", texts(&placements, |x| x.1.imitated.as_deref())),
-    ];
-    bulk_insert(conn, Table::new("game_placements", &placements, columns)).await?;
-
-    let furnishings: Vec<(i64, &FurnishingRow)> =
-        games.iter().flat_map(|&(id, r)| r.caverna().furnishings.iter().map(move |x| (id, x))).collect();
-    let columns = vec![
-        ("game_id", i64s(&furnishings, |x| Some(x.0))),
-        ("seq", i32s(&furnishings, |x| Some(x.1.seq))),
-        ("player", i16s(&furnishings, |x| Some(x.1.player))),
-        ("round", i16s(&furnishings, |x| Some(x.1.round))),
-        ("tile", texts(&furnishings, |x| Some(x.1.tile.as_str()))),
-        ("cell_row", i16s(&furnishings, |x| Some(x.1.row))),
-        ("cell_col", i16s(&furnishings, |x| Some(x.1.col))),
-        ("via", texts(&furnishings, |x| Some(x.1.via.as_str()))),
-        ("space", texts(&furnishings, |x| x.1.space.as_deref())),
-    ];
-    bulk_insert(conn, Table::new("game_furnishings", &furnishings, columns)).await?;
-
-    let weapons: Vec<(i64, &WeaponRow)> =
-        games.iter().flat_map(|&(id, r)| r.caverna().weapons.iter().map(move |x| (id, x))).collect();
-    let columns = vec![
-        ("game_id", i64s(&weapons, |x| Some(x.0))),
-        ("player", i16s(&weapons, |x| Some(x.1.player))),
-        ("dwarf", i16s(&weapons, |x| Some(x.1.dwarf))),
-        ("round_forged", i16s(&weapons, |x| x.1.round_forged)),
-        ("strength_forged", i16s(&weapons, |x| x.1.strength_forged)),
-        ("final_strength", i16s(&weapons, |x| x.1.final_strength)),
-        ("expeditions", i32s(&weapons, |x| Some(x.1.expeditions))),
-    ];
-    bulk_insert(conn, Table::new("game_weapons", &weapons, columns)).await?;
-
-    let expeditions: Vec<(i64, &ExpeditionRow)> =
-        games.iter().flat_map(|&(id, r)| r.caverna().expeditions.iter().map(move |x| (id, x))).collect();
-    let columns = vec![
-        ("game_id", i64s(&expeditions, |x| Some(x.0))),
-        ("seq", i32s(&expeditions, |x| Some(x.1.seq))),
-        ("player", i16s(&expeditions, |x| Some(x.1.player))),
-        ("dwarf", i16s(&expeditions, |x| Some(x.1.dwarf))),
-        ("round", i16s(&expeditions, |x| Some(x.1.round))),
-        ("level", i16s(&expeditions, |x| Some(x.1.level))),
-        ("strength", i16s(&expeditions, |x| Some(x.1.strength))),
-    ];
-    bulk_insert(conn, Table::new("game_expeditions", &expeditions, columns)).await?;
-
-    let loot: Vec<(i64, i32, i16, &str)> = expeditions
-        .iter()
-        .flat_map(|&(id, x)| {
-            x.loot
-                .iter()
-                .enumerate()
-                .map(move |(i, item)| (id, x.seq, i16::try_from(i).unwrap_or(i16::MAX), item.as_str()))
-        })
-        .collect();
-    let columns = vec![
-        ("game_id", i64s(&loot, |x| Some(x.0))),
-        ("expedition", i32s(&loot, |x| Some(x.1))),
-        ("idx", i16s(&loot, |x| Some(x.2))),
-        ("item", texts(&loot, |x| Some(x.3))),
-    ];
-    bulk_insert(conn, Table::new("game_expedition_loot", &loot, columns)).await?;
+    // The score rows, counters and facts are in the compact form only (`sheet` above and
+    // `game_facts`; docs/scaling.md, "Compact facts"): the tables that held them one row each
+    // are read for games written before it, and emptied of a game when it is rewritten.
     Ok(())
 }
 

@@ -66,7 +66,7 @@ const COPY_HEADER: &[u8; 19] = b"PGCOPY\n\xff\r\n\0\0\0\0\0\0\0\0\0";
 
 /// A table's rows in PostgreSQL's binary COPY format: per row the field count, then per field
 /// its length (-1 for NULL) and its value in network byte order; `-1` after the last row.
-/// Each column's type must be the table column's type exactly (`int2`, `int4`, `int8`, `text`,
+/// Each column's type must be the table column's type exactly (`int2`, `int8`, `text`,
 /// `bool`): the server reads the bytes without conversion, and rejects a size mismatch.
 fn copy_data(table: &Table<'_>) -> Result<Vec<u8>, sqlx::Error> {
     let fields = i16::try_from(table.columns.len())
@@ -79,7 +79,6 @@ fn copy_data(table: &Table<'_>) -> Result<Vec<u8>, sqlx::Error> {
             let missing = || sqlx::Error::Protocol(format!("{}.{name}: fewer values than rows", table.name));
             match column {
                 Column::I16(v) => put_field(&mut out, v.get(row).ok_or_else(missing)?.map(i16::to_be_bytes))?,
-                Column::I32(v) => put_field(&mut out, v.get(row).ok_or_else(missing)?.map(i32::to_be_bytes))?,
                 Column::I64(v) => put_field(&mut out, v.get(row).ok_or_else(missing)?.map(i64::to_be_bytes))?,
                 Column::Text(v) => put_field(&mut out, v.get(row).ok_or_else(missing)?.map(str::as_bytes))?,
                 Column::Bool(v) => put_field(&mut out, Some([u8::from(*v.get(row).ok_or_else(missing)?)]))?,

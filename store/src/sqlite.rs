@@ -58,7 +58,6 @@ async fn bulk_insert(conn: &mut Conn, table: Table<'_>) -> Result<(), sqlx::Erro
             for (_, column) in &table.columns {
                 match column {
                     Column::I16(v) => b.push_bind(v.get(r).copied().flatten()),
-                    Column::I32(v) => b.push_bind(v.get(r).copied().flatten()),
                     Column::I64(v) => b.push_bind(v.get(r).copied().flatten()),
                     Column::Text(v) => b.push_bind(v.get(r).copied().flatten()),
                     Column::Bool(v) => b.push_bind(v.get(r).copied().unwrap_or(false)),

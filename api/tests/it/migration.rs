@@ -124,6 +124,9 @@ fn a_database_of_the_previous_schema_migrates_in_place_with_identical_answers(db
     // The rewrite stores every game in the compact form (a sheet per player, a facts row per
     // Caverna game; docs/scaling.md, "Compact facts"), and the old build's answers stand.
     assert_eq!(scalar(&db, "SELECT COUNT(*) FROM game_players WHERE sheet IS NULL"), 0);
+    for old in ["game_score_rows", "game_player_counts", "game_placements", "game_furnishings", "game_weapons"] {
+        assert_eq!(scalar(&db, &format!("SELECT COUNT(*) FROM {old}")), 0, "{old} is emptied by the rewrite");
+    }
     assert_eq!(
         scalar(&db, "SELECT COUNT(*) FROM game_facts"),
         scalar(&db, "SELECT COUNT(*) FROM games WHERE game = 'caverna'")

@@ -274,16 +274,7 @@ fn distinct(inputs: &[LogInput]) -> usize {
     inputs.iter().map(|i| identify(&i.bytes).sha256).collect::<std::collections::BTreeSet<_>>().len()
 }
 
-const TABLES: [&str; 8] = [
-    "games",
-    "game_logs",
-    "game_players",
-    "game_placements",
-    "game_furnishings",
-    "game_weapons",
-    "game_expeditions",
-    "game_expedition_loot",
-];
+const TABLES: [&str; 4] = ["games", "game_logs", "game_players", "game_facts"];
 
 async fn row_counts<S: TestStore>(s: &S) -> Vec<i64> {
     let mut counts = Vec::new();
@@ -610,8 +601,8 @@ async fn reverify_corrects_and_reports_tampering<S: TestStore>(s: &S) {
     assert!(again.changes.is_empty());
 }
 
-/// Simulated Village and Above and Below games: their per-player counters are stored
-/// (`game_player_counts`), read back equal to the replay's (single game and `complete_records`),
+/// Simulated Village and Above and Below games: their per-player counters are stored (in each
+/// player's sheet, `game_players.sheet`), read back equal to the replay's (single game and `complete_records`),
 /// and rewritten by reverify after they are tampered with or lost.
 async fn counters_round_trip_and_reverify_restores_them<S: TestStore>(s: &S) {
     use chronicle_game::GameKind;
@@ -628,7 +619,7 @@ async fn counters_round_trip_and_reverify_restores_them<S: TestStore>(s: &S) {
     let counters: usize =
         [3 * GameKind::Village.spec().counters.len(), GameKind::Village.spec().counters.len()].iter().sum::<usize>()
             + 2 * GameKind::AboveAndBelow.spec().counters.len();
-    assert_eq!(s.count("SELECT COUNT(*) FROM game_player_counts").await, counters as i64);
+    assert_eq!(stored_counters(s).await, counters);
     assert_stored_matches_replay(s).await;
     let records = s.complete_records(0, 100).await.unwrap();
     assert_eq!(records.len(), 3);
@@ -642,12 +633,36 @@ async fn counters_round_trip_and_reverify_restores_them<S: TestStore>(s: &S) {
             .all(|p| p.counters.len() == head.record.game.unwrap().spec().counters.len()));
     }
 
-    s.exec(&format!("UPDATE game_player_counts SET value = value + 7 WHERE game_id = {}", ids[0])).await;
-    s.exec(&format!("DELETE FROM game_player_counts WHERE game_id = {}", ids[2])).await;
+    // One game's counters seven too high, another's lost; the score rows left as they are.
+    for head in &records {
+        let mut player = s.game(head.id).await.unwrap().unwrap().record.players[0].clone();
+        let lost = head.id == ids[2];
+        for c in &mut player.counters {
+            c.value += 7;
+        }
+        if lost {
+            player.counters.clear();
+        }
+        let rows: Vec<Value> =
+            player.score.iter().flat_map(|s| &s.rows).map(|r| serde_json::json!([r.id, r.points])).collect();
+        let counters: Vec<Value> = player.counters.iter().map(|c| serde_json::json!([c.id, c.value])).collect();
+        let sheet = serde_json::json!({ "v": 1, "r": rows, "c": counters }).to_string();
+        s.exec(&format!("UPDATE game_players SET sheet = '{sheet}' WHERE game_id = {} AND seat = 0", head.id)).await;
+    }
+    assert_ne!(stored_counters(s).await, counters);
     let fixed = reverify(s, 2, &quiet()).await.unwrap();
     assert_eq!((fixed.reverified, fixed.changes.len()), (3, 0), "counters are facts, not the outcome");
-    assert_eq!(s.count("SELECT COUNT(*) FROM game_player_counts").await, counters as i64);
+    assert_eq!(stored_counters(s).await, counters);
     assert_stored_matches_replay(s).await;
+}
+
+/// The counters of every stored player, as read back.
+async fn stored_counters<S: TestStore>(s: &S) -> usize {
+    let mut n = 0;
+    for head in s.complete_records(0, 100).await.unwrap() {
+        n += head.record.players.iter().map(|p| p.counters.len()).sum::<usize>();
+    }
+    n
 }
 
 async fn a_failing_game_does_not_keep_its_batch_out<S: TestStore>(s: &S) {
@@ -752,23 +767,14 @@ async fn kill_mid_import_leaves_only_whole_games<S: TestStore>(s: &S) {
     let stored = s.game_count().await.unwrap();
     assert!(stored > 0 && (stored as usize) < GAMES, "killed too late to test anything: {stored} of {GAMES} stored");
 
-    // Every stored game is whole: log, players, facts.
+    // Every stored game is whole: log, players with their sheets, facts.
     let whole = |table: &str, n: usize| {
         format!("SELECT COUNT(*) FROM games g WHERE (SELECT COUNT(*) FROM {table} t WHERE t.game_id = g.id) <> {n}")
     };
-    for (table, n) in [
-        ("game_logs", 1),
-        ("game_players", expected.players.len()),
-        ("game_score_rows", expected.players.iter().map(|p| p.score.as_ref().map_or(0, |s| s.rows.len())).sum()),
-        ("game_placements", expected.caverna().placements.len()),
-        ("game_furnishings", expected.caverna().furnishings.len()),
-        ("game_weapons", expected.caverna().weapons.len()),
-        ("game_expeditions", expected.caverna().expeditions.len()),
-    ] {
+    for (table, n) in [("game_logs", 1), ("game_players", expected.players.len()), ("game_facts", 1)] {
         assert_eq!(s.count(&whole(table, n)).await, 0, "a stored game lacks rows in {table}");
     }
-    let loot: usize = expected.caverna().expeditions.iter().map(|e| e.loot.len()).sum();
-    assert_eq!(s.count(&whole("game_expedition_loot", loot)).await, 0);
+    assert_eq!(s.count("SELECT COUNT(*) FROM game_players WHERE sheet IS NULL").await, 0);
     assert_eq!(s.count("SELECT COUNT(*) FROM game_players").await, stored * expected.players.len() as i64);
 
     // Run again: the rest is imported, what was stored is a duplicate.
@@ -781,7 +787,7 @@ async fn kill_mid_import_leaves_only_whole_games<S: TestStore>(s: &S) {
     assert_eq!(s.game_count().await.unwrap(), GAMES as i64);
     assert_eq!(s.count("SELECT COUNT(DISTINCT log_sha256) FROM games").await, GAMES as i64);
     assert_eq!(s.count("SELECT COUNT(DISTINCT meta_id) FROM games").await, GAMES as i64);
-    assert_eq!(s.count(&whole("game_placements", expected.caverna().placements.len())).await, 0);
+    assert_eq!(s.count(&whole("game_facts", 1)).await, 0);
 }
 
 /// `chronicle import` / `reverify` through the CLI, in-process: flags, JSON shapes, exit codes.
