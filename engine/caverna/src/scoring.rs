@@ -1,7 +1,7 @@
 //! Final scoring by the rows of the score pad (`docs/rules/caverna-reference.md` G.1, E.5, E.6, H.11).
 
 use chronicle_game::kind::CAVERNA;
-use chronicle_game::{Score, ScoreRow};
+use chronicle_game::Score;
 use serde::Serialize;
 
 use crate::board::Tile;
@@ -46,8 +46,7 @@ impl ScoreBreakdown {
 
     /// The score as named rows (the game-agnostic form).
     pub fn score(&self) -> Score {
-        let rows = CAVERNA.score_rows.iter().zip(self.points());
-        Score { rows: rows.map(|(r, points)| ScoreRow { id: r.id.to_owned(), points }).collect(), total: self.total }
+        Score::from_rows(CAVERNA.score_rows.iter().map(|r| r.id).zip(self.points()), self.total)
     }
 }
 

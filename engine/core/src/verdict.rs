@@ -103,6 +103,12 @@ pub struct Score {
 }
 
 impl Score {
+    /// A score from its rows as `(row id, points)` in printed order and its total: the one
+    /// builder every engine's score breakdown goes through.
+    pub fn from_rows<'a>(rows: impl IntoIterator<Item = (&'a str, i64)>, total: i64) -> Score {
+        Score { rows: rows.into_iter().map(|(id, points)| ScoreRow { id: id.to_owned(), points }).collect(), total }
+    }
+
     /// The points of a row (`None` for an id this score does not have).
     pub fn row(&self, id: &str) -> Option<i64> {
         self.rows.iter().find(|r| r.id == id).map(|r| r.points)

@@ -47,14 +47,7 @@ impl ScoreBreakdown {
     }
 
     pub fn score(&self) -> chronicle_game::Score {
-        chronicle_game::Score {
-            rows: self
-                .rows()
-                .iter()
-                .map(|(id, points)| chronicle_game::ScoreRow { id: (*id).to_owned(), points: *points })
-                .collect(),
-            total: self.total,
-        }
+        chronicle_game::Score::from_rows(self.rows(), self.total)
     }
 }
 

@@ -43,14 +43,7 @@ impl ScoreBreakdown {
 
     /// As the shared [`chronicle_game::Score`].
     pub fn score(&self) -> chronicle_game::Score {
-        chronicle_game::Score {
-            rows: self
-                .rows()
-                .iter()
-                .map(|(id, points)| chronicle_game::ScoreRow { id: (*id).to_owned(), points: *points })
-                .collect(),
-            total: self.total,
-        }
+        chronicle_game::Score::from_rows(self.rows(), self.total)
     }
 }
 
