@@ -539,6 +539,12 @@ impl Service {
         &self.store
     }
 
+    /// Whether the store is a read-only PostgreSQL standby: every write is refused with
+    /// [`ServiceError::ReadOnly`], so pages say so before anyone tries.
+    pub fn read_only(&self) -> bool {
+        matches!(&self.store, Backend::Postgres(pg) if pg.is_standby())
+    }
+
     /// `postgres` or `sqlite`.
     pub fn store_backend(&self) -> &'static str {
         self.store.backend()

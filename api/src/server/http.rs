@@ -298,6 +298,9 @@ async fn healthz() -> HttpResponse {
 async fn readyz(state: web::Data<AppState>) -> HttpResponse {
     let database = state.service.store_backend();
     match state.service.ready().await {
+        Readiness::Ready if state.service.read_only() => {
+            HttpResponse::Ok().json(json!({ "status": "ready", "database": database, "standby": true }))
+        }
         Readiness::Ready => HttpResponse::Ok().json(json!({ "status": "ready", "database": database })),
         Readiness::DatabaseUnavailable => HttpResponse::ServiceUnavailable()
             .json(json!({ "status": "unavailable", "database": database, "reason": "DATABASE_UNAVAILABLE" })),

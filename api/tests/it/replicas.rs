@@ -162,6 +162,15 @@ fn a_server_on_a_hot_standby_answers_as_the_primary_and_refuses_writes() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     within_two_seconds("statistics after reverify on the standby", &on_primary, || replica.data(None, all, json!({})));
 
+    // The replica says what it is: `/readyz` names it a standby, and its upload page says it
+    // stores nothing (its store button disabled) while the primary's does not.
+    let (_, ready) = replica.get("/readyz");
+    assert!(ready.contains("\"standby\":true"), "{ready}");
+    assert!(!primary.get("/readyz").1.contains("standby"));
+    let (_, home) = replica.get("/");
+    assert!(home.contains("read-only copy of the database") && home.contains("disabled"), "{home}");
+    assert!(!primary.get("/").1.contains("read-only copy"));
+
     // A write sent to the replica is refused in words that say where to send it; nothing is
     // stored.
     let (_, body) = replica.graphql(Some(&token), SUBMIT, json!({ "log": log("complete_2p.json") }));

@@ -24,6 +24,7 @@ pub async fn home(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse 
     if let Some(r) = refused(&state, &req) {
         return r;
     }
+    let read_only = state.service.read_only();
     page(
         "Verify and store game logs",
         html! {
@@ -32,6 +33,9 @@ pub async fn home(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse 
                 code { "caverna-log/1" } ", " code { "village-log/1" } " and " code { "above-and-below-log/1" } " (JSON; see the " a href="/graphiql" { "API" } "), one per file, or many per NDJSON file." }
             section #upload {
                 h2 { "Upload" }
+                @if read_only {
+                    p.notice #read-only { "This server reads from a read-only copy of the database: it verifies logs but stores none. To store games, upload them to a server on the main database." }
+                }
                 form #upload-form {
                     label { "Log files (.json, .ndjson)" input #files type="file" multiple accept=".json,.ndjson,application/json"; }
                     div #drop { "…or drop files here" }
@@ -39,7 +43,7 @@ pub async fn home(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse 
                     label { "API token (needed to store; kept in this browser)" input #token type="password" autocomplete="off" placeholder="chr_…"; }
                     div.buttons {
                         button #verify type="button" { "Verify only" }
-                        button #store type="button" { "Verify and store" }
+                        button #store type="button" disabled[read_only] { "Verify and store" }
                     }
                 }
                 p.hint { "Verifying needs no token and stores nothing. Storing a log that is stored already links to the stored game." }
