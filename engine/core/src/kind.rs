@@ -30,7 +30,7 @@ pub struct ScoreRowSpec {
 /// statistics by count: how often a player did something, read from the final state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CounterSpec {
-    /// Stable id (snake case), as stored in `game_player_counts.counter` and shown by the API.
+    /// Stable id (snake case), as stored in each player's score sheet (`game_players.sheet`) and shown by the API.
     pub id: &'static str,
     /// What the count is, for people.
     pub label: &'static str,
