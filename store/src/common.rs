@@ -404,12 +404,22 @@ async fn outcomes(pool: &Pool<Db>, ids: &[i64]) -> Result<BTreeMap<i64, Outcome>
             };
             out.insert(row.try_get::<i64, _>("id").map_err(fail)?, o);
         }
-        let mut score_rows = score_rows_of(pool, chunk).await.map_err(fail)?;
         let mut qb: QueryBuilder<'_, Db> =
             QueryBuilder::new("SELECT game_id, seat, winner, total, sheet FROM game_players WHERE game_id IN ");
         push_in_list(&mut qb, chunk);
         qb.push(" ORDER BY game_id, seat");
-        for row in qb.build().persistent(false).fetch_all(pool).await.map_err(fail)? {
+        let players = qb.build().persistent(false).fetch_all(pool).await.map_err(fail)?;
+        // Games whose players were written before the compact form keep their score rows in
+        // their own table.
+        let mut old = Vec::new();
+        for row in &players {
+            let id: i64 = row.try_get("game_id").map_err(fail)?;
+            if row.try_get::<Option<String>, _>("sheet").map_err(fail)?.is_none() && old.last() != Some(&id) {
+                old.push(id);
+            }
+        }
+        let mut score_rows = if old.is_empty() { HashMap::new() } else { score_rows_of(pool, &old).await.map_err(fail)? };
+        for row in &players {
             let id: i64 = row.try_get("game_id").map_err(fail)?;
             let seat: i16 = row.try_get("seat").map_err(fail)?;
             let winner: bool = row.try_get("winner").map_err(fail)?;
