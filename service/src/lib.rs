@@ -223,6 +223,17 @@ enum FirstLoad {
 /// Complete games read per batch when loading the statistics.
 const STATS_BATCH: i64 = 2000;
 
+/// Skill rows grouped by game, moved rather than copied (a load holds every stored game's).
+fn by_game(
+    rows: Vec<(GameKind, chronicle_analytics::skill::SkillGame)>,
+) -> std::collections::HashMap<GameKind, Vec<chronicle_analytics::skill::SkillGame>> {
+    let mut out: std::collections::HashMap<GameKind, Vec<_>> = std::collections::HashMap::new();
+    for (kind, game) in rows {
+        out.entry(kind).or_default().push(game);
+    }
+    out
+}
+
 async fn blocking<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Result<T, ServiceError> {
     tokio::task::spawn_blocking(f).await.map_err(|e| internal(format!("worker failed: {e}")))
 }
@@ -361,9 +372,9 @@ impl Service {
             }
             after = last;
         }
+        let mut skill_games = by_game(skill_games);
         for (kind, cache) in &self.skills {
-            let games = skill_games.iter().filter(|(k, _)| k == kind).map(|(_, g)| g.clone()).collect();
-            cache.set(games)?;
+            cache.set(skill_games.remove(kind).unwrap_or_default())?;
         }
         self.outcomes.replace_with(outcome_corpora::OutcomeCorpora::from_games(&outcomes));
         let stats = Arc::clone(&self.stats);
@@ -511,9 +522,9 @@ impl Service {
             outcomes.extend(outcome_corpora::outcome(*id, record).map_err(internal)?);
         }
         self.outcomes.add(&outcomes);
+        let mut skill = by_game(skill);
         for (kind, cache) in &self.skills {
-            let games = skill.iter().filter(|(k, _)| k == kind).map(|(_, g)| g.clone()).collect();
-            if cache.extend(games)? {
+            if cache.extend(skill.remove(kind).unwrap_or_default())? {
                 cache.refresh_in_background();
             }
         }
