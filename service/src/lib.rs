@@ -411,6 +411,23 @@ impl Service {
         .await?
     }
 
+    /// A Caverna statistics query over `filter`. A filter on an uploader or a player selects
+    /// games one by one and tallies their rows (up to a few hundred milliseconds of CPU at a
+    /// million player-games), so it is admitted as a computation first
+    /// ([`admission::Admission::compute`]); every other filter adds kept tallies only.
+    pub async fn stats_over<T: Send + 'static>(
+        &self,
+        filter: chronicle_analytics::StatsFilter,
+        f: impl FnOnce(&Stats, &chronicle_analytics::StatsFilter) -> Result<T, AnalyticsError> + Send + 'static,
+    ) -> Result<T, ServiceError> {
+        let one_by_one = filter.uploader.is_some() || !filter.players.is_empty();
+        let _slot = match one_by_one {
+            true => Some(self.compute("statistics over one uploader's or player's games").await?),
+            false => None,
+        };
+        self.stats(move |s| f(s, &filter)).await
+    }
+
     /// What a Caverna statistics answer over `filter` is computed over, and the filter to
     /// compute it with: simulated games are left out when games played by people pass the
     /// filter too, unless `include_simulated` or the filter names a source itself.

@@ -452,7 +452,7 @@ async fn query<T: Send + 'static>(
     f: impl FnOnce(&Stats, &analytics::StatsFilter) -> Result<T, AnalyticsError> + Send + 'static,
 ) -> Result<T> {
     let (stats_filter, _) = corpus_and_filter(ctx, filter).await?;
-    service(ctx)?.stats(move |s| f(s, &stats_filter)).await.map_err(errors::service)
+    service(ctx)?.stats_over(stats_filter, f).await.map_err(errors::service)
 }
 
 /// The analytics filter of a query (a player with every identity merged into them; simulated

@@ -195,11 +195,11 @@ pub async fn family(state: web::Data<AppState>, req: HttpRequest, family: web::P
         Err(e) => return service_problem(&e),
     };
     let content = match id {
-        "furnishings" => state.service.stats(move |s| s.furnishings(&filter)).await.map(|f| furnishings(&f)),
-        "weapons" => state.service.stats(move |s| s.weapons(&filter)).await.map(|w| weapons(&w)),
-        "seats" => state.service.stats(move |s| s.seats(&filter)).await.map(|s| seats(&s)),
-        "scores" => state.service.stats(move |s| s.scores(&filter, 5)).await.map(|s| scores(&s)),
-        _ => state.service.stats(move |s| s.spaces(&filter)).await.map(|s| spaces(&s)),
+        "furnishings" => state.service.stats_over(filter, |s, f| s.furnishings(f)).await.map(|f| furnishings(&f)),
+        "weapons" => state.service.stats_over(filter, |s, f| s.weapons(f)).await.map(|w| weapons(&w)),
+        "seats" => state.service.stats_over(filter, |s, f| s.seats(f)).await.map(|s| seats(&s)),
+        "scores" => state.service.stats_over(filter, |s, f| s.scores(f, 5)).await.map(|s| scores(&s)),
+        _ => state.service.stats_over(filter, |s, f| s.spaces(f)).await.map(|s| spaces(&s)),
     };
     let content = match content {
         Ok(c) => c,
