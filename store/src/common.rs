@@ -405,34 +405,33 @@ async fn outcomes(pool: &Pool<Db>, ids: &[i64]) -> Result<BTreeMap<i64, Outcome>
             out.insert(row.try_get::<i64, _>("id").map_err(fail)?, o);
         }
         let mut qb: QueryBuilder<'_, Db> =
-            QueryBuilder::new("SELECT game_id, seat, winner, total, sheet FROM game_players WHERE game_id IN ");
+            QueryBuilder::new(format!("SELECT game_id, {} FROM game_players WHERE game_id IN ", player_columns()));
         push_in_list(&mut qb, chunk);
         qb.push(" ORDER BY game_id, seat");
-        let players = qb.build().persistent(false).fetch_all(pool).await.map_err(fail)?;
-        // Games whose players were written before the compact form keep their score rows in
+        let mut players = Vec::new();
+        // Games whose players were written before the compact form, with their score rows in
         // their own table.
         let mut old = Vec::new();
-        for row in &players {
+        for row in qb.build().persistent(false).fetch_all(pool).await.map_err(fail)? {
             let id: i64 = row.try_get("game_id").map_err(fail)?;
-            if row.try_get::<Option<String>, _>("sheet").map_err(fail)?.is_none() && old.last() != Some(&id) {
+            let (player, sheet) = player_from(&row).map_err(fail)?;
+            if !sheet && old.last() != Some(&id) {
                 old.push(id);
             }
+            players.push((id, player));
         }
         let mut score_rows = if old.is_empty() { HashMap::new() } else { score_rows_of(pool, &old).await.map_err(fail)? };
-        for row in &players {
-            let id: i64 = row.try_get("game_id").map_err(fail)?;
-            let seat: i16 = row.try_get("seat").map_err(fail)?;
-            let winner: bool = row.try_get("winner").map_err(fail)?;
-            let total: Option<i64> = row.try_get("total").map_err(fail)?;
-            let rows = match row.try_get::<Option<String>, _>("sheet").map_err(fail)? {
-                Some(text) => crate::packed::sheet_from(&text).map_err(StoreError::other)?.0,
-                None => score_rows.remove(&(id, seat)).unwrap_or_default(),
-            };
-            let score = total.map(|total| Score { rows, total });
+        for (id, player) in players {
+            let score = player.score.map(|mut score| {
+                if let Some(rows) = score_rows.remove(&(id, player.seat)) {
+                    score.rows = rows;
+                }
+                score
+            });
             if let Some(o) = out.get_mut(&id) {
                 o.scores.push(score);
-                if winner {
-                    o.winners.push(seat);
+                if player.winner {
+                    o.winners.push(player.seat);
                 }
             }
         }
