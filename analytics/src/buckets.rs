@@ -28,6 +28,7 @@ use crate::error::AnalyticsError;
 use crate::filter::StatsFilter;
 use crate::frames::{Starts, Tables};
 use crate::input::FurnishingSet;
+use crate::stored::StoredBucket;
 use crate::tally::{self, Part, Tally};
 
 /// What a filter can select a game by, apart from when it was played.
@@ -149,6 +150,59 @@ impl Catalog {
             + self.starts.capacity() * std::mem::size_of::<Starts>()
             + self.game_ids.capacity() * 16;
         tallies + games
+    }
+
+    /// A catalog of buckets and their tallies only, with no game (see [`crate::stored`]).
+    pub(crate) fn from_buckets(stored: Vec<StoredBucket>) -> Catalog {
+        let mut catalog = Catalog::default();
+        for b in stored {
+            let mut code = |kind: Label, text: Option<String>| {
+                let next = catalog.labels.len() as u32;
+                text.map(|t| *catalog.labels.entry((kind, t)).or_insert(next))
+            };
+            let class = Class {
+                pc: b.player_count,
+                full: b.full_set,
+                tournament: code(Label::Tournament, b.tournament),
+                source: code(Label::Source, b.source),
+            };
+            let key = (b.month, class);
+            let id = match catalog.ids.get(&key) {
+                Some(&id) => id,
+                None => {
+                    let id = catalog.buckets.len() as u32;
+                    catalog.ids.insert(key, id);
+                    if let Some(month) = key.0 {
+                        catalog.months.entry(month).or_default().push(id);
+                    }
+                    catalog.buckets.push(Bucket { key, games: Vec::new(), tally: Tally::default() });
+                    id
+                }
+            };
+            catalog.classes.entry(class).or_default().add(&b.tally);
+            if let Some(bucket) = catalog.buckets.get_mut(id as usize) {
+                bucket.tally.add(&b.tally);
+            }
+        }
+        catalog
+    }
+
+    /// Every bucket with its tally, its labels as texts.
+    pub(crate) fn stored_buckets(&self) -> Vec<StoredBucket> {
+        let texts: HashMap<(Label, u32), &str> =
+            self.labels.iter().map(|((kind, text), &code)| ((*kind, code), text.as_str())).collect();
+        let text = |kind: Label, code: Option<u32>| code.and_then(|c| texts.get(&(kind, c))).map(|t| (*t).to_owned());
+        self.buckets
+            .iter()
+            .map(|b| StoredBucket {
+                month: b.key.0,
+                player_count: b.key.1.pc,
+                full_set: b.key.1.full,
+                tournament: text(Label::Tournament, b.key.1.tournament),
+                source: text(Label::Source, b.key.1.source),
+                tally: b.tally.clone(),
+            })
+            .collect()
     }
 
     /// Records a batch whose rows were just appended, with its tallies.

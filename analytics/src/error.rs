@@ -9,6 +9,9 @@ pub enum AnalyticsError {
     InvalidInput(String),
     /// A filter value cannot be used (an unparseable `played_at` bound).
     BadFilter(String),
+    /// The filter selects games one by one or cuts a month, and these statistics hold the
+    /// tallies of whole buckets only ([`crate::Stats::from_buckets`]).
+    NeedsRows,
     /// The query engine failed (a bug here rather than bad data).
     Polars(polars::error::PolarsError),
 }
@@ -18,6 +21,9 @@ impl fmt::Display for AnalyticsError {
         match self {
             AnalyticsError::InvalidInput(m) => write!(f, "invalid input: {m}"),
             AnalyticsError::BadFilter(m) => write!(f, "bad filter: {m}"),
+            AnalyticsError::NeedsRows => {
+                write!(f, "the filter needs the games' rows, which these statistics do not hold")
+            }
             AnalyticsError::Polars(e) => write!(f, "query engine: {e}"),
         }
     }

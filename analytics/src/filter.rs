@@ -1,6 +1,6 @@
 //! Which player-games a query looks at, and how `played_at` text is compared.
 
-use crate::calendar::{days_from_civil, days_in_month};
+use crate::calendar::{days_from_civil, days_in_month, month_of, month_start};
 use crate::error::AnalyticsError;
 use crate::input::FurnishingSet;
 use crate::rate::DEFAULT_MIN_SAMPLE;
@@ -122,6 +122,16 @@ impl StatsFilter {
     }
 
     /// The `played_at` bounds as seconds since 1970-01-01T00:00:00Z.
+    /// Whether the filter needs the games' rows rather than whole buckets' tallies: it selects
+    /// games one by one (an uploader, players) or a time bound cuts a calendar month (a bound
+    /// that is not the first instant of a month, UTC). An unreadable bound needs none (it is
+    /// an error either way).
+    pub fn needs_rows(&self) -> bool {
+        let cuts = |bound: Option<i64>| bound.is_some_and(|at| month_start(month_of(at)) != at);
+        let (from, until) = self.played_bounds().unwrap_or((None, None));
+        self.uploader.is_some() || !self.players.is_empty() || cuts(from) || cuts(until)
+    }
+
     pub(crate) fn played_bounds(&self) -> Result<(Option<i64>, Option<i64>), AnalyticsError> {
         let parse = |s: &Option<String>| -> Result<Option<i64>, AnalyticsError> {
             match s {

@@ -69,6 +69,7 @@ pub mod rate;
 pub mod ratings;
 pub mod skill;
 pub mod stats;
+pub mod stored;
 pub mod synthetic;
 mod tally;
 pub mod weapons;
@@ -82,6 +83,7 @@ pub use general::{
 pub use input::{Corpus, FurnishingSet, LootTaken, PlayerGame, SpaceUse, TileBuilt};
 pub use rate::{wilson, Rate, DEFAULT_MIN_SAMPLE};
 pub use stats::{AllStats, Stats, DEFAULT_BUCKET_WIDTH};
+pub use stored::{StoredBucket, TALLY_FORMAT};
 pub use weapons::{
     ClassStats, ExpeditionBucket, ExpeditionStats, GroupStats, LootStats, RoundStats, StrengthStats, WeaponClass,
     WeaponStats,

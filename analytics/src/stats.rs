@@ -21,11 +21,12 @@
 //!   a `Stats` behind a read-write lock, answers queries under the read lock and appends under
 //!   the write lock. Results are shared as `Arc`s and stay valid after later appends.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::hash::Hash;
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use crate::buckets::Catalog;
+use crate::buckets::{Catalog, Class};
 use crate::error::AnalyticsError;
 use crate::filter::StatsFilter;
 use crate::frames::Tables;
@@ -33,7 +34,8 @@ use crate::furnishings::{self, FurnishingStats};
 use crate::general::{self, ScoreStats, SeatStats, SpaceUseStats};
 use crate::ingest;
 use crate::input::Corpus;
-use crate::tally::{self, Part};
+use crate::stored::StoredBucket;
+use crate::tally::{self, Part, Tally};
 use crate::weapons::{self, WeaponStats};
 
 /// Filters remembered per metric family before the cache is emptied.
@@ -70,6 +72,9 @@ impl Cache {
 /// Strategy statistics over a growing corpus of complete games.
 #[derive(Debug)]
 pub struct Stats {
+    /// Whether the frames hold the games' rows: `false` for statistics built from stored
+    /// buckets ([`Stats::from_buckets`]), which answer filters that select whole buckets only.
+    rows: bool,
     tables: Tables,
     catalog: Catalog,
     generation: u64,
@@ -80,6 +85,7 @@ impl Stats {
     /// No games yet.
     pub fn new() -> Result<Stats, AnalyticsError> {
         Ok(Stats {
+            rows: true,
             tables: Tables::new()?,
             catalog: Catalog::default(),
             generation: 0,
@@ -94,9 +100,47 @@ impl Stats {
         Ok(stats)
     }
 
+    /// Statistics answered from the tallies of stored buckets alone (see [`crate::stored`]):
+    /// a filter that needs the games' rows ([`StatsFilter::needs_rows`]) is refused with
+    /// [`AnalyticsError::NeedsRows`], and no game can be added.
+    pub fn from_buckets(buckets: Vec<StoredBucket>) -> Result<Stats, AnalyticsError> {
+        let mut stats = Stats::new()?;
+        stats.rows = false;
+        stats.catalog = Catalog::from_buckets(buckets);
+        Ok(stats)
+    }
+
+    /// Every bucket's tally, to be kept by a store (see [`crate::stored`]).
+    pub fn stored_buckets(&self) -> Vec<StoredBucket> {
+        self.catalog.stored_buckets()
+    }
+
+    /// Whether these statistics hold the games' rows (and so answer every filter).
+    pub fn holds_rows(&self) -> bool {
+        self.rows
+    }
+
+    /// Player-games counted, from the tallies (equal to [`Stats::player_games`] when the rows
+    /// are held).
+    pub fn player_games_counted(&self) -> u64 {
+        self.catalog.stored_buckets().iter().map(StoredBucket::player_games).sum()
+    }
+
+    /// The tallies `filter` adds up; refused for a filter that needs rows these statistics do
+    /// not hold.
+    fn gather(&self, filter: &StatsFilter, parts: &[Part]) -> Result<Vec<(Class, Cow<'_, Tally>)>, AnalyticsError> {
+        if !self.rows && filter.needs_rows() {
+            return Err(AnalyticsError::NeedsRows);
+        }
+        self.catalog.gather(&self.tables, filter, parts)
+    }
+
     /// Adds a batch of whole games (none of which may have been added before) and invalidates
     /// every cached result. On error nothing is added.
     pub fn add_games(&mut self, corpus: &Corpus) -> Result<(), AnalyticsError> {
+        if !self.rows {
+            return Err(AnalyticsError::NeedsRows);
+        }
         let ends = self
             .tables
             .ends()
@@ -205,31 +249,31 @@ impl Stats {
 
     /// [`Stats::furnishings`] without the cache.
     pub fn compute_furnishings(&self, filter: &StatsFilter) -> Result<FurnishingStats, AnalyticsError> {
-        let tallies = self.catalog.gather(&self.tables, filter, furnishings::PARTS)?;
+        let tallies = self.gather(filter, furnishings::PARTS)?;
         Ok(furnishings::compute(&tallies, filter.min_sample))
     }
 
     /// [`Stats::weapons`] without the cache.
     pub fn compute_weapons(&self, filter: &StatsFilter) -> Result<WeaponStats, AnalyticsError> {
-        let tallies = self.catalog.gather(&self.tables, filter, weapons::PARTS)?;
+        let tallies = self.gather(filter, weapons::PARTS)?;
         Ok(weapons::compute(&tallies, filter.min_sample))
     }
 
     /// [`Stats::seats`] without the cache.
     pub fn compute_seats(&self, filter: &StatsFilter) -> Result<SeatStats, AnalyticsError> {
-        let tallies = self.catalog.gather(&self.tables, filter, &[Part::Seats])?;
+        let tallies = self.gather(filter, &[Part::Seats])?;
         Ok(general::seats(&tallies, filter.min_sample))
     }
 
     /// [`Stats::scores`] without the cache.
     pub fn compute_scores(&self, filter: &StatsFilter, bucket_width: u32) -> Result<ScoreStats, AnalyticsError> {
-        let tallies = self.catalog.gather(&self.tables, filter, &[Part::Scores])?;
+        let tallies = self.gather(filter, &[Part::Scores])?;
         Ok(general::scores(&tallies, bucket_width))
     }
 
     /// [`Stats::spaces`] without the cache.
     pub fn compute_spaces(&self, filter: &StatsFilter) -> Result<SpaceUseStats, AnalyticsError> {
-        let tallies = self.catalog.gather(&self.tables, filter, &[Part::Spaces])?;
+        let tallies = self.gather(filter, &[Part::Spaces])?;
         Ok(general::spaces(&tallies))
     }
 }

@@ -70,6 +70,11 @@ impl Cells {
         self.0.iter()
     }
 
+    /// Cells given in strictly ascending key order; `None` when they are not.
+    pub(crate) fn from_sorted(cells: Vec<(i64, Sums)>) -> Option<Cells> {
+        cells.windows(2).all(|w| matches!(w, [a, b] if a.0 < b.0)).then_some(Cells(cells))
+    }
+
     pub(crate) fn first_key(&self) -> Option<i64> {
         self.0.first().map(|c| c.0)
     }
@@ -158,6 +163,10 @@ pub(crate) struct Tally {
 impl Tally {
     pub(crate) fn get(&self, part: Part) -> &Cells {
         &self.parts[part as usize]
+    }
+
+    pub(crate) fn set(&mut self, part: Part, cells: Cells) {
+        self.parts[part as usize] = cells;
     }
 
     pub(crate) fn add(&mut self, other: &Tally) {

@@ -21,6 +21,7 @@ pub mod questions;
 pub mod replicas;
 pub mod skill_cache;
 pub mod stats_corpus;
+pub mod tallies;
 pub mod tournament;
 
 use chronicle_ingest::{canonical, games, inputs, pipeline};
@@ -175,7 +176,13 @@ pub struct Service {
     games: Cache<i64, Arc<GameHead>>,
     /// What replays derived from stored logs, bounded by bytes (see [`derived`]).
     derived: derived::Derived,
-    /// The statistics of every stored complete game (`load_stats`, then each new game).
+    /// The Caverna statistics over the store's tallies ([`tallies`]): every filter that
+    /// selects whole buckets is answered from them. `None` until first read.
+    tallied: RwLock<Option<Arc<Stats>>>,
+    /// Held while the tallies are counted and read again, so that the two never interleave.
+    tally_sync: tokio::sync::Mutex<()>,
+    /// The statistics over the rows of every stored complete game, for filters that select
+    /// games one by one or cut a month (`load_stats` when first needed, then each new game).
     stats: Arc<RwLock<Stats>>,
     /// The outcome statistics' rows of Village and Above and Below (see [`outcome_corpora`]).
     outcomes: Arc<outcome_corpora::OutcomeCorpora>,
@@ -189,9 +196,8 @@ pub struct Service {
     counted: Mutex<std::collections::HashSet<i64>>,
     /// Held while the statistics are rebuilt or added to, so that the two never interleave.
     stats_writer: tokio::sync::Mutex<()>,
-    /// The first load of the statistics, when it runs in the background
-    /// ([`Service::load_in_background`]): statistics queries wait for it, everything else is
-    /// served at once.
+    /// The load of every stored game's rows, started by the first query that needs them
+    /// ([`Service::rows_loaded`]).
     first_load: tokio::sync::watch::Sender<FirstLoad>,
     admission: Admission,
     /// Set when a write failed because the disk is full; cleared by the next successful write.
@@ -208,16 +214,32 @@ pub enum Readiness {
     StorageFull,
 }
 
-/// Where the background load of the statistics stands.
+/// Where the load of every stored game's rows stands ([`Service::rows_loaded`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum FirstLoad {
-    /// Not started in the background: the statistics are what was loaded or added so far.
+    /// No query needed the rows yet: none are held, and new games are not added to them.
     NotStarted,
     Running,
+    /// Held, and kept current as games are stored.
     Done,
-    /// It failed; statistics queries answer an internal error (the message goes to the
-    /// server's log) until a load succeeds.
+    /// It failed; the query that started it answers an internal error (the message goes to
+    /// the server's log), and the next query that needs the rows tries again.
     Failed(String),
+}
+
+/// Puts the rows' load back to "not started" when the task that ran it went away before it
+/// ended (its caller's request was dropped), so that the next caller starts it again.
+struct LoadGuard<'a> {
+    state: &'a tokio::sync::watch::Sender<FirstLoad>,
+    finished: bool,
+}
+
+impl Drop for LoadGuard<'_> {
+    fn drop(&mut self) {
+        if !self.finished {
+            self.state.send_replace(FirstLoad::NotStarted);
+        }
+    }
 }
 
 /// Complete games read per batch when loading the statistics.
@@ -246,6 +268,8 @@ impl Service {
             store,
             games: Cache::new(cached_games.max(1)),
             derived: derived::new_cache(),
+            tallied: RwLock::new(None),
+            tally_sync: tokio::sync::Mutex::new(()),
             stats: Arc::new(RwLock::new(Stats::new().map_err(stats_error)?)),
             outcomes: Arc::default(),
             skills: GameKind::ALL
@@ -316,31 +340,92 @@ impl Service {
         }
     }
 
-    /// Loads the statistics from every stored complete game on a task of its own: the server
-    /// listens meanwhile and answers everything else, and statistics queries wait for the load
-    /// ([`Service::stats_loaded`]) so that their first answer is over every stored game.
+    /// Brings the store's statistics tallies up to date and reads them, on a task of its own
+    /// ([`tallies`]): the server listens meanwhile, and statistics queries over whole buckets
+    /// wait for it. When the tallies are current (the usual case: every writer counts what it
+    /// stores) this reads a few rows. The games' rows are read only when a query needs them
+    /// ([`Service::rows_loaded`]).
     pub fn load_in_background(self: &Arc<Self>) {
-        self.first_load.send_replace(FirstLoad::Running);
         let this = Arc::clone(self);
         tokio::spawn(async move {
             let started = std::time::Instant::now();
-            let state = match this.load_stats().await {
-                Ok(games) => {
+            match this.refresh_tallies().await {
+                Ok(counted) => {
                     let millis = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
-                    tracing::info!(games, millis, "statistics loaded");
-                    FirstLoad::Done
+                    tracing::info!(counted = counted.games, millis, "statistics tallies read");
                 }
-                Err(e) => {
-                    tracing::error!(error = e.message(), "loading the statistics");
-                    FirstLoad::Failed(e.message().to_owned())
-                }
-            };
-            this.first_load.send_replace(state);
+                Err(e) => tracing::error!(error = e.message(), "reading the statistics tallies"),
+            }
         });
     }
 
-    /// Waits for a background load of the statistics to end (at once when none runs).
-    async fn stats_loaded(&self) -> Result<(), ServiceError> {
+    /// Counts what the tallies miss (on a writable store) and reads them again.
+    pub async fn refresh_tallies(&self) -> Result<tallies::Counted, ServiceError> {
+        let _sync = self.tally_sync.lock().await;
+        let counted =
+            if self.read_only() { tallies::Counted::default() } else { tallies::catch_up(&self.store).await? };
+        let fresh = Arc::new(tallies::read(&self.store).await?);
+        *self.tallied.write().map_err(|_| internal("statistics lock poisoned"))? = Some(fresh);
+        Ok(counted)
+    }
+
+    /// The statistics over the stored tallies, read first when they were not yet.
+    async fn tallied(&self) -> Result<Arc<Stats>, ServiceError> {
+        let kept = self.tallied.read().map_err(|_| internal("statistics lock poisoned"))?.clone();
+        match kept {
+            Some(stats) => Ok(stats),
+            None => {
+                let _sync = self.tally_sync.lock().await;
+                let again = self.tallied.read().map_err(|_| internal("statistics lock poisoned"))?.clone();
+                if let Some(stats) = again {
+                    return Ok(stats);
+                }
+                drop(_sync);
+                self.refresh_tallies().await?;
+                self.tallied
+                    .read()
+                    .map_err(|_| internal("statistics lock poisoned"))?
+                    .clone()
+                    .ok_or_else(|| internal("no tallies"))
+            }
+        }
+    }
+
+    /// Whether the rows of every stored game are held (read by the first query that needed
+    /// them).
+    pub fn holds_rows(&self) -> bool {
+        *self.first_load.borrow() == FirstLoad::Done
+    }
+
+    /// Reads every stored complete game's rows the first time a query needs them (filters by
+    /// player or uploader, months cut by a time bound, ratings, effects, questions, the
+    /// outcome reports); later callers wait for that read. A read that failed is tried again
+    /// by the next caller; one whose caller went away is started again by the next.
+    async fn rows_loaded(&self) -> Result<(), ServiceError> {
+        let start = self.first_load.send_if_modified(|s| {
+            let start = matches!(s, FirstLoad::NotStarted | FirstLoad::Failed(_));
+            if start {
+                *s = FirstLoad::Running;
+            }
+            start
+        });
+        if start {
+            let mut guard = LoadGuard { state: &self.first_load, finished: false };
+            let started = std::time::Instant::now();
+            let state = match self.load_stats().await {
+                Ok(games) => {
+                    let millis = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+                    tracing::info!(games, millis, "statistics rows loaded");
+                    FirstLoad::Done
+                }
+                Err(e) => {
+                    tracing::error!(error = e.message(), "loading the statistics rows");
+                    FirstLoad::Failed(e.message().to_owned())
+                }
+            };
+            guard.finished = true;
+            self.first_load.send_replace(state);
+        }
         let mut state = self.first_load.subscribe();
         let state = state
             .wait_for(|s| *s != FirstLoad::Running)
@@ -349,6 +434,7 @@ impl Service {
             .clone();
         match state {
             FirstLoad::Failed(message) => Err(internal(format!("the statistics could not be loaded: {message}"))),
+            FirstLoad::NotStarted => Box::pin(self.rows_loaded()).await,
             _ => Ok(()),
         }
     }
@@ -386,23 +472,22 @@ impl Service {
         })
         .await??;
         *self.counted.lock().map_err(|_| internal("statistics lock poisoned"))? = counted;
-        // A load that succeeds after a failed one makes the statistics whole again.
-        self.first_load.send_if_modified(|s| {
-            let failed = matches!(s, FirstLoad::Failed(_));
-            if failed {
-                *s = FirstLoad::Done;
-            }
-            failed
-        });
         Ok(games)
     }
 
-    /// Runs a statistics query (on a blocking thread: polars computes).
-    pub async fn stats<T: Send + 'static>(
+    /// Runs a Caverna statistics query for `filter` (on a blocking thread): over the stored
+    /// tallies when the filter selects whole buckets, else over every game's rows (read
+    /// first when no query needed them yet).
+    async fn stats_for<T: Send + 'static>(
         &self,
+        filter: &chronicle_analytics::StatsFilter,
         f: impl FnOnce(&Stats) -> Result<T, AnalyticsError> + Send + 'static,
     ) -> Result<T, ServiceError> {
-        self.stats_loaded().await?;
+        if !filter.needs_rows() {
+            let stats = self.tallied().await?;
+            return blocking(move || f(&stats).map_err(stats_error)).await?;
+        }
+        self.rows_loaded().await?;
         let stats = Arc::clone(&self.stats);
         blocking(move || {
             let stats = stats.read().map_err(|_| internal("statistics lock poisoned"))?;
@@ -425,7 +510,8 @@ impl Service {
             true => Some(self.compute("statistics over one uploader's or player's games").await?),
             false => None,
         };
-        self.stats(move |s| f(s, &filter)).await
+        let asked = filter.clone();
+        self.stats_for(&asked, move |s| f(s, &filter)).await
     }
 
     /// What a Caverna statistics answer over `filter` is computed over, and the filter to
@@ -438,8 +524,9 @@ impl Service {
     ) -> Result<(chronicle_analytics::StatsFilter, CavernaCorpus), ServiceError> {
         const SIMULATED: &str = chronicle_analytics::skill::SIMULATED;
         let (all, simulated) = (filter.clone(), filter.clone().source(SIMULATED.to_owned()));
-        let (n, sim) =
-            self.stats(move |s| Ok((s.scores(&all, 5)?.player_games, s.scores(&simulated, 5)?.player_games))).await?;
+        let (n, sim) = self
+            .stats_for(&filter, move |s| Ok((s.scores(&all, 5)?.player_games, s.scores(&simulated, 5)?.player_games)))
+            .await?;
         let by_default = filter.source.is_none() && filter.exclude_source.is_none() && !include_simulated;
         let mixed = by_default && sim > 0 && sim < n;
         let corpus = CavernaCorpus {
@@ -457,7 +544,7 @@ impl Service {
         kind: chronicle_game::GameKind,
         filter: chronicle_analytics::outcomes::OutcomeFilter,
     ) -> Result<chronicle_analytics::outcomes::OutcomeReport, ServiceError> {
-        self.stats_loaded().await?;
+        self.rows_loaded().await?;
         let corpora = Arc::clone(&self.outcomes);
         let _slot = self.compute("an outcome report").await?;
         let report = blocking(move || corpora.report(kind, &filter)).await?;
@@ -473,7 +560,7 @@ impl Service {
     /// The ratings and the questions' rows of one game over its every stored complete game,
     /// with the merged player identities as stored now.
     pub async fn skill_of(&self, kind: GameKind) -> Result<Arc<chronicle_analytics::skill::Skill>, ServiceError> {
-        self.stats_loaded().await?;
+        self.rows_loaded().await?;
         let cache =
             self.skills.iter().find(|(k, _)| *k == kind).map(|(_, c)| c).ok_or_else(|| internal("no such game"))?;
         let aliases = self.store.player_aliases().await?.into_iter().collect();
@@ -523,6 +610,10 @@ impl Service {
     /// however often it is announced.
     pub(crate) async fn add_to_stats(&self, games: Vec<(i64, Option<String>, GameRecord)>) -> Result<(), ServiceError> {
         let _writing = self.stats_writer.lock().await;
+        // Rows not read yet are read whole when first needed (which includes these games).
+        if *self.first_load.borrow() == FirstLoad::NotStarted {
+            return Ok(());
+        }
         let games: Vec<(i64, Option<String>, GameRecord)> = {
             let mut counted = self.counted.lock().map_err(|_| internal("statistics lock poisoned"))?;
             games
@@ -663,6 +754,9 @@ impl Service {
         // (the statistics catch up at the next start).
         if let Err(e) = self.add_to_stats(fresh).await {
             tracing::error!(error = e.message(), "adding games to the statistics");
+        }
+        if let Err(e) = self.refresh_tallies().await {
+            tracing::error!(error = e.message(), "counting games into the statistics tallies");
         }
         let mut ids = Vec::with_capacity(shas.len());
         let mut firsts = std::collections::HashSet::new();

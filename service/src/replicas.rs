@@ -1,7 +1,8 @@
 //! Several `chronicle serve` processes on one database (replicas behind a load balancer, on a
 //! PostgreSQL primary or its hot standbys, or on one SQLite file) answer alike: each listens for the changes every process commits
-//! (`chronicle_store::changes`) and brings what it keeps in memory up to date — new complete
-//! games into the statistics, and everything read again after verdicts were rewritten or the
+//! (`chronicle_store::changes`) and brings what it keeps in memory up to date — the store's
+//! statistics tallies counted and read again (`crate::tallies`), new complete games added to
+//! the rows it holds, and everything read again after verdicts were rewritten or the
 //! connection was lost. What is read from the database at every request (games, tournaments,
 //! standings, tokens and their revocation) needs nothing.
 
@@ -18,8 +19,8 @@ const RETRY: Duration = Duration::from_secs(1);
 
 impl Service {
     /// Starts listening for the changes committed on the store (PostgreSQL's notifications on a
-    /// primary; the change sequence read on a timer on a SQLite file or a PostgreSQL standby). Listen before [`Service::load_stats`],
-    /// so that nothing committed meanwhile is missed (games already counted are skipped).
+    /// primary; the change sequence read on a timer on a SQLite file or a PostgreSQL standby). Listen before the statistics are
+    /// read, so that nothing committed meanwhile is missed (games already counted are skipped).
     pub async fn listen_for_changes(&self) -> Result<Option<Changes>, ServiceError> {
         Ok(Changes::listen(self.store()).await?)
     }
@@ -64,13 +65,16 @@ impl Service {
                 let limit = last.saturating_sub(first).saturating_add(1);
                 let games = self.store().complete_records(first.saturating_sub(1), limit).await?;
                 let games = games.into_iter().filter(|g| g.id <= last).map(|g| (g.id, g.uploader, g.record)).collect();
-                self.add_to_stats(games).await
+                self.add_to_stats(games).await?;
+                self.refresh_tallies().await.map(|_| ())
             }
             Change::Rewritten | Change::Lost => {
                 self.forget_cached_games();
-                let games = self.load_stats().await?;
-                tracing::info!(games, change = change.payload(), "statistics read again");
-                Ok(())
+                if self.holds_rows() {
+                    let games = self.load_stats().await?;
+                    tracing::info!(games, change = change.payload(), "statistics rows read again");
+                }
+                self.refresh_tallies().await.map(|_| ())
             }
         }
     }

@@ -483,6 +483,7 @@ async fn replace_records_on(conn: &mut Conn, records: &[(i64, GameRecord)]) -> R
     }
     let refs: Vec<(i64, &GameRecord)> = records.iter().map(|(id, r)| (*id, r)).collect();
     insert_children(&mut tx, &refs).await?;
+    bump_verdicts(&mut tx).await?;
     notify(&mut tx, &crate::changes::Change::Rewritten).await?;
     tx.commit().await
 }
@@ -959,6 +960,43 @@ impl Store for Backend {
 
     async fn probe_write(&self) -> Result<(), StoreError> {
         self.refine(probe_write(&self.pool).await)
+    }
+
+    async fn tally_state(&self) -> Result<TallyState, StoreError> {
+        self.refine(tally_state(&self.pool).await)
+    }
+
+    async fn uncounted_games(&self, game: &str, limit: i64) -> Result<Vec<i64>, StoreError> {
+        self.refine(uncounted_games(&self.pool, game, limit).await)
+    }
+
+    async fn add_tallies(
+        &self,
+        expect: &TallyState,
+        counted: &[i64],
+        tallies: &[(String, String)],
+        merge: &(dyn Fn(&str, &str) -> Result<String, String> + Sync),
+    ) -> Result<bool, StoreError> {
+        let run = async { write_tx!(self.pool, |conn| add_tallies_on(conn, expect, counted, tallies, merge)) };
+        match self.refine(run.await.map_err(|e| db_error("counting games into the tallies", e)))? {
+            Ok(done) => Ok(done),
+            Err(why) => Err(StoreError::other(format!("a stored tally: {why}"))),
+        }
+    }
+
+    async fn replace_tallies(
+        &self,
+        expect: &TallyState,
+        format: i64,
+        counted: &[i64],
+        tallies: &[(String, String)],
+    ) -> Result<bool, StoreError> {
+        let run = async { write_tx!(self.pool, |conn| replace_tallies_on(conn, expect, format, counted, tallies)) };
+        self.refine(run.await.map_err(|e| db_error("counting every game into the tallies", e)))
+    }
+
+    async fn tallies(&self) -> Result<Vec<(String, String)>, StoreError> {
+        self.refine(stored_tallies(&self.pool).await)
     }
 
     async fn ping(&self) -> Result<(), StoreError> {

@@ -282,6 +282,25 @@ pub enum Changed {
 
 /// The game store. Every method is one round of transactions; see the module documentation
 /// for atomicity.
+/// Where the stored statistics tallies stand (`stat_state`): counted at the current verdicts
+/// and text format, or to be counted again from every game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TallyState {
+    /// Rewrites of stored verdicts so far (`chronicle reverify`).
+    pub verdicts: i64,
+    /// The value of `verdicts` the tallies were counted at; `None` before the first count.
+    pub tallied_verdicts: Option<i64>,
+    /// The version of the tallies' text; `None` before the first count.
+    pub format: Option<i64>,
+}
+
+impl TallyState {
+    /// Whether the tallies must be counted again from every game to be current at `format`.
+    pub fn needs_recount(&self, format: i64) -> bool {
+        self.tallied_verdicts != Some(self.verdicts) || self.format != Some(format)
+    }
+}
+
 pub trait Store: Sync {
     /// `postgres` or `sqlite`.
     fn backend(&self) -> &'static str;
@@ -431,6 +450,39 @@ pub trait Store: Sync {
     /// Whether the database can write: writes and deletes a 1 MiB row (`/readyz`, after a write
     /// failed on a full disk).
     fn probe_write(&self) -> impl Future<Output = Result<(), StoreError>> + Send;
+
+    /// Where the stored statistics tallies stand.
+    fn tally_state(&self) -> impl Future<Output = Result<TallyState, StoreError>> + Send;
+
+    /// Complete games of `game` (its id) that the tallies do not count yet, ascending, at
+    /// most `limit`.
+    fn uncounted_games(&self, game: &str, limit: i64) -> impl Future<Output = Result<Vec<i64>, StoreError>> + Send;
+
+    /// Counts games into the tallies in one transaction: records `counted` and adds each
+    /// `(bucket, tally)` to the stored one with `merge(stored, new)` (or stores it when the
+    /// bucket is new). `Ok(false)`, writing nothing, when the state is no longer `expect` or
+    /// a game of `counted` was counted meanwhile (by another process).
+    fn add_tallies(
+        &self,
+        expect: &TallyState,
+        counted: &[i64],
+        tallies: &[(String, String)],
+        merge: &(dyn Fn(&str, &str) -> Result<String, String> + Sync),
+    ) -> impl Future<Output = Result<bool, StoreError>> + Send;
+
+    /// Replaces every tally with those of the `counted` games in one transaction, counted at
+    /// `expect.verdicts` in text `format`. `Ok(false)`, writing nothing, when verdicts were
+    /// rewritten since `expect` was read.
+    fn replace_tallies(
+        &self,
+        expect: &TallyState,
+        format: i64,
+        counted: &[i64],
+        tallies: &[(String, String)],
+    ) -> impl Future<Output = Result<bool, StoreError>> + Send;
+
+    /// Every stored tally: `(bucket, tally)`.
+    fn tallies(&self) -> impl Future<Output = Result<Vec<(String, String)>, StoreError>> + Send;
 }
 
 /// Every operation of [`Backend`] is that of the store it holds.
@@ -567,6 +619,38 @@ impl Store for Backend {
 
     async fn unmerge_player(&self, alias: &str) -> Result<bool, StoreError> {
         delegate!(self, s => s.unmerge_player(alias).await)
+    }
+
+    async fn tally_state(&self) -> Result<TallyState, StoreError> {
+        delegate!(self, s => s.tally_state().await)
+    }
+
+    async fn uncounted_games(&self, game: &str, limit: i64) -> Result<Vec<i64>, StoreError> {
+        delegate!(self, s => s.uncounted_games(game, limit).await)
+    }
+
+    async fn add_tallies(
+        &self,
+        expect: &TallyState,
+        counted: &[i64],
+        tallies: &[(String, String)],
+        merge: &(dyn Fn(&str, &str) -> Result<String, String> + Sync),
+    ) -> Result<bool, StoreError> {
+        delegate!(self, s => s.add_tallies(expect, counted, tallies, merge).await)
+    }
+
+    async fn replace_tallies(
+        &self,
+        expect: &TallyState,
+        format: i64,
+        counted: &[i64],
+        tallies: &[(String, String)],
+    ) -> Result<bool, StoreError> {
+        delegate!(self, s => s.replace_tallies(expect, format, counted, tallies).await)
+    }
+
+    async fn tallies(&self) -> Result<Vec<(String, String)>, StoreError> {
+        delegate!(self, s => s.tallies().await)
     }
 
     async fn ping(&self) -> Result<(), StoreError> {

@@ -25,6 +25,10 @@ fn now_plus_seconds(param: &str) -> String {
     format!("now() + make_interval(secs => {param})")
 }
 
+/// Counting transactions of the statistics tallies take this lock first, so that they run one
+/// at a time (read committed alone would let two read the same tally row and both add to it).
+const TALLY_LOCK: Option<&str> = Some("SELECT pg_advisory_xact_lock(7468017)");
+
 /// Tells every `chronicle serve` on this database what changed, at commit
 /// ([`crate::changes`]): `pg_notify` is transactional, so a rolled-back write says nothing.
 const NOTIFY: Option<&str> = Some("SELECT pg_notify('chronicle_changes', $1)");
@@ -41,6 +45,7 @@ const BACKEND: &str = "postgres";
 
 include!("common.rs");
 include!("queries.rs");
+include!("tallies.rs");
 
 /// One `COPY … FROM STDIN (FORMAT binary)` per table: the server parses no SQL and no
 /// arrays per batch and takes the rows as they come, the cheapest way in for bulk rows (it

@@ -32,6 +32,10 @@ fn now_plus_seconds(param: &str) -> String {
 /// succeed on a full disk; the checkpoint must grow the database file, and fails there.
 const PROBE_FLUSH: Option<&str> = Some("PRAGMA wal_checkpoint(TRUNCATE)");
 
+/// Counting transactions of the statistics tallies need no lock of their own: `BEGIN
+/// IMMEDIATE` already runs writers one at a time.
+const TALLY_LOCK: Option<&str> = None;
+
 /// SQLite has no notifications: one process serves an embedded store.
 const NOTIFY: Option<&str> = None;
 
@@ -44,6 +48,7 @@ const BACKEND: &str = "sqlite";
 
 include!("common.rs");
 include!("queries.rs");
+include!("tallies.rs");
 
 /// Multi-row `INSERT … VALUES`, as many rows per statement as the bind limit allows.
 async fn bulk_insert(conn: &mut Conn, table: Table<'_>) -> Result<(), sqlx::Error> {

@@ -114,6 +114,22 @@ pub struct ReverifyArgs {
     pub batch: usize,
 }
 
+/// Counts the stored games into the store's statistics tallies (`chronicle_service::tallies`),
+/// so that a server answers from them at once; `Some(warning)` when that failed (the games are
+/// stored: a server counts them when it starts or learns of them).
+async fn count_statistics(store: &Backend, wrote: bool) -> Option<String> {
+    if !wrote {
+        return None;
+    }
+    match chronicle_service::tallies::catch_up(store).await {
+        Ok(_) => None,
+        Err(e) => Some(format!(
+            "chronicle: the statistics tallies were not counted ({}); a server counts them when it starts",
+            e.message()
+        )),
+    }
+}
+
 /// `chronicle import`. Exit code 0 when every input is stored or a duplicate, 1 when some
 /// could not be stored.
 pub fn import_command(
@@ -131,10 +147,14 @@ pub fn import_command(
     let report = rt.block_on(async {
         let store = store::open(&url).await?;
         let r = import_from(&store, |n| reader.next_batch(n), uploader, batch, &progress).await;
+        let counted = count_statistics(&store, r.is_ok()).await;
         store.close().await;
-        r
+        r.map(|r| (r, counted))
     });
-    let report = report.map_err(|e| CommandError::Store(e.to_string()))?;
+    let (report, counted) = report.map_err(|e| CommandError::Store(e.to_string()))?;
+    if let Some(why) = counted {
+        let _ = writeln!(err, "{why}");
+    }
     for (name, reason) in &report.failures {
         let _ = writeln!(err, "chronicle: {name}: not stored: {reason}");
     }
@@ -181,20 +201,19 @@ pub fn reverify_command(
             let progress = Bar(progress_bar(u64::try_from(s.game_count().await?).unwrap_or(0), "games", show));
             reverify(s, batch, &progress).await
         }
-        match store::open(&url).await? {
-            Backend::Postgres(s) => {
-                let r = run(&s, batch, progress).await;
-                s.close().await;
-                r
-            }
-            Backend::Sqlite(s) => {
-                let r = run(&s, batch, progress).await;
-                s.close().await;
-                r
-            }
-        }
+        let store = store::open(&url).await?;
+        let r = match &store {
+            Backend::Postgres(s) => run(s, batch, progress).await,
+            Backend::Sqlite(s) => run(s, batch, progress).await,
+        };
+        let counted = count_statistics(&store, r.is_ok()).await;
+        store.close().await;
+        r.map(|r| (r, counted))
     });
-    let report = report.map_err(|e| CommandError::Store(e.to_string()))?;
+    let (report, counted) = report.map_err(|e| CommandError::Store(e.to_string()))?;
+    if let Some(why) = counted {
+        let _ = writeln!(err, "{why}");
+    }
     for (id, reason) in &report.failures {
         let _ = writeln!(err, "chronicle: game {id}: not reverified: {reason}");
     }

@@ -24,5 +24,6 @@ mod schema;
 mod server;
 mod simulate_pool;
 mod store_contract;
+mod stored_tallies;
 mod toy_game;
 mod web;

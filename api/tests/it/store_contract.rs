@@ -166,6 +166,33 @@ macro_rules! delegate_store {
             async fn ping(&self) -> Result<(), StoreError> {
                 self.store.ping().await
             }
+            async fn tally_state(&self) -> Result<chronicle_store::TallyState, StoreError> {
+                self.store.tally_state().await
+            }
+            async fn uncounted_games(&self, game: &str, limit: i64) -> Result<Vec<i64>, StoreError> {
+                self.store.uncounted_games(game, limit).await
+            }
+            async fn add_tallies(
+                &self,
+                expect: &chronicle_store::TallyState,
+                counted: &[i64],
+                tallies: &[(String, String)],
+                merge: &(dyn Fn(&str, &str) -> Result<String, String> + Sync),
+            ) -> Result<bool, StoreError> {
+                self.store.add_tallies(expect, counted, tallies, merge).await
+            }
+            async fn replace_tallies(
+                &self,
+                expect: &chronicle_store::TallyState,
+                format: i64,
+                counted: &[i64],
+                tallies: &[(String, String)],
+            ) -> Result<bool, StoreError> {
+                self.store.replace_tallies(expect, format, counted, tallies).await
+            }
+            async fn tallies(&self) -> Result<Vec<(String, String)>, StoreError> {
+                self.store.tallies().await
+            }
             async fn changes_after(
                 &self,
                 after: i64,

@@ -1,0 +1,9 @@
+-- Statistics from the store (docs/scaling.md, "Tallies in the store"): the additive counts of
+-- the Caverna statistics, one row per bucket of games (a calendar month and a class: player
+-- count, furnishing set, tournament, source). `bucket` is the bucket's key as JSON
+-- (`[month, players, full set, tournament, source]`), `tally` its counts as text
+-- (analytics/src/stored.rs). Written only by the counting step (service/src/tallies.rs).
+CREATE TABLE stat_tallies (
+    bucket TEXT PRIMARY KEY,
+    tally  TEXT NOT NULL
+);

@@ -1,0 +1,168 @@
+// The stored statistics tallies (`stat_tallies`, `stat_counted`, `stat_state`). This file is
+// `include!`d by `pg.rs` and `sqlite.rs` after `common.rs`, like `queries.rs`; the service's
+// counting step (service/src/tallies.rs) is the only writer. Every write is one transaction
+// that first checks the state it was planned on ([`TallyState`]), so that two processes
+// counting at once never count a game twice: the second finds the state changed, or a game's
+// `stat_counted` row already there, and writes nothing.
+
+use crate::TallyState;
+
+/// `stat_state` names.
+const VERDICTS: &str = "verdicts";
+const TALLIED_VERDICTS: &str = "tallied_verdicts";
+const TALLY_FORMAT: &str = "tally_format";
+
+/// Adds one to the rewrites of stored verdicts, in a transaction that rewrites them.
+async fn bump_verdicts(conn: &mut Conn) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO stat_state (name, value) VALUES ($1, 1) \
+         ON CONFLICT (name) DO UPDATE SET value = stat_state.value + 1",
+    )
+    .bind(VERDICTS)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+async fn state_on(conn: &mut Conn) -> Result<TallyState, sqlx::Error> {
+    let rows: Vec<(String, i64)> = sqlx::query_as("SELECT name, value FROM stat_state").fetch_all(&mut *conn).await?;
+    let get = |name: &str| rows.iter().find(|(n, _)| n == name).map(|(_, v)| *v);
+    Ok(TallyState {
+        verdicts: get(VERDICTS).unwrap_or(0),
+        tallied_verdicts: get(TALLIED_VERDICTS),
+        format: get(TALLY_FORMAT),
+    })
+}
+
+async fn tally_state(pool: &Pool<Db>) -> Result<TallyState, StoreError> {
+    let mut conn = pool.acquire().await.map_err(|e| db_error("reading the tallies' state", e))?;
+    state_on(&mut conn).await.map_err(|e| db_error("reading the tallies' state", e))
+}
+
+/// Complete games of `game` not counted yet, ascending, at most `limit`.
+async fn uncounted_games(pool: &Pool<Db>, game: &str, limit: i64) -> Result<Vec<i64>, StoreError> {
+    sqlx::query_scalar(
+        "SELECT g.id FROM games g WHERE g.game = $1 AND g.status = 'complete' \
+         AND NOT EXISTS (SELECT 1 FROM stat_counted c WHERE c.game_id = g.id) ORDER BY g.id LIMIT $2",
+    )
+    .bind(game)
+    .bind(limit.max(0))
+    .fetch_all(pool)
+    .await
+    .map_err(|e| db_error("finding games to count", e))
+}
+
+async fn stored_tallies(pool: &Pool<Db>) -> Result<Vec<(String, String)>, StoreError> {
+    sqlx::query_as("SELECT bucket, tally FROM stat_tallies ORDER BY bucket")
+        .fetch_all(pool)
+        .await
+        .map_err(|e| db_error("reading the tallies", e))
+}
+
+/// Starts a counting transaction: one at a time per database.
+async fn begin_counting(conn: &mut Conn) -> Result<sqlx::Transaction<'_, Db>, sqlx::Error> {
+    let mut tx = sqlx::Connection::begin_with(conn, BEGIN).await?;
+    if let Some(lock) = TALLY_LOCK {
+        sqlx::query(lock).execute(&mut *tx).await?;
+    }
+    Ok(tx)
+}
+
+async fn insert_counted(conn: &mut Conn, counted: &[i64]) -> Result<(), sqlx::Error> {
+    for chunk in counted.chunks(MAX_BINDS) {
+        let mut qb: QueryBuilder<'_, Db> = QueryBuilder::new("INSERT INTO stat_counted (game_id) ");
+        qb.push_values(chunk, |mut b, id| {
+            b.push_bind(*id);
+        });
+        qb.build().persistent(false).execute(&mut *conn).await?;
+    }
+    Ok(())
+}
+
+async fn upsert_tallies(conn: &mut Conn, tallies: &[(String, String)]) -> Result<(), sqlx::Error> {
+    for chunk in tallies.chunks(MAX_BINDS / 2) {
+        let mut qb: QueryBuilder<'_, Db> = QueryBuilder::new("INSERT INTO stat_tallies (bucket, tally) ");
+        qb.push_values(chunk, |mut b, (bucket, tally)| {
+            b.push_bind(bucket.as_str()).push_bind(tally.as_str());
+        });
+        qb.push(" ON CONFLICT (bucket) DO UPDATE SET tally = excluded.tally");
+        qb.build().persistent(false).execute(&mut *conn).await?;
+    }
+    Ok(())
+}
+
+async fn set_state(conn: &mut Conn, name: &str, value: i64) -> Result<(), sqlx::Error> {
+    sqlx::query("INSERT INTO stat_state (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = excluded.value")
+        .bind(name)
+        .bind(value)
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
+
+/// Adds the tallies of newly counted games (see [`Store::add_tallies`]).
+async fn add_tallies_on(
+    conn: &mut Conn,
+    expect: &TallyState,
+    counted: &[i64],
+    tallies: &[(String, String)],
+    merge: &(dyn Fn(&str, &str) -> Result<String, String> + Sync),
+) -> Result<Result<bool, String>, sqlx::Error> {
+    let mut tx = begin_counting(conn).await?;
+    if state_on(&mut tx).await? != *expect {
+        return Ok(Ok(false));
+    }
+    for chunk in counted.chunks(MAX_BINDS) {
+        let mut qb: QueryBuilder<'_, Db> = QueryBuilder::new("SELECT COUNT(*) FROM stat_counted WHERE game_id IN ");
+        push_in_list(&mut qb, chunk);
+        let already: i64 = qb.build_query_scalar().persistent(false).fetch_one(&mut *tx).await?;
+        if already > 0 {
+            return Ok(Ok(false));
+        }
+    }
+    insert_counted(&mut tx, counted).await?;
+    let keys: Vec<&str> = tallies.iter().map(|(k, _)| k.as_str()).collect();
+    let mut old: HashMap<String, String> = HashMap::new();
+    for chunk in keys.chunks(MAX_BINDS) {
+        let mut qb: QueryBuilder<'_, Db> = QueryBuilder::new("SELECT bucket, tally FROM stat_tallies WHERE bucket IN ");
+        push_in_list(&mut qb, chunk);
+        let rows: Vec<(String, String)> = qb.build_query_as().persistent(false).fetch_all(&mut *tx).await?;
+        old.extend(rows);
+    }
+    let mut merged = Vec::with_capacity(tallies.len());
+    for (bucket, tally) in tallies {
+        let text = match old.get(bucket) {
+            Some(before) => match merge(before, tally) {
+                Ok(text) => text,
+                Err(why) => return Ok(Err(why)),
+            },
+            None => tally.clone(),
+        };
+        merged.push((bucket.clone(), text));
+    }
+    upsert_tallies(&mut tx, &merged).await?;
+    tx.commit().await?;
+    Ok(Ok(true))
+}
+
+/// Replaces every tally (see [`Store::replace_tallies`]).
+async fn replace_tallies_on(
+    conn: &mut Conn,
+    expect: &TallyState,
+    format: i64,
+    counted: &[i64],
+    tallies: &[(String, String)],
+) -> Result<bool, sqlx::Error> {
+    let mut tx = begin_counting(conn).await?;
+    if state_on(&mut tx).await?.verdicts != expect.verdicts {
+        return Ok(false);
+    }
+    sqlx::query("DELETE FROM stat_counted").execute(&mut *tx).await?;
+    sqlx::query("DELETE FROM stat_tallies").execute(&mut *tx).await?;
+    insert_counted(&mut tx, counted).await?;
+    upsert_tallies(&mut tx, tallies).await?;
+    set_state(&mut tx, TALLIED_VERDICTS, expect.verdicts).await?;
+    set_state(&mut tx, TALLY_FORMAT, format).await?;
+    tx.commit().await?;
+    Ok(true)
+}
