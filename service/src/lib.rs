@@ -179,8 +179,9 @@ pub struct Service {
     /// The Caverna statistics over the store's tallies ([`tallies`]): every filter that
     /// selects whole buckets is answered from them. `None` until first read.
     tallied: RwLock<Option<Arc<Stats>>>,
-    /// Held while the tallies are counted and read again, so that the two never interleave.
-    tally_sync: tokio::sync::Mutex<()>,
+    /// The stored tallies read so far; held while the tallies are counted and read again, so
+    /// that the two never interleave.
+    tally_sync: tokio::sync::Mutex<tallies::Held>,
     /// The statistics over the rows of every stored complete game, for filters that select
     /// games one by one or cut a month (`load_stats` when first needed, then each new game).
     stats: Arc<RwLock<Stats>>,
@@ -269,7 +270,7 @@ impl Service {
             games: Cache::new(cached_games.max(1)),
             derived: derived::new_cache(),
             tallied: RwLock::new(None),
-            tally_sync: tokio::sync::Mutex::new(()),
+            tally_sync: tokio::sync::Mutex::new(tallies::Held::default()),
             stats: Arc::new(RwLock::new(Stats::new().map_err(stats_error)?)),
             outcomes: Arc::default(),
             skills: GameKind::ALL
@@ -361,11 +362,12 @@ impl Service {
 
     /// Counts what the tallies miss (on a writable store) and reads them again.
     pub async fn refresh_tallies(&self) -> Result<tallies::Counted, ServiceError> {
-        let _sync = self.tally_sync.lock().await;
+        let mut held = self.tally_sync.lock().await;
         let counted =
             if self.read_only() { tallies::Counted::default() } else { tallies::catch_up(&self.store).await? };
-        let fresh = Arc::new(tallies::read(&self.store).await?);
-        *self.tallied.write().map_err(|_| internal("statistics lock poisoned"))? = Some(fresh);
+        if let Some(fresh) = tallies::read(&self.store, &mut held).await? {
+            *self.tallied.write().map_err(|_| internal("statistics lock poisoned"))? = Some(Arc::new(fresh));
+        }
         Ok(counted)
     }
 

@@ -147,14 +147,41 @@ async fn recount(store: &Backend, state: &TallyState) -> Result<Option<usize>, S
     Ok(replaced.then_some(games))
 }
 
-/// Statistics over the stored tallies (every filter that selects whole buckets).
-pub async fn read(store: &Backend) -> Result<Stats, ServiceError> {
-    let stored = store.tallies().await?;
-    blocking(move || {
-        let buckets = stored.iter().map(|(k, t)| bucket(k, t)).collect::<Result<Vec<_>, _>>().map_err(internal)?;
-        Stats::from_buckets(buckets).map_err(crate::stats_error)
-    })
-    .await?
+/// The stored tallies a process holds, and the counting transaction they are current to.
+#[derive(Debug, Default)]
+pub struct Held {
+    /// Whether the tallies were read at least once.
+    read: bool,
+    version: i64,
+    buckets: BTreeMap<String, StoredBucket>,
+}
+
+impl Held {
+    /// The counting transaction the held tallies are current to (0: none read).
+    pub fn version(&self) -> usize {
+        usize::try_from(self.version).unwrap_or(0)
+    }
+}
+
+/// Reads the tallies written since `held` was read (all of them after every game was counted
+/// again) and returns statistics over every held tally (every filter that selects whole
+/// buckets); `None` when nothing changed since the last read. Reads as many rows as buckets
+/// changed, at most one per bucket.
+pub async fn read(store: &Backend, held: &mut Held) -> Result<Option<Stats>, ServiceError> {
+    let fresh = store.tallies_after(held.version).await?;
+    if held.read && !fresh.whole && fresh.rows.is_empty() {
+        return Ok(None);
+    }
+    if fresh.whole {
+        held.buckets.clear();
+    }
+    for (key, tally) in &fresh.rows {
+        held.buckets.insert(key.clone(), bucket(key, tally).map_err(internal)?);
+    }
+    held.version = fresh.version;
+    held.read = true;
+    let buckets: Vec<StoredBucket> = held.buckets.values().cloned().collect();
+    blocking(move || Stats::from_buckets(buckets).map_err(crate::stats_error)).await?.map(Some)
 }
 
 #[cfg(test)]

@@ -995,8 +995,8 @@ impl Store for Backend {
         self.refine(run.await.map_err(|e| db_error("counting every game into the tallies", e)))
     }
 
-    async fn tallies(&self) -> Result<Vec<(String, String)>, StoreError> {
-        self.refine(stored_tallies(&self.pool).await)
+    async fn tallies_after(&self, after: i64) -> Result<TallyRows, StoreError> {
+        self.refine(tallies_after(&self.pool, after).await)
     }
 
     async fn ping(&self) -> Result<(), StoreError> {

@@ -294,6 +294,18 @@ pub struct TallyState {
     pub format: Option<i64>,
 }
 
+/// Stored tallies read by [`Store::tallies_after`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TallyRows {
+    /// The counting transaction these rows bring a reader up to.
+    pub version: i64,
+    /// Whether every game was counted again since the transaction asked after: `rows` are
+    /// then every tally, and tallies a reader holds that are not among them are gone.
+    pub whole: bool,
+    /// `(bucket, tally)`.
+    pub rows: Vec<(String, String)>,
+}
+
 impl TallyState {
     /// Whether the tallies must be counted again from every game to be current at `format`.
     pub fn needs_recount(&self, format: i64) -> bool {
@@ -481,8 +493,8 @@ pub trait Store: Sync {
         tallies: &[(String, String)],
     ) -> impl Future<Output = Result<bool, StoreError>> + Send;
 
-    /// Every stored tally: `(bucket, tally)`.
-    fn tallies(&self) -> impl Future<Output = Result<Vec<(String, String)>, StoreError>> + Send;
+    /// The tallies written after counting transaction `after` (0: every tally).
+    fn tallies_after(&self, after: i64) -> impl Future<Output = Result<TallyRows, StoreError>> + Send;
 }
 
 /// Every operation of [`Backend`] is that of the store it holds.
@@ -649,8 +661,8 @@ impl Store for Backend {
         delegate!(self, s => s.replace_tallies(expect, format, counted, tallies).await)
     }
 
-    async fn tallies(&self) -> Result<Vec<(String, String)>, StoreError> {
-        delegate!(self, s => s.tallies().await)
+    async fn tallies_after(&self, after: i64) -> Result<TallyRows, StoreError> {
+        delegate!(self, s => s.tallies_after(after).await)
     }
 
     async fn ping(&self) -> Result<(), StoreError> {

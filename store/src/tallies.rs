@@ -5,12 +5,14 @@
 // counting at once never count a game twice: the second finds the state changed, or a game's
 // `stat_counted` row already there, and writes nothing.
 
-use crate::TallyState;
+use crate::{TallyRows, TallyState};
 
 /// `stat_state` names.
 const VERDICTS: &str = "verdicts";
 const TALLIED_VERDICTS: &str = "tallied_verdicts";
 const TALLY_FORMAT: &str = "tally_format";
+const TALLY_VERSION: &str = "tally_version";
+const RECOUNTED_AT: &str = "recounted_at";
 
 /// Adds one to the rewrites of stored verdicts, in a transaction that rewrites them.
 async fn bump_verdicts(conn: &mut Conn) -> Result<(), sqlx::Error> {
@@ -52,11 +54,39 @@ async fn uncounted_games(pool: &Pool<Db>, game: &str, limit: i64) -> Result<Vec<
     .map_err(|e| db_error("finding games to count", e))
 }
 
-async fn stored_tallies(pool: &Pool<Db>) -> Result<Vec<(String, String)>, StoreError> {
-    sqlx::query_as("SELECT bucket, tally FROM stat_tallies ORDER BY bucket")
+/// The tally rows written after counting transaction `after` (see [`Store::tallies_after`]).
+async fn tallies_after(pool: &Pool<Db>, after: i64) -> Result<TallyRows, StoreError> {
+    let fail = |e| db_error("reading the tallies", e);
+    // The state first: counting transactions commit in the order of their numbers (one at a
+    // time), so rows read afterwards include every transaction up to the number read.
+    let state: Vec<(String, i64)> = sqlx::query_as("SELECT name, value FROM stat_state WHERE name IN ($1, $2)")
+        .bind(TALLY_VERSION)
+        .bind(RECOUNTED_AT)
         .fetch_all(pool)
         .await
-        .map_err(|e| db_error("reading the tallies", e))
+        .map_err(fail)?;
+    let get = |name: &str| state.iter().find(|(n, _)| n == name).map_or(0, |(_, v)| *v);
+    let (version, recounted_at) = (get(TALLY_VERSION), get(RECOUNTED_AT));
+    let whole = recounted_at > after;
+    let rows: Vec<(String, String, i64)> =
+        sqlx::query_as("SELECT bucket, tally, version FROM stat_tallies WHERE version > $1 ORDER BY bucket")
+            .bind(if whole { -1 } else { after })
+            .fetch_all(pool)
+            .await
+            .map_err(fail)?;
+    let version = rows.iter().map(|r| r.2).fold(version, i64::max);
+    Ok(TallyRows { version, whole, rows: rows.into_iter().map(|(b, t, _)| (b, t)).collect() })
+}
+
+/// The number of this counting transaction (one more than the last).
+async fn next_version(conn: &mut Conn) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar(
+        "INSERT INTO stat_state (name, value) VALUES ($1, 1) \
+         ON CONFLICT (name) DO UPDATE SET value = stat_state.value + 1 RETURNING value",
+    )
+    .bind(TALLY_VERSION)
+    .fetch_one(&mut *conn)
+    .await
 }
 
 /// Starts a counting transaction: one at a time per database.
@@ -79,13 +109,13 @@ async fn insert_counted(conn: &mut Conn, counted: &[i64]) -> Result<(), sqlx::Er
     Ok(())
 }
 
-async fn upsert_tallies(conn: &mut Conn, tallies: &[(String, String)]) -> Result<(), sqlx::Error> {
-    for chunk in tallies.chunks(MAX_BINDS / 2) {
-        let mut qb: QueryBuilder<'_, Db> = QueryBuilder::new("INSERT INTO stat_tallies (bucket, tally) ");
+async fn upsert_tallies(conn: &mut Conn, tallies: &[(String, String)], version: i64) -> Result<(), sqlx::Error> {
+    for chunk in tallies.chunks(MAX_BINDS / 3) {
+        let mut qb: QueryBuilder<'_, Db> = QueryBuilder::new("INSERT INTO stat_tallies (bucket, tally, version) ");
         qb.push_values(chunk, |mut b, (bucket, tally)| {
-            b.push_bind(bucket.as_str()).push_bind(tally.as_str());
+            b.push_bind(bucket.as_str()).push_bind(tally.as_str()).push_bind(version);
         });
-        qb.push(" ON CONFLICT (bucket) DO UPDATE SET tally = excluded.tally");
+        qb.push(" ON CONFLICT (bucket) DO UPDATE SET tally = excluded.tally, version = excluded.version");
         qb.build().persistent(false).execute(&mut *conn).await?;
     }
     Ok(())
@@ -140,7 +170,8 @@ async fn add_tallies_on(
         };
         merged.push((bucket.clone(), text));
     }
-    upsert_tallies(&mut tx, &merged).await?;
+    let version = next_version(&mut tx).await?;
+    upsert_tallies(&mut tx, &merged, version).await?;
     tx.commit().await?;
     Ok(Ok(true))
 }
@@ -160,7 +191,9 @@ async fn replace_tallies_on(
     sqlx::query("DELETE FROM stat_counted").execute(&mut *tx).await?;
     sqlx::query("DELETE FROM stat_tallies").execute(&mut *tx).await?;
     insert_counted(&mut tx, counted).await?;
-    upsert_tallies(&mut tx, tallies).await?;
+    let version = next_version(&mut tx).await?;
+    upsert_tallies(&mut tx, tallies, version).await?;
+    set_state(&mut tx, RECOUNTED_AT, version).await?;
     set_state(&mut tx, TALLIED_VERDICTS, expect.verdicts).await?;
     set_state(&mut tx, TALLY_FORMAT, format).await?;
     tx.commit().await?;

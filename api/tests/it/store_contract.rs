@@ -190,8 +190,8 @@ macro_rules! delegate_store {
             ) -> Result<bool, StoreError> {
                 self.store.replace_tallies(expect, format, counted, tallies).await
             }
-            async fn tallies(&self) -> Result<Vec<(String, String)>, StoreError> {
-                self.store.tallies().await
+            async fn tallies_after(&self, after: i64) -> Result<chronicle_store::TallyRows, StoreError> {
+                self.store.tallies_after(after).await
             }
             async fn changes_after(
                 &self,
