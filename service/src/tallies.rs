@@ -10,10 +10,12 @@
 //! counted again and the tallies replaced in one transaction; until it commits, readers see the
 //! previous tallies whole.
 //!
-//! Who counts: `chronicle import` and `chronicle reverify` when they finish, and every
-//! `chronicle serve` on a writable database at start and after each change it learns of
-//! (its own uploads included). A server on a read-only standby does not count; it reads the
-//! tallies its primary's processes wrote.
+//! Who counts: every `chronicle serve` on a writable store, at start and after each change it
+//! learns of (its own uploads included), and `chronicle reverify` when it finishes. Not
+//! `chronicle import`: counting costs about twice the replay of the same games, and an import
+//! is measured by its speed; the first server start after a bulk import counts its games once
+//! (docs/scaling.md). A server on a read-only standby does not count; it reads the tallies its
+//! primary's processes wrote.
 //!
 //! **Reading** ([`read`]) loads the stored rows (one per bucket: a few dozen to a few thousand,
 //! however many games are stored) into statistics that answer every filter selecting whole

@@ -114,9 +114,10 @@ pub struct ReverifyArgs {
     pub batch: usize,
 }
 
-/// Counts the stored games into the store's statistics tallies (`chronicle_service::tallies`),
-/// so that a server answers from them at once; `Some(warning)` when that failed (the games are
-/// stored: a server counts them when it starts or learns of them).
+/// Counts the stored games into the store's statistics tallies (`chronicle_service::tallies`)
+/// after verdicts were rewritten, so that a server answers from them at once; `Some(warning)`
+/// when that failed (the verdicts are stored: a server counts them when it starts or learns of
+/// the rewrite).
 async fn count_statistics(store: &Backend, wrote: bool) -> Option<String> {
     if !wrote {
         return None;
@@ -146,15 +147,14 @@ pub fn import_command(
     let progress = Bar(log_counter(progress));
     let report = rt.block_on(async {
         let store = store::open(&url).await?;
+        // The statistics tallies are counted by the servers (at start and when they learn of
+        // these games), not here: counting costs about twice the replay, and an import is
+        // bound by its speed (docs/scaling.md, "Tallies in the store").
         let r = import_from(&store, |n| reader.next_batch(n), uploader, batch, &progress).await;
-        let counted = count_statistics(&store, r.is_ok()).await;
         store.close().await;
-        r.map(|r| (r, counted))
+        r
     });
-    let (report, counted) = report.map_err(|e| CommandError::Store(e.to_string()))?;
-    if let Some(why) = counted {
-        let _ = writeln!(err, "{why}");
-    }
+    let report = report.map_err(|e| CommandError::Store(e.to_string()))?;
     for (name, reason) in &report.failures {
         let _ = writeln!(err, "chronicle: {name}: not stored: {reason}");
     }

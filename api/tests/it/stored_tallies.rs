@@ -1,8 +1,9 @@
 //! The Caverna statistics' tallies kept in the store (docs/scaling.md, "Tallies in the store"),
-//! on a real SQLite file and a real PostgreSQL database: `chronicle import` counts what it
-//! stores; a service answers whole-bucket filters from the stored tallies without reading a
-//! game's rows, with the answers statistics computed from every game's rows give; two
-//! processes counting at once count each game once; rewritten verdicts are counted again.
+//! on a real SQLite file and a real PostgreSQL database: a service counts what `chronicle
+//! import` stored and answers whole-bucket filters from the stored tallies without reading a
+//! game's rows, with the answers statistics computed from every game's rows give; a second
+//! service finds nothing left to count; two processes counting at once count each game once;
+//! rewritten verdicts are counted again.
 
 use chronicle_analytics::{Corpus, FurnishingSet, Stats, StatsFilter};
 use chronicle_service::admission::AdmissionLimits;
@@ -94,14 +95,18 @@ fn stored_tallies_answer_as_every_games_rows_do(db: Database) {
     threaded().block_on(async {
         let store = chronicle_store::open(&db.url()).await.expect("open");
         assert!(
-            store.uncounted_games("caverna", 10).await.expect("uncounted").is_empty(),
-            "chronicle import counts the games it stores"
+            !store.uncounted_games("caverna", 10).await.expect("uncounted").is_empty(),
+            "chronicle import leaves the counting to the servers"
         );
         let rows = from_rows(&store).await;
         assert!(rows.player_games() > 40);
         let server = service(store.clone());
         agree(&server, &rows).await;
         assert!(!server.holds_rows(), "whole-bucket filters are answered without reading any game's rows");
+        assert!(store.uncounted_games("caverna", 10).await.expect("uncounted").is_empty(), "the service counted");
+        let restarted = service(store.clone());
+        agree(&restarted, &rows).await;
+        assert_eq!(restarted.refresh_tallies().await.expect("nothing to count").games, 0);
 
         // Games stored without counting, then counted by two processes at once: once each.
         let fresh: Vec<_> = dated_games(12, 2)
