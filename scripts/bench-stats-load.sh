@@ -6,7 +6,12 @@
 # again, and the server's resident memory. Then the same statistic over the uploader `bench`
 # (every game, but a filter that selects games one by one, so the server reads every game's
 # rows, as it did for every statistic before the tallies were kept in the store): its time,
-# the memory after it, and a check that all three answers are the same.
+# the memory after it, and a check that all three answers are the same. Before that, on the
+# restarted server, the latency of statistics queries (median and 99th percentile of
+# QUERIES requests each, default 200, one at a time): a whole-bucket filter (the tallies),
+# and one player's games — the players are renamed so that each sat in about 200 games
+# (`club player K`), and each request asks for another player, so every answer reads its
+# games from the store.
 #
 #   scripts/bench-stats-load.sh [GAMES]          (default 20000)
 #
@@ -17,6 +22,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 GAMES="${1:-20000}"
+QUERIES="${QUERIES:-200}"
 TARGET="${CARGO_TARGET_DIR:-target}"
 if [ -z "${BIN:-}" ]; then
   BIN="$TARGET/release/chronicle"
@@ -25,10 +31,14 @@ fi
 WORK="$(mktemp -d)"
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$WORK"' EXIT
 
-"$BIN" simulate --games "$GAMES" --players 4 --seed 3 --out - > "$WORK/games.ndjson"
-echo "corpus: chronicle simulate --games $GAMES --players 4 --seed 3 ($(du -h "$WORK/games.ndjson" | cut -f1))"
+# Seat s of game n is `club player (4n + s) mod P`: about 200 games per player.
+PLAYERS=$(( GAMES * 4 / 200 > 4 ? GAMES * 4 / 200 : 4 ))
+"$BIN" simulate --games "$GAMES" --players 4 --seed 3 --out - \
+  | awk -v p="$PLAYERS" '{ for (s = 1; s <= 4; s++) gsub("\"name\":\"random " s "\"", "\"name\":\"club player " (4 * NR + s) % p "\""); print }' \
+  > "$WORK/games.ndjson"
+echo "corpus: chronicle simulate --games $GAMES --players 4 --seed 3, players renamed to $PLAYERS club players ($(du -h "$WORK/games.ndjson" | cut -f1))"
 echo "machine: $(nproc) cores, load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-printf "%-12s %10s %12s %10s %12s %11s %10s %12s %10s\n" "binary" "import" "1st start" "/healthz" "first stats" "again (ms)" "RSS (MB)" "from rows" "RSS (MB)"
+printf "%-12s %10s %12s %10s %12s %11s %10s %16s %16s %12s %10s\n" "binary" "import" "1st start" "/healthz" "first stats" "again (ms)" "RSS (MB)" "tallied p50/p99" "player p50/p99" "from rows" "RSS (MB)"
 
 # Seconds since $1 (a `date +%s.%N` reading).
 since() { echo "$(date +%s.%N) - $1" | bc; }
@@ -48,6 +58,19 @@ ask() {
 }
 
 rss() { awk '/VmRSS/ {printf "%.0f", $2/1024}' "/proc/$PID/status"; }
+
+# Median and 99th percentile (ms) of QUERIES requests made by `query_of I` (I = 0, 1, …), one at
+# a time; each answer must hold no error.
+latency() {
+  local i
+  for ((i = 0; i < QUERIES; i++)); do
+    curl -sf -o "$WORK/answer.json" -w '%{time_total}\n' -H 'content-type: application/json' \
+      -d "$("$1" "$i")" "http://127.0.0.1:$PORT/graphql"
+    if grep -q '"errors"' "$WORK/answer.json"; then echo "an error: $(cat "$WORK/answer.json")" >&2; exit 1; fi
+  done | sort -n | awk '{ t[NR] = $1 * 1000 } END { printf "%.1f / %.1f", t[int((NR + 1) / 2)], t[int(NR * 0.99 + 0.5)] }'
+}
+tallied_query() { echo '{"query":"{ caverna { seatStats(filter: {playerCount: 4}) { bySeat { seat } } scoreDistribution { playerGames } } }"}'; }
+player_query() { echo "{\"query\":\"{ caverna { seatStats(filter: {player: \\\"club player $(( $1 % PLAYERS ))\\\"}) { bySeat { seat } } scoreDistribution(filter: {player: \\\"club player $(( $1 % PLAYERS ))\\\"}) { playerGames } } }\"}"; }
 
 measure() {
   local name="$1" bin="$2" db="$WORK/$1.db"
@@ -71,13 +94,15 @@ measure() {
   ask "$q" /dev/null
   again=$(echo "($(since "$start")) * 1000" | bc)
   rss=$(rss)
+  tallied=$(latency tallied_query)
+  player=$(latency player_query)
   start=$(date +%s.%N)
   ask "$r" "$WORK/$name-rows.json"
   rows=$(since "$start")
   rows_rss=$(rss)
   kill "$PID"; wait "$PID" 2>/dev/null || true
-  printf "%-12s %9.2fs %11.2fs %9.2fs %11.2fs %11.1f %10s %11.2fs %10s\n" \
-    "$name" "$import" "$counted" "$healthz" "$first" "$again" "$rss" "$rows" "$rows_rss"
+  printf "%-12s %9.2fs %11.2fs %9.2fs %11.2fs %11.1f %10s %16s %16s %11.2fs %10s\n" \
+    "$name" "$import" "$counted" "$healthz" "$first" "$again" "$rss" "$tallied" "$player" "$rows" "$rows_rss"
   for other in "$name-counted" "$name-rows"; do
     if ! cmp -s "$WORK/$name.json" "$WORK/$other.json"; then
       echo "$name: the answers differ ($name.json, $other.json):"

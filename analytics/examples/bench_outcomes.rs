@@ -1,8 +1,9 @@
 //! Benchmark of the outcome statistics (Village, Above and Below): a synthetic corpus of N
 //! player-games shaped like Village's (2–5 players, 9 score rows, 5 counters, a third of the
-//! games simulated), the time to load its rows into an `OutcomeCorpus` (the baseline: what the
-//! service does once at start), then the median and slowest of R reports, unfiltered and
-//! filtered.
+//! games simulated), the time to load its rows into an `OutcomeCorpus` (the baseline), to count
+//! them into buckets (what the counting step does with the games it counts), and the median and
+//! slowest of R reports, unfiltered and filtered, both from the rows (counting them first) and
+//! from the counted buckets (what a server does with the stored tallies it holds).
 //!
 //! ```sh
 //! cargo run --release -p chronicle-analytics --example bench_outcomes -- --player-games 100000
@@ -10,7 +11,7 @@
 
 use std::time::{Duration, Instant};
 
-use chronicle_analytics::outcomes::{GameOutcome, OutcomeCorpus, OutcomeFilter, PlayerOutcome};
+use chronicle_analytics::outcomes::{report_from_buckets, GameOutcome, OutcomeCorpus, OutcomeFilter, PlayerOutcome};
 use chronicle_caverna::shuffle::SplitMix64;
 
 const ROWS: [&str; 9] =
@@ -76,11 +77,25 @@ fn main() {
     let all = OutcomeFilter::default();
     let filtered =
         OutcomeFilter { min_players: 3, exclude_source: Some("simulate".into()), ..OutcomeFilter::default() };
+    let (count_median, count_max) = timed(runs, || drop(corpus.buckets()));
     let (all_median, all_max) = timed(runs, || drop(corpus.report(&all)));
     let (f_median, f_max) = timed(runs, || drop(corpus.report(&filtered)));
+    let buckets = corpus.buckets();
+    let (rows, counters) = (corpus.row_ids(), corpus.counter_ids());
+    let (ball_median, ball_max) = timed(runs, || drop(report_from_buckets(rows, counters, &buckets, &all)));
+    let (bf_median, bf_max) = timed(runs, || drop(report_from_buckets(rows, counters, &buckets, &filtered)));
     let r = corpus.report(&all);
-    println!("{} games, {} player-games; {runs} runs each (median / slowest)", corpus.games(), r.player_games);
+    assert_eq!(r, report_from_buckets(rows, counters, &buckets, &all), "the two readings agree");
+    println!(
+        "{} games, {} player-games, {} buckets; {runs} runs each (median / slowest)",
+        corpus.games(),
+        r.player_games,
+        buckets.len()
+    );
     println!("load the rows (baseline): {load_median:.2?} / {load_max:.2?}");
-    println!("report, every game: {all_median:.2?} / {all_max:.2?}");
-    println!("report, 3+ players without simulated games: {f_median:.2?} / {f_max:.2?}");
+    println!("count the rows into buckets: {count_median:.2?} / {count_max:.2?}");
+    println!("report from rows, every game: {all_median:.2?} / {all_max:.2?}");
+    println!("report from rows, 3+ players without simulated games: {f_median:.2?} / {f_max:.2?}");
+    println!("report from buckets, every game: {ball_median:.2?} / {ball_max:.2?}");
+    println!("report from buckets, 3+ players without simulated games: {bf_median:.2?} / {bf_max:.2?}");
 }

@@ -178,15 +178,13 @@ pub struct Service {
     derived: derived::Derived,
     /// The Caverna statistics over the store's tallies ([`tallies`]): every filter that
     /// selects whole buckets is answered from them. `None` until first read.
-    tallied: RwLock<Option<Arc<Stats>>>,
+    tallied: RwLock<Option<Arc<tallies::Tallied>>>,
     /// The stored tallies read so far; held while the tallies are counted and read again, so
     /// that the two never interleave.
     tally_sync: tokio::sync::Mutex<tallies::Held>,
     /// The statistics over the rows of every stored complete game, for filters that select
     /// games one by one or cut a month (`load_stats` when first needed, then each new game).
     stats: Arc<RwLock<Stats>>,
-    /// The outcome statistics' rows of Village and Above and Below (see [`outcome_corpora`]).
-    outcomes: Arc<outcome_corpora::OutcomeCorpora>,
     /// The skill statistics (ratings, strategy effects, the questions' rows) of each game, kept
     /// current (see [`skill_cache`]).
     skills: Vec<(GameKind, Arc<skill_cache::SkillCache>)>,
@@ -246,6 +244,14 @@ impl Drop for LoadGuard<'_> {
 /// Complete games read per batch when loading the statistics.
 const STATS_BATCH: i64 = 2000;
 
+/// Most games a statistics query over one player's or one uploader's games reads by itself
+/// ([`Service::stats_of_selected`]): a few hundred milliseconds of work at most. A player with
+/// more (a simulator's bot over a large corpus) is answered from every game's rows instead.
+pub const SELECTED_GAMES: i64 = 5_000;
+
+/// Games whose facts are read per statement by [`Service::stats_of_selected`].
+const STATS_BATCH_IDS: usize = 500;
+
 /// Skill rows grouped by game, moved rather than copied (a load holds every stored game's).
 fn by_game(
     rows: Vec<(GameKind, chronicle_analytics::skill::SkillGame)>,
@@ -272,7 +278,6 @@ impl Service {
             tallied: RwLock::new(None),
             tally_sync: tokio::sync::Mutex::new(tallies::Held::default()),
             stats: Arc::new(RwLock::new(Stats::new().map_err(stats_error)?)),
-            outcomes: Arc::default(),
             skills: GameKind::ALL
                 .iter()
                 .map(|&k| (k, Arc::new(skill_cache::SkillCache::new(stats_corpus::has_strategies(k)))))
@@ -298,10 +303,18 @@ impl Service {
     /// Remembers how a write ended: a full disk marks the store as unable to write, a success
     /// clears the mark.
     fn wrote<T>(&self, result: Result<T, StoreError>) -> Result<T, ServiceError> {
-        let mark = match &result {
-            Ok(_) => None,
-            Err(e) if e.kind == StoreErrorKind::Full => Some(e.to_string()),
-            Err(_) => return result.map_err(ServiceError::from),
+        let result = result.map_err(ServiceError::from);
+        self.note_write(result.as_ref().map(|_| true));
+        result
+    }
+
+    /// Remembers a write's outcome for readiness: `Ok(true)` when something was written,
+    /// `Ok(false)` when nothing was (which proves nothing about the disk).
+    fn note_write(&self, outcome: Result<bool, &ServiceError>) {
+        let mark = match outcome {
+            Ok(true) => None,
+            Err(ServiceError::StorageFull(why)) => Some(why.clone()),
+            Ok(false) | Err(_) => return,
         };
         if let Ok(mut slot) = self.cannot_write.lock() {
             if let Some(why) = &mark {
@@ -313,7 +326,6 @@ impl Service {
                 *slot = mark;
             }
         }
-        result.map_err(ServiceError::from)
     }
 
     /// Whether the service can do its work: the database answers, and, after a write failed on a
@@ -362,17 +374,32 @@ impl Service {
 
     /// Counts what the tallies miss (on a writable store) and reads them again.
     pub async fn refresh_tallies(&self) -> Result<tallies::Counted, ServiceError> {
-        let mut held = self.tally_sync.lock().await;
-        let counted =
-            if self.read_only() { tallies::Counted::default() } else { tallies::catch_up(&self.store).await? };
-        if let Some(fresh) = tallies::read(&self.store, &mut held).await? {
-            *self.tallied.write().map_err(|_| internal("statistics lock poisoned"))? = Some(Arc::new(fresh));
-        }
+        let counting = self.tally_sync.lock().await;
+        let counted = if self.read_only() {
+            tallies::Counted::default()
+        } else {
+            // Counting writes: a full disk met here marks the store as a submission's would.
+            let counted = tallies::catch_up(&self.store).await;
+            self.note_write(counted.as_ref().map(|c| c.games > 0));
+            counted?
+        };
+        drop(counting);
+        self.read_tallies().await?;
         Ok(counted)
     }
 
+    /// Reads the tallies written since this process last read them (another process counted
+    /// games: [`chronicle_store::changes::Change::Tallied`]).
+    pub async fn read_tallies(&self) -> Result<(), ServiceError> {
+        let mut held = self.tally_sync.lock().await;
+        if let Some(fresh) = tallies::read(&self.store, &mut held).await? {
+            *self.tallied.write().map_err(|_| internal("statistics lock poisoned"))? = Some(Arc::new(fresh));
+        }
+        Ok(())
+    }
+
     /// The statistics over the stored tallies, read first when they were not yet.
-    async fn tallied(&self) -> Result<Arc<Stats>, ServiceError> {
+    async fn tallied(&self) -> Result<Arc<tallies::Tallied>, ServiceError> {
         let kept = self.tallied.read().map_err(|_| internal("statistics lock poisoned"))?.clone();
         match kept {
             Some(stats) => Ok(stats),
@@ -399,9 +426,9 @@ impl Service {
         *self.first_load.borrow() == FirstLoad::Done
     }
 
-    /// Reads every stored complete game's rows the first time a query needs them (filters by
-    /// player or uploader, months cut by a time bound, ratings, effects, questions, the
-    /// outcome reports); later callers wait for that read. A read that failed is tried again
+    /// Reads every stored complete game's rows the first time a query needs them (months cut
+    /// by a time bound, players or uploaders with more than [`SELECTED_GAMES`] games, ratings,
+    /// effects, questions); later callers wait for that read. A read that failed is tried again
     /// by the next caller; one whose caller went away is started again by the next.
     async fn rows_loaded(&self) -> Result<(), ServiceError> {
         let start = self.first_load.send_if_modified(|s| {
@@ -447,7 +474,6 @@ impl Service {
         let mut counted = std::collections::HashSet::new();
         let mut corpus = Corpus::new();
         let mut skill_games = Vec::new();
-        let mut outcomes = Vec::new();
         let mut after = 0;
         loop {
             let batch = self.store.complete_records(after, STATS_BATCH).await?;
@@ -456,7 +482,6 @@ impl Service {
                 counted.insert(g.id);
                 stats_corpus::add_game(&mut corpus, g.id, g.uploader.as_deref(), &g.record).map_err(internal)?;
                 skill_games.extend(stats_corpus::skill_game(g.id, &g.record).map_err(internal)?);
-                outcomes.extend(outcome_corpora::outcome(g.id, &g.record).map_err(internal)?);
             }
             after = last;
         }
@@ -464,7 +489,6 @@ impl Service {
         for (kind, cache) in &self.skills {
             cache.set(skill_games.remove(kind).unwrap_or_default())?;
         }
-        self.outcomes.replace_with(outcome_corpora::OutcomeCorpora::from_games(&outcomes));
         let stats = Arc::clone(&self.stats);
         let games = blocking(move || {
             let fresh = Stats::from_corpus(&corpus).map_err(stats_error)?;
@@ -478,16 +502,22 @@ impl Service {
     }
 
     /// Runs a Caverna statistics query for `filter` (on a blocking thread): over the stored
-    /// tallies when the filter selects whole buckets, else over every game's rows (read
-    /// first when no query needed them yet).
+    /// tallies when the filter selects whole buckets; over the selected games' rows when it
+    /// names players or an uploader with at most [`SELECTED_GAMES`] counted games; else over
+    /// every game's rows (read first when no query needed them yet).
     async fn stats_for<T: Send + 'static>(
         &self,
         filter: &chronicle_analytics::StatsFilter,
         f: impl FnOnce(&Stats) -> Result<T, AnalyticsError> + Send + 'static,
     ) -> Result<T, ServiceError> {
         if !filter.needs_rows() {
-            let stats = self.tallied().await?;
-            return blocking(move || f(&stats).map_err(stats_error)).await?;
+            let tallied = self.tallied().await?;
+            return blocking(move || f(&tallied.caverna).map_err(stats_error)).await?;
+        }
+        if !self.holds_rows() && (filter.uploader.is_some() || !filter.players.is_empty()) {
+            if let Some(stats) = self.stats_of_selected(filter).await? {
+                return blocking(move || f(&stats).map_err(stats_error)).await?;
+            }
         }
         self.rows_loaded().await?;
         let stats = Arc::clone(&self.stats);
@@ -498,9 +528,32 @@ impl Service {
         .await?
     }
 
-    /// A Caverna statistics query over `filter`. A filter on an uploader or a player selects
-    /// games one by one and tallies their rows (up to a few hundred milliseconds of CPU at a
-    /// million player-games), so it is admitted as a computation first
+    /// Statistics over the counted games of `filter`'s players or uploader, read from the
+    /// store by those keys (indexed), so that such a query costs the games it selects rather
+    /// than every stored game; `None` when they are more than [`SELECTED_GAMES`] (the query
+    /// then reads every game's rows, once per process). The tallies are read first, so that
+    /// the games selected are those counted when the server started, as the tallies'.
+    async fn stats_of_selected(
+        &self,
+        filter: &chronicle_analytics::StatsFilter,
+    ) -> Result<Option<Stats>, ServiceError> {
+        self.tallied().await?;
+        let ids = self.store.counted_games_of(&filter.players, filter.uploader.as_deref(), SELECTED_GAMES + 1).await?;
+        if ids.len() > usize::try_from(SELECTED_GAMES).unwrap_or(usize::MAX) {
+            return Ok(None);
+        }
+        let mut corpus = Corpus::new();
+        for chunk in ids.chunks(STATS_BATCH_IDS) {
+            for g in self.store.games_with_facts(chunk).await? {
+                stats_corpus::add_game(&mut corpus, g.id, g.uploader.as_deref(), &g.record).map_err(internal)?;
+            }
+        }
+        blocking(move || Stats::from_corpus(&corpus).map_err(stats_error)).await?.map(Some)
+    }
+
+    /// A Caverna statistics query over `filter`. A filter on an uploader or a player reads the
+    /// games it selects and computes over them (up to [`SELECTED_GAMES`] games, a few hundred
+    /// milliseconds), so it is admitted as a computation first
     /// ([`admission::Admission::compute`]); every other filter adds kept tallies only.
     pub async fn stats_over<T: Send + 'static>(
         &self,
@@ -540,16 +593,15 @@ impl Service {
     }
 
     /// The outcome statistics of one game with counters (Village, Above and Below) over the
-    /// games `filter` selects, computed now from the kept rows (on a blocking thread).
+    /// games `filter` selects, added up from the stored tallies' buckets (every outcome filter
+    /// selects whole buckets: a sum over a few dozen, not a pass over the games).
     pub async fn outcomes(
         &self,
         kind: chronicle_game::GameKind,
         filter: chronicle_analytics::outcomes::OutcomeFilter,
     ) -> Result<chronicle_analytics::outcomes::OutcomeReport, ServiceError> {
-        self.rows_loaded().await?;
-        let corpora = Arc::clone(&self.outcomes);
-        let _slot = self.compute("an outcome report").await?;
-        let report = blocking(move || corpora.report(kind, &filter)).await?;
+        let tallied = self.tallied().await?;
+        let report = blocking(move || tallied.outcomes(kind, &filter)).await?;
         report.ok_or_else(|| ServiceError::BadInput(format!("{kind} has no outcome statistics")))
     }
 
@@ -625,13 +677,10 @@ impl Service {
         };
         let mut corpus = Corpus::new();
         let mut skill = Vec::new();
-        let mut outcomes = Vec::new();
         for (id, uploader, record) in &games {
             stats_corpus::add_game(&mut corpus, *id, uploader.as_deref(), record).map_err(internal)?;
             skill.extend(stats_corpus::skill_game(*id, record).map_err(internal)?);
-            outcomes.extend(outcome_corpora::outcome(*id, record).map_err(internal)?);
         }
-        self.outcomes.add(&outcomes);
         let mut skill = by_game(skill);
         for (kind, cache) in &self.skills {
             if cache.extend(skill.remove(kind).unwrap_or_default())? {

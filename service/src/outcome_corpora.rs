@@ -1,41 +1,15 @@
-//! The outcome statistics' rows of the games that report per-player counters (Village, Above
-//! and Below; `GameSpec::counters`), one [`OutcomeCorpus`] per game, kept in memory like
-//! Caverna's statistics: loaded at start from the stored complete games, extended as games are
-//! stored. Queries read every kept game of their kind (these corpora are small; see
-//! docs/performance.md for 100,000 player-games).
+//! A stored game as the outcome statistics read it, for the games that report per-player
+//! counters (Village, Above and Below; `GameSpec::counters`). The counting step
+//! ([`crate::tallies`]) turns these into the stored buckets every outcome report is added up
+//! from.
 
-use std::collections::BTreeMap;
-use std::sync::RwLock;
-
-use chronicle_analytics::outcomes::{GameOutcome, OutcomeCorpus, OutcomeFilter, OutcomeReport, PlayerOutcome};
+use chronicle_analytics::outcomes::{GameOutcome, PlayerOutcome};
 use chronicle_game::{GameKind, Status};
 use chronicle_store::record::GameRecord;
-
-/// The corpora by game.
-#[derive(Debug)]
-pub struct OutcomeCorpora {
-    by_game: RwLock<BTreeMap<GameKind, OutcomeCorpus>>,
-}
 
 /// The games that have outcome statistics: those whose spec declares counters.
 pub fn has_outcomes(kind: GameKind) -> bool {
     !kind.spec().counters.is_empty()
-}
-
-fn empty() -> BTreeMap<GameKind, OutcomeCorpus> {
-    let corpus = |k: GameKind| {
-        let spec = k.spec();
-        let rows: Vec<&str> = spec.score_rows.iter().map(|r| r.id).collect();
-        let counters: Vec<&str> = spec.counters.iter().map(|c| c.id).collect();
-        OutcomeCorpus::new(&rows, &counters)
-    };
-    GameKind::ALL.iter().copied().filter(|&k| has_outcomes(k)).map(|k| (k, corpus(k))).collect()
-}
-
-impl Default for OutcomeCorpora {
-    fn default() -> Self {
-        OutcomeCorpora { by_game: RwLock::new(empty()) }
-    }
 }
 
 /// The outcome row of a stored game: complete games of a game with counters only. A complete
@@ -56,37 +30,4 @@ pub fn outcome(game_id: i64, r: &GameRecord) -> Result<Option<(GameKind, GameOut
         });
     }
     Ok(Some((kind, GameOutcome { game_id, source: r.meta.source.clone(), synthetic: r.synthetic_data, players })))
-}
-
-impl OutcomeCorpora {
-    /// Corpora of these games (those without outcome statistics are skipped).
-    pub fn from_games(games: &[(GameKind, GameOutcome)]) -> OutcomeCorpora {
-        let corpora = OutcomeCorpora::default();
-        corpora.add(games);
-        corpora
-    }
-
-    /// Replaces every corpus with those of `other`.
-    pub fn replace_with(&self, other: OutcomeCorpora) {
-        let fresh = other.by_game.into_inner().unwrap_or_else(|e| e.into_inner());
-        *self.by_game.write().unwrap_or_else(|e| e.into_inner()) = fresh;
-    }
-
-    pub fn add(&self, games: &[(GameKind, GameOutcome)]) {
-        if games.is_empty() {
-            return;
-        }
-        let mut by_game = self.by_game.write().unwrap_or_else(|e| e.into_inner());
-        for (kind, game) in games {
-            if let Some(c) = by_game.get_mut(kind) {
-                c.add(game);
-            }
-        }
-    }
-
-    /// The statistics of one game's kept games (`None` for a game without outcome statistics).
-    pub fn report(&self, kind: GameKind, filter: &OutcomeFilter) -> Option<OutcomeReport> {
-        let by_game = self.by_game.read().unwrap_or_else(|e| e.into_inner());
-        by_game.get(&kind).map(|c| c.report(filter))
-    }
 }

@@ -68,6 +68,7 @@ impl Service {
                 self.add_to_stats(games).await?;
                 self.refresh_tallies().await.map(|_| ())
             }
+            Change::Tallied => self.read_tallies().await,
             Change::Rewritten | Change::Lost => {
                 self.forget_cached_games();
                 if self.holds_rows() {

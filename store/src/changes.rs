@@ -57,6 +57,10 @@ pub enum Change {
     /// The connection was lost and made again, or the reader fell too far behind: changes in
     /// between are lost, so everything derived from the store is to be read again.
     Lost,
+    /// Games were counted into the statistics' tallies (by any process): the tallies are to be
+    /// read again. A server on a read-only standby counts nothing itself, so this is how it
+    /// learns that the games of an earlier [`Change::Games`] are now in the tallies.
+    Tallied,
 }
 
 impl Change {
@@ -66,6 +70,7 @@ impl Change {
             Change::Games { first, last } => format!("games {first} {last}"),
             Change::Rewritten => "rewritten".to_owned(),
             Change::Lost => "lost".to_owned(),
+            Change::Tallied => "tallied".to_owned(),
         }
     }
 
@@ -78,6 +83,7 @@ impl Change {
             }
             ("rewritten", None, None, None) => Some(Change::Rewritten),
             ("lost", None, None, None) => Some(Change::Lost),
+            ("tallied", None, None, None) => Some(Change::Tallied),
             _ => None,
         }
     }
@@ -214,10 +220,10 @@ mod tests {
 
     #[test]
     fn payloads_read_back() {
-        for c in [Change::Games { first: 3, last: 9 }, Change::Rewritten, Change::Lost] {
+        for c in [Change::Games { first: 3, last: 9 }, Change::Rewritten, Change::Lost, Change::Tallied] {
             assert_eq!(Change::parse(&c.payload()), Some(c));
         }
-        for bad in ["", "games", "games 1", "games a b", "games 1 2 3", "rewritten now", "other"] {
+        for bad in ["", "games", "games 1", "games a b", "games 1 2 3", "rewritten now", "tallied 3", "other"] {
             assert_eq!(Change::parse(bad), None, "{bad:?}");
         }
     }

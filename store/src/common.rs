@@ -973,11 +973,10 @@ impl Store for Backend {
     async fn add_tallies(
         &self,
         expect: &TallyState,
-        counted: &[i64],
-        tallies: &[(String, String)],
-        merge: &(dyn Fn(&str, &str) -> Result<String, String> + Sync),
+        counting: &crate::Counting,
+        merge: &(dyn Fn(&str, &str, &str) -> Result<String, String> + Sync),
     ) -> Result<bool, StoreError> {
-        let run = async { write_tx!(self.pool, |conn| add_tallies_on(conn, expect, counted, tallies, merge)) };
+        let run = async { write_tx!(self.pool, |conn| add_tallies_on(conn, expect, counting, merge)) };
         match self.refine(run.await.map_err(|e| db_error("counting games into the tallies", e)))? {
             Ok(done) => Ok(done),
             Err(why) => Err(StoreError::other(format!("a stored tally: {why}"))),
@@ -988,11 +987,19 @@ impl Store for Backend {
         &self,
         expect: &TallyState,
         format: i64,
-        counted: &[i64],
-        tallies: &[(String, String)],
+        counting: &crate::Counting,
     ) -> Result<bool, StoreError> {
-        let run = async { write_tx!(self.pool, |conn| replace_tallies_on(conn, expect, format, counted, tallies)) };
+        let run = async { write_tx!(self.pool, |conn| replace_tallies_on(conn, expect, format, counting)) };
         self.refine(run.await.map_err(|e| db_error("counting every game into the tallies", e)))
+    }
+
+    async fn counted_games_of(
+        &self,
+        players: &[String],
+        uploader: Option<&str>,
+        limit: i64,
+    ) -> Result<Vec<i64>, StoreError> {
+        self.refine(counted_games_of(&self.pool, players, uploader, limit).await)
     }
 
     async fn tallies_after(&self, after: i64) -> Result<TallyRows, StoreError> {

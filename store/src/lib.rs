@@ -294,6 +294,19 @@ pub struct TallyState {
     pub format: Option<i64>,
 }
 
+/// What one counting transaction writes ([`Store::add_tallies`], [`Store::replace_tallies`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Counting {
+    /// The games counted.
+    pub counted: Vec<i64>,
+    /// `(bucket, tally)`.
+    pub tallies: Vec<(String, String)>,
+    /// `(identity key, game)`: who sat in each counted Caverna game, so that the statistics of
+    /// one player's games select those games ([`Store::counted_games_of`]) instead of reading
+    /// every game.
+    pub seats: Vec<(String, i64)>,
+}
+
 /// Stored tallies read by [`Store::tallies_after`].
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TallyRows {
@@ -470,28 +483,36 @@ pub trait Store: Sync {
     /// most `limit`.
     fn uncounted_games(&self, game: &str, limit: i64) -> impl Future<Output = Result<Vec<i64>, StoreError>> + Send;
 
-    /// Counts games into the tallies in one transaction: records `counted` and adds each
-    /// `(bucket, tally)` to the stored one with `merge(stored, new)` (or stores it when the
-    /// bucket is new). `Ok(false)`, writing nothing, when the state is no longer `expect` or
-    /// a game of `counted` was counted meanwhile (by another process).
+    /// Counts games into the tallies in one transaction: records `counting.counted` and their
+    /// seats, and adds each `(bucket, tally)` to the stored one with `merge(bucket, stored,
+    /// new)` (or stores it when the bucket is new). `Ok(false)`, writing nothing, when the
+    /// state is no longer `expect` or a game was counted meanwhile (by another process).
     fn add_tallies(
         &self,
         expect: &TallyState,
-        counted: &[i64],
-        tallies: &[(String, String)],
-        merge: &(dyn Fn(&str, &str) -> Result<String, String> + Sync),
+        counting: &Counting,
+        merge: &(dyn Fn(&str, &str, &str) -> Result<String, String> + Sync),
     ) -> impl Future<Output = Result<bool, StoreError>> + Send;
 
-    /// Replaces every tally with those of the `counted` games in one transaction, counted at
+    /// Replaces every tally and seat with those of `counting` in one transaction, counted at
     /// `expect.verdicts` in text `format`. `Ok(false)`, writing nothing, when verdicts were
     /// rewritten since `expect` was read.
     fn replace_tallies(
         &self,
         expect: &TallyState,
         format: i64,
-        counted: &[i64],
-        tallies: &[(String, String)],
+        counting: &Counting,
     ) -> impl Future<Output = Result<bool, StoreError>> + Send;
+
+    /// The counted Caverna games, ascending, at most `limit`, in which one of `players`
+    /// (identity keys) sat — any game when `players` is empty — and, when `uploader` is given,
+    /// stored by the token of that name. Indexed: costs the games it returns, not the store.
+    fn counted_games_of(
+        &self,
+        players: &[String],
+        uploader: Option<&str>,
+        limit: i64,
+    ) -> impl Future<Output = Result<Vec<i64>, StoreError>> + Send;
 
     /// The tallies written after counting transaction `after` (0: every tally).
     fn tallies_after(&self, after: i64) -> impl Future<Output = Result<TallyRows, StoreError>> + Send;
@@ -644,21 +665,23 @@ impl Store for Backend {
     async fn add_tallies(
         &self,
         expect: &TallyState,
-        counted: &[i64],
-        tallies: &[(String, String)],
-        merge: &(dyn Fn(&str, &str) -> Result<String, String> + Sync),
+        counting: &Counting,
+        merge: &(dyn Fn(&str, &str, &str) -> Result<String, String> + Sync),
     ) -> Result<bool, StoreError> {
-        delegate!(self, s => s.add_tallies(expect, counted, tallies, merge).await)
+        delegate!(self, s => s.add_tallies(expect, counting, merge).await)
     }
 
-    async fn replace_tallies(
+    async fn replace_tallies(&self, expect: &TallyState, format: i64, counting: &Counting) -> Result<bool, StoreError> {
+        delegate!(self, s => s.replace_tallies(expect, format, counting).await)
+    }
+
+    async fn counted_games_of(
         &self,
-        expect: &TallyState,
-        format: i64,
-        counted: &[i64],
-        tallies: &[(String, String)],
-    ) -> Result<bool, StoreError> {
-        delegate!(self, s => s.replace_tallies(expect, format, counted, tallies).await)
+        players: &[String],
+        uploader: Option<&str>,
+        limit: i64,
+    ) -> Result<Vec<i64>, StoreError> {
+        delegate!(self, s => s.counted_games_of(players, uploader, limit).await)
     }
 
     async fn tallies_after(&self, after: i64) -> Result<TallyRows, StoreError> {

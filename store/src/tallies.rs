@@ -5,7 +5,7 @@
 // counting at once never count a game twice: the second finds the state changed, or a game's
 // `stat_counted` row already there, and writes nothing.
 
-use crate::{TallyRows, TallyState};
+use crate::{Counting, TallyRows, TallyState};
 
 /// `stat_state` names.
 const VERDICTS: &str = "verdicts";
@@ -130,14 +130,52 @@ async fn set_state(conn: &mut Conn, name: &str, value: i64) -> Result<(), sqlx::
     Ok(())
 }
 
+async fn insert_seats(conn: &mut Conn, seats: &[(String, i64)]) -> Result<(), sqlx::Error> {
+    for chunk in seats.chunks(MAX_BINDS / 2) {
+        let mut qb: QueryBuilder<'_, Db> = QueryBuilder::new("INSERT INTO stat_player_games (player_key, game_id) ");
+        qb.push_values(chunk, |mut b, (key, game)| {
+            b.push_bind(key.as_str()).push_bind(*game);
+        });
+        qb.build().persistent(false).execute(&mut *conn).await?;
+    }
+    Ok(())
+}
+
+/// Counted Caverna games of some players and/or an uploader (see [`Store::counted_games_of`]).
+async fn counted_games_of(
+    pool: &Pool<Db>,
+    players: &[String],
+    uploader: Option<&str>,
+    limit: i64,
+) -> Result<Vec<i64>, StoreError> {
+    let mut qb: QueryBuilder<'_, Db> = if players.is_empty() {
+        QueryBuilder::new(
+            "SELECT g.id FROM games g JOIN stat_counted c ON c.game_id = g.id \
+             WHERE g.game = 'caverna' AND g.status = 'complete'",
+        )
+    } else {
+        let mut qb = QueryBuilder::new(
+            "SELECT DISTINCT g.id FROM stat_player_games p JOIN games g ON g.id = p.game_id WHERE p.player_key IN ",
+        );
+        let keys: Vec<&str> = players.iter().take(MAX_BINDS).map(String::as_str).collect();
+        push_in_list(&mut qb, &keys);
+        qb
+    };
+    if let Some(name) = uploader {
+        qb.push(" AND g.uploader = ").push_bind(name);
+    }
+    qb.push(" ORDER BY g.id LIMIT ").push_bind(limit.max(0));
+    qb.build_query_scalar().persistent(false).fetch_all(pool).await.map_err(|e| db_error("finding one player's games", e))
+}
+
 /// Adds the tallies of newly counted games (see [`Store::add_tallies`]).
 async fn add_tallies_on(
     conn: &mut Conn,
     expect: &TallyState,
-    counted: &[i64],
-    tallies: &[(String, String)],
-    merge: &(dyn Fn(&str, &str) -> Result<String, String> + Sync),
+    counting: &Counting,
+    merge: &(dyn Fn(&str, &str, &str) -> Result<String, String> + Sync),
 ) -> Result<Result<bool, String>, sqlx::Error> {
+    let (counted, tallies) = (&counting.counted, &counting.tallies);
     let mut tx = begin_counting(conn).await?;
     if state_on(&mut tx).await? != *expect {
         return Ok(Ok(false));
@@ -151,6 +189,7 @@ async fn add_tallies_on(
         }
     }
     insert_counted(&mut tx, counted).await?;
+    insert_seats(&mut tx, &counting.seats).await?;
     let keys: Vec<&str> = tallies.iter().map(|(k, _)| k.as_str()).collect();
     let mut old: HashMap<String, String> = HashMap::new();
     for chunk in keys.chunks(MAX_BINDS) {
@@ -162,7 +201,7 @@ async fn add_tallies_on(
     let mut merged = Vec::with_capacity(tallies.len());
     for (bucket, tally) in tallies {
         let text = match old.get(bucket) {
-            Some(before) => match merge(before, tally) {
+            Some(before) => match merge(bucket, before, tally) {
                 Ok(text) => text,
                 Err(why) => return Ok(Err(why)),
             },
@@ -172,6 +211,7 @@ async fn add_tallies_on(
     }
     let version = next_version(&mut tx).await?;
     upsert_tallies(&mut tx, &merged, version).await?;
+    notify(&mut tx, &crate::changes::Change::Tallied).await?;
     tx.commit().await?;
     Ok(Ok(true))
 }
@@ -181,21 +221,23 @@ async fn replace_tallies_on(
     conn: &mut Conn,
     expect: &TallyState,
     format: i64,
-    counted: &[i64],
-    tallies: &[(String, String)],
+    counting: &Counting,
 ) -> Result<bool, sqlx::Error> {
     let mut tx = begin_counting(conn).await?;
     if state_on(&mut tx).await?.verdicts != expect.verdicts {
         return Ok(false);
     }
-    sqlx::query("DELETE FROM stat_counted").execute(&mut *tx).await?;
-    sqlx::query("DELETE FROM stat_tallies").execute(&mut *tx).await?;
-    insert_counted(&mut tx, counted).await?;
+    for table in ["stat_counted", "stat_tallies", "stat_player_games"] {
+        sqlx::query(&format!("DELETE FROM {table}")).execute(&mut *tx).await?;
+    }
+    insert_counted(&mut tx, &counting.counted).await?;
+    insert_seats(&mut tx, &counting.seats).await?;
     let version = next_version(&mut tx).await?;
-    upsert_tallies(&mut tx, tallies, version).await?;
+    upsert_tallies(&mut tx, &counting.tallies, version).await?;
     set_state(&mut tx, RECOUNTED_AT, version).await?;
     set_state(&mut tx, TALLIED_VERDICTS, expect.verdicts).await?;
     set_state(&mut tx, TALLY_FORMAT, format).await?;
+    notify(&mut tx, &crate::changes::Change::Tallied).await?;
     tx.commit().await?;
     Ok(true)
 }

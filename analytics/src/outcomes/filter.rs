@@ -1,6 +1,5 @@
 //! Which games an outcome query reads.
 
-use super::input::KeptGame;
 use crate::rate::DEFAULT_MIN_SAMPLE;
 
 /// The selection of an outcome query; every condition is on the game (all its seats are in or
@@ -39,9 +38,8 @@ impl Default for OutcomeFilter {
 }
 
 impl OutcomeFilter {
-    /// Whether the game's source passes (its size is judged by the caller).
-    pub(crate) fn source_matches(&self, g: &KeptGame) -> bool {
-        let source = g.source.as_deref();
+    /// Whether a game of this `meta.source` passes (its size is judged by the caller).
+    pub(crate) fn source_matches(&self, source: Option<&str>) -> bool {
         let included = self.source.as_deref().is_none_or(|p| source.is_some_and(|s| s.starts_with(p)));
         let excluded = self.exclude_source.as_deref().is_some_and(|p| source.is_some_and(|s| s.starts_with(p)));
         included && !excluded

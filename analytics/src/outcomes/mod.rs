@@ -14,30 +14,27 @@
 //! - **Solo games** have no opponent: they enter none of the statistics here and are counted in
 //!   [`OutcomeReport::solo_games`].
 //!
-//! The corpora are small (thousands of games, not millions), so a query reads every kept game:
-//! one pass plus a sort per counter (docs/performance.md has the time for 100,000 player-games).
+//! Every figure is a sum over buckets of games ([`tallied`]): a store keeps the buckets' tallies,
+//! and a query adds up the few it selects, however many games are stored.
 
 mod filter;
 mod groups;
 mod input;
 mod mean;
-
-use std::collections::BTreeMap;
+mod tallied;
 
 pub use filter::OutcomeFilter;
 pub use groups::{main_source, ValueGroup, MAX_GROUPS};
 pub use input::{GameOutcome, OutcomeCorpus, PlayerOutcome};
 pub use mean::{mean_of, Mean};
+pub use tallied::{report_from_buckets, OutcomeBucket, OUTCOME_TALLY_FORMAT};
 
-use crate::general::{score_stats, ScoreStats};
+use crate::general::ScoreStats;
 use crate::rate::Rate;
-use groups::{margin, value_groups, GroupAcc};
-use input::KeptGame;
 
 /// How a simulated game's `meta.source` begins (`chronicle simulate` writes `simulate:` and its
 /// bots).
 pub const SIMULATED_SOURCE: &str = "simulate:";
-use mean::MeanAcc;
 
 /// A counter's groups by value.
 #[derive(Clone, Debug, PartialEq)]
@@ -97,150 +94,11 @@ pub struct OutcomeReport {
     pub scores: ScoreStats,
 }
 
-/// One selected player-game with its margin.
-struct Seen<'a> {
-    seat: u8,
-    players: u8,
-    winner: bool,
-    total: i64,
-    margin: f64,
-    rows: &'a [Option<i64>],
-    counters: &'a [Option<i64>],
-}
-
-/// What the selected multiplayer games are: how many, how many simulated, how many on
-/// synthetic component data; and how many simulated games the default left out.
-#[derive(Default)]
-struct Composition {
-    games: u64,
-    simulated: u64,
-    synthetic: u64,
-    left_out: u64,
-}
-
-fn is_simulated(g: &KeptGame) -> bool {
-    g.source.as_deref().is_some_and(|s| s.starts_with(SIMULATED_SOURCE))
-}
-
-fn selected<'a>(corpus: &'a OutcomeCorpus, f: &OutcomeFilter) -> (Vec<Seen<'a>>, Composition, u64) {
-    let (mut seen, mut games, mut solo) = (Vec::new(), Composition::default(), 0);
-    let big_enough = |g: &KeptGame| g.players.len() >= usize::from(f.min_players.max(2));
-    // Simulated and real games are not mixed unless asked (see `OutcomeFilter::include_simulated`).
-    let by_default = !f.include_simulated && f.source.is_none() && f.exclude_source.is_none();
-    let real_only = by_default && corpus.games.iter().any(|g| !is_simulated(g));
-    for g in corpus.games.iter().filter(|g| f.source_matches(g)) {
-        if real_only && is_simulated(g) {
-            games.left_out += 1;
-            continue;
-        }
-        if g.players.len() == 1 && f.min_players <= 1 {
-            solo += 1;
-        }
-        if !big_enough(g) {
-            continue;
-        }
-        games.games += 1;
-        games.simulated += u64::from(is_simulated(g));
-        games.synthetic += u64::from(g.synthetic);
-        let totals: Vec<i64> = g.players.iter().map(|p| p.total).collect();
-        let players = u8::try_from(totals.len()).unwrap_or(u8::MAX);
-        for (i, p) in g.players.iter().enumerate() {
-            let Some(margin) = margin(&totals, i) else { continue };
-            let (rows, counters) = (&p.rows[..], &p.counters[..]);
-            seen.push(Seen { seat: p.seat, players, winner: p.winner, total: p.total, margin, rows, counters });
-        }
-    }
-    (seen, games, solo)
-}
-
-fn by_counter(corpus: &OutcomeCorpus, seen: &[Seen<'_>], min_sample: u64) -> Vec<CounterGroups> {
-    let values = |c: usize| -> Vec<(i64, bool, f64)> {
-        seen.iter().filter_map(|s| s.counters.get(c).copied().flatten().map(|v| (v, s.winner, s.margin))).collect()
-    };
-    (corpus.counter_ids.iter().enumerate())
-        .map(|(c, id)| {
-            let v = values(c);
-            CounterGroups { counter: id.clone(), player_games: v.len() as u64, groups: value_groups(v, min_sample) }
-        })
-        .collect()
-}
-
-fn by_source(corpus: &OutcomeCorpus, seen: &[Seen<'_>], min_sample: u64) -> Vec<SourceGroup> {
-    let mut acc = vec![GroupAcc::default(); corpus.row_ids.len()];
-    for s in seen {
-        if let Some(g) = main_source(s.rows).and_then(|r| acc.get_mut(r)) {
-            g.add(s.winner, s.margin);
-        }
-    }
-    let rows = corpus.row_ids.iter().zip(acc).filter(|(_, a)| a.win_rate(0).n > 0);
-    rows.map(|(row, a)| SourceGroup {
-        row: row.clone(),
-        win_rate: a.win_rate(min_sample),
-        margin: a.margin(min_sample),
-    })
-    .collect()
-}
-
-fn row_points(corpus: &OutcomeCorpus, seen: &[Seen<'_>], min_sample: u64) -> Vec<RowPoints> {
-    let mut acc = vec![(MeanAcc::default(), MeanAcc::default()); corpus.row_ids.len()];
-    for s in seen {
-        for (a, points) in acc.iter_mut().zip(s.rows) {
-            if let Some(p) = points {
-                if s.winner { &mut a.0 } else { &mut a.1 }.add(*p as f64);
-            }
-        }
-    }
-    (corpus.row_ids.iter().zip(acc))
-        .map(|(row, (w, o))| RowPoints {
-            row: row.clone(),
-            winners: w.finish(min_sample),
-            others: o.finish(min_sample),
-        })
-        .collect()
-}
-
-fn by_seat(seen: &[Seen<'_>], min_sample: u64) -> Vec<SeatOutcome> {
-    let mut acc: BTreeMap<(u8, u8), (u64, u64)> = BTreeMap::new();
-    for s in seen {
-        let a = acc.entry((s.players, s.seat)).or_default();
-        a.0 += u64::from(s.winner);
-        a.1 += 1;
-    }
-    acc.into_iter()
-        .map(|((player_count, seat), (wins, n))| SeatOutcome {
-            player_count,
-            seat,
-            win_rate: Rate::new(wins, n, min_sample),
-            expected: 1.0 / f64::from(player_count.max(1)),
-        })
-        .collect()
-}
-
-fn scores(seen: &[Seen<'_>], bucket_width: u32) -> ScoreStats {
-    let mut counts: BTreeMap<i64, u64> = BTreeMap::new();
-    for s in seen {
-        *counts.entry(s.total).or_default() += 1;
-    }
-    score_stats(&counts.into_iter().collect::<Vec<_>>(), bucket_width)
-}
-
 impl OutcomeCorpus {
-    /// Every outcome statistic over the games `f` selects.
+    /// Every outcome statistic over the games `f` selects (computed from the corpus's
+    /// buckets, as a store's tallies are: [`report_from_buckets`]).
     pub fn report(&self, f: &OutcomeFilter) -> OutcomeReport {
-        let (seen, games, solo_games) = selected(self, f);
-        OutcomeReport {
-            games: games.games,
-            simulated_games: games.simulated,
-            synthetic_games: games.synthetic,
-            simulated_left_out: games.left_out,
-            player_games: seen.len() as u64,
-            solo_games,
-            counters: by_counter(self, &seen, f.min_sample),
-            main_sources: by_source(self, &seen, f.min_sample),
-            rows: row_points(self, &seen, f.min_sample),
-            seats: by_seat(&seen, f.min_sample),
-            scores: scores(&seen, f.bucket_width),
-        }
+        report_from_buckets(&self.row_ids, &self.counter_ids, &self.buckets(), f)
     }
 }
 

@@ -797,12 +797,19 @@ both_stores!(the_server_listens_at_once_and_its_first_statistics_count_every_sto
 /// the in-memory statistics computed before listening did.
 fn the_server_listens_at_once_and_its_first_statistics_count_every_stored_game(db: Database) {
     import_simulated(&db, "300", "3", "21");
+    import_simulated_of(&db, "village", "40", "3", "22");
+    import_simulated_of(&db, "above-and-below", "30", "2", "23");
     let server = Server::start(&db, &[]);
-    let q = "{ caverna { scoreDistribution { playerGames } } questions(game: \"caverna\") { playerGames } }";
+    let q = "{ caverna { scoreDistribution { playerGames } } questions(game: \"caverna\") { playerGames } \
+             village: outcomes(game: \"village\") { games playerGames } \
+             aab: outcomes(game: \"above-and-below\") { games playerGames } }";
     let first = server.data(None, q, json!({}));
     assert_eq!(server.get("/healthz").0, 200);
     assert_eq!(first["caverna"]["scoreDistribution"]["playerGames"], 900, "{first}");
     assert_eq!(first["questions"]["playerGames"], 900, "{first}");
+    // Every simulated game completes: the outcome reports count them all, from the tallies.
+    assert_eq!((&first["village"]["games"], &first["village"]["playerGames"]), (&json!(40), &json!(120)), "{first}");
+    assert_eq!((&first["aab"]["games"], &first["aab"]["playerGames"]), (&json!(30), &json!(60)), "{first}");
 }
 
 /// docs/reliability.md "Several servers": a server on a SQLite file sees the games another
@@ -869,9 +876,14 @@ fn a_server_on_sqlite_reads_verdicts_another_process_rewrites() {
 
 /// `chronicle simulate` then `chronicle import` into `db`, as another process would.
 pub fn import_simulated(db: &Database, games: &str, players: &str, seed: &str) {
+    import_simulated_of(db, "caverna", games, players, seed);
+}
+
+/// Simulates games of `game` and imports them with `chronicle import`.
+pub fn import_simulated_of(db: &Database, game: &str, games: &str, players: &str, seed: &str) {
     let dir = TempDir::new();
     let out = chronicle()
-        .args(["simulate", "--games", games, "--players", players, "--seed", seed, "--out"])
+        .args(["simulate", "--game", game, "--games", games, "--players", players, "--seed", seed, "--out"])
         .arg(&dir.0)
         .output()
         .expect("chronicle simulate");

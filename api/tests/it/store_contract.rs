@@ -175,20 +175,26 @@ macro_rules! delegate_store {
             async fn add_tallies(
                 &self,
                 expect: &chronicle_store::TallyState,
-                counted: &[i64],
-                tallies: &[(String, String)],
-                merge: &(dyn Fn(&str, &str) -> Result<String, String> + Sync),
+                counting: &chronicle_store::Counting,
+                merge: &(dyn Fn(&str, &str, &str) -> Result<String, String> + Sync),
             ) -> Result<bool, StoreError> {
-                self.store.add_tallies(expect, counted, tallies, merge).await
+                self.store.add_tallies(expect, counting, merge).await
             }
             async fn replace_tallies(
                 &self,
                 expect: &chronicle_store::TallyState,
                 format: i64,
-                counted: &[i64],
-                tallies: &[(String, String)],
+                counting: &chronicle_store::Counting,
             ) -> Result<bool, StoreError> {
-                self.store.replace_tallies(expect, format, counted, tallies).await
+                self.store.replace_tallies(expect, format, counting).await
+            }
+            async fn counted_games_of(
+                &self,
+                players: &[String],
+                uploader: Option<&str>,
+                limit: i64,
+            ) -> Result<Vec<i64>, StoreError> {
+                self.store.counted_games_of(players, uploader, limit).await
             }
             async fn tallies_after(&self, after: i64) -> Result<chronicle_store::TallyRows, StoreError> {
                 self.store.tallies_after(after).await

@@ -1,13 +1,18 @@
-//! The Caverna statistics' tallies kept in the store (docs/scaling.md, "Tallies in the store"),
-//! on a real SQLite file and a real PostgreSQL database: a service counts what `chronicle
-//! import` stored and answers whole-bucket filters from the stored tallies without reading a
-//! game's rows, with the answers statistics computed from every game's rows give; a second
+//! The statistics' tallies kept in the store (docs/scaling.md, "Tallies in the store"), on a
+//! real SQLite file and a real PostgreSQL database: a service counts what `chronicle import`
+//! stored and answers Caverna's whole-bucket filters and the outcome reports of Village and
+//! Above and Below from the stored tallies without reading a game's rows, with the answers
+//! statistics computed from every game's rows give; a second
 //! service finds nothing left to count; two processes counting at once count each game once;
 //! rewritten verdicts are counted again.
 
+use std::collections::BTreeMap;
+
+use chronicle_analytics::outcomes::{OutcomeCorpus, OutcomeFilter};
 use chronicle_analytics::{Corpus, FurnishingSet, Stats, StatsFilter};
+use chronicle_game::GameKind;
 use chronicle_service::admission::AdmissionLimits;
-use chronicle_service::{stats_corpus, tallies, Service};
+use chronicle_service::{outcome_corpora, stats_corpus, tallies, Service};
 use chronicle_store::{Backend, Store};
 use serde_json::Value;
 
@@ -33,12 +38,87 @@ fn dated_games(count: u64, seed: u64) -> Vec<Value> {
         .collect()
 }
 
+/// Simulated games of every game with outcome statistics, every size it allows; every third
+/// one marked as played at a club (not simulated), so that the reports' default of not mixing
+/// simulated and real games is exercised.
+fn outcome_games(count: u64, seed: u64) -> Vec<Value> {
+    let choice = chronicle_game::Simulation { bot: None, variant: None, seats: None };
+    let kinds = GameKind::ALL.iter().copied().filter(|&k| outcome_corpora::has_outcomes(k));
+    kinds
+        .flat_map(|kind| {
+            let engine = chronicle_ingest::games::engine(kind);
+            let sizes: Vec<u8> = kind.spec().players().collect();
+            (0..count).map(move |i| {
+                let players = sizes[usize::try_from(i).expect("small") % sizes.len()];
+                let mut log = engine.simulate_with(seed * 1_000 + i, players, &choice).expect("a simulated game");
+                if i % 3 == 0 {
+                    log["meta"]["source"] = Value::String("club".into());
+                }
+                log
+            })
+        })
+        .collect()
+}
+
+fn outcome_filters() -> Vec<OutcomeFilter> {
+    let all = OutcomeFilter { include_simulated: true, ..OutcomeFilter::default() };
+    vec![
+        OutcomeFilter::default(),
+        all.clone(),
+        OutcomeFilter { min_players: 3, ..all },
+        OutcomeFilter { source: Some("simulate".into()), min_sample: 3, ..OutcomeFilter::default() },
+    ]
+}
+
+/// Outcome statistics over every stored complete game's rows, by game.
+async fn outcomes_from_rows(store: &Backend) -> BTreeMap<GameKind, OutcomeCorpus> {
+    let mut corpora = BTreeMap::new();
+    let mut after = 0;
+    loop {
+        let batch = store.complete_records(after, 500).await.expect("read games");
+        let Some(last) = batch.last().map(|g| g.id) else { break };
+        for g in &batch {
+            if let Some((kind, game)) = outcome_corpora::outcome(g.id, &g.record).expect("a stored game") {
+                let spec = kind.spec();
+                let rows: Vec<&str> = spec.score_rows.iter().map(|r| r.id).collect();
+                let counters: Vec<&str> = spec.counters.iter().map(|c| c.id).collect();
+                corpora.entry(kind).or_insert_with(|| OutcomeCorpus::new(&rows, &counters)).add(&game);
+            }
+        }
+        after = last;
+    }
+    corpora
+}
+
+/// Every outcome report the service gives from the tallies equals the one from rows.
+async fn outcomes_agree(service: &Service, rows: &BTreeMap<GameKind, OutcomeCorpus>) {
+    assert!(rows.len() >= 2, "both games with outcome statistics are stored");
+    for (&kind, corpus) in rows {
+        for filter in outcome_filters() {
+            let stored = service.outcomes(kind, filter.clone()).await.expect("a report from the tallies");
+            assert_eq!(stored, corpus.report(&filter), "{kind} {filter:?}");
+            assert!(stored.games > 0 || filter.min_players == 3, "{kind} {filter:?} selects games");
+        }
+    }
+}
+
 fn import(db: &Database, games: &[Value]) {
+    import_as(db, games, &[]);
+}
+
+/// Imports as stored by the token named `uploader`.
+fn import_by(db: &Database, games: &[Value], uploader: &str) {
+    import_as(db, games, &["--uploader", uploader]);
+}
+
+fn import_as(db: &Database, games: &[Value], args: &[&str]) {
     let dir = TempDir::new();
     let file = dir.0.join("games.ndjson");
     let text: Vec<String> = games.iter().map(Value::to_string).collect();
     std::fs::write(&file, text.join("\n")).expect("write the logs");
-    let out = chronicle().args(["import", "--database-url", &db.url()]).arg(&file).output().expect("chronicle import");
+    let mut command = chronicle();
+    command.args(["import", "--database-url", &db.url()]).args(args).arg(&file);
+    let out = command.output().expect("chronicle import");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
 }
 
@@ -91,7 +171,7 @@ async fn agree(service: &Service, rows: &Stats) {
 }
 
 fn stored_tallies_answer_as_every_games_rows_do(db: Database) {
-    import(&db, &dated_games(24, 1));
+    import(&db, &[dated_games(24, 1), outcome_games(9, 1)].concat());
     threaded().block_on(async {
         let store = chronicle_store::open(&db.url()).await.expect("open");
         assert!(
@@ -100,16 +180,23 @@ fn stored_tallies_answer_as_every_games_rows_do(db: Database) {
         );
         let rows = from_rows(&store).await;
         assert!(rows.player_games() > 40);
+        let outcomes = outcomes_from_rows(&store).await;
         let server = service(store.clone());
         agree(&server, &rows).await;
+        outcomes_agree(&server, &outcomes).await;
         assert!(!server.holds_rows(), "whole-bucket filters are answered without reading any game's rows");
-        assert!(store.uncounted_games("caverna", 10).await.expect("uncounted").is_empty(), "the service counted");
+        for &kind in GameKind::ALL {
+            let left = store.uncounted_games(kind.id(), 10).await.expect("uncounted");
+            assert!(left.is_empty(), "the service counted every {kind} game");
+        }
         let restarted = service(store.clone());
         agree(&restarted, &rows).await;
+        outcomes_agree(&restarted, &outcomes).await;
         assert_eq!(restarted.refresh_tallies().await.expect("nothing to count").games, 0);
 
         // Games stored without counting, then counted by two processes at once: once each.
-        let fresh: Vec<_> = dated_games(12, 2)
+        let fresh: Vec<_> = [dated_games(12, 2), outcome_games(4, 2)]
+            .concat()
             .iter()
             .map(|log| chronicle_ingest::pipeline::prepare(log.to_string().as_bytes(), None))
             .collect();
@@ -122,52 +209,64 @@ fn stored_tallies_answer_as_every_games_rows_do(db: Database) {
         server.refresh_tallies().await.expect("read again");
         let rows = from_rows(&store).await;
         agree(&server, &rows).await;
+        outcomes_agree(&server, &outcomes_from_rows(&store).await).await;
 
         // A rewritten verdict (a player's total changed) is counted again from every game.
         let id = store.uncounted_games("caverna", 1).await.expect("none left").first().copied();
         assert_eq!(id, None);
-        let first = store.complete_records(0, 1).await.expect("a game").remove(0);
-        let mut record = first.record.clone();
-        if let Some(score) = record.players.first_mut().and_then(|p| p.score.as_mut()) {
-            score.total += 100;
-        }
-        store.replace_records(&[(first.id, record)]).await.expect("rewrite a verdict");
+        let stored = store.complete_records(0, 1_000).await.expect("games");
+        let village = stored.iter().find(|g| g.record.game == Some(GameKind::Village)).expect("a Village game");
+        let rewritten: Vec<_> = [&stored[0], village]
+            .into_iter()
+            .map(|g| {
+                let mut record = g.record.clone();
+                if let Some(score) = record.players.first_mut().and_then(|p| p.score.as_mut()) {
+                    score.total += 100;
+                }
+                (g.id, record)
+            })
+            .collect();
+        store.replace_records(&rewritten).await.expect("rewrite verdicts");
         let again = tallies::catch_up(&store).await.expect("count again");
         assert!(again.recounted, "{again:?}");
         server.refresh_tallies().await.expect("read again");
         let rows = from_rows(&store).await;
         agree(&server, &rows).await;
+        outcomes_agree(&server, &outcomes_from_rows(&store).await).await;
         other.close().await;
         store.close().await;
     });
 }
 
-#[test]
-fn stored_tallies_answer_as_every_games_rows_do_on_sqlite() {
-    stored_tallies_answer_as_every_games_rows_do(Database::sqlite());
-}
+both_stores!(stored_tallies_answer_as_every_games_rows_do, player_and_uploader_filters_read_only_their_games);
 
-#[test]
-fn stored_tallies_answer_as_every_games_rows_do_on_postgres() {
-    if postgres_available() {
-        stored_tallies_answer_as_every_games_rows_do(Database::Pg(PgScratch::create()));
-    }
-}
-
-/// A filter that selects games one by one (a player) still reads every game's rows, and then
-/// agrees with the tallies on whole-bucket filters.
-#[test]
-fn a_filter_by_player_reads_the_rows_and_agrees_with_the_tallies() {
-    let db = Database::sqlite();
-    import(&db, &dated_games(9, 3));
+/// A filter by players or an uploader reads only the games it selects (found by the identity
+/// keys the counting step stored beside the tallies), and answers as every game's rows do.
+fn player_and_uploader_filters_read_only_their_games(db: Database) {
+    let games = dated_games(15, 3);
+    import_by(&db, &games[..10], "club");
+    import(&db, &games[10..]);
     threaded().block_on(async {
         let store = chronicle_store::open(&db.url()).await.expect("open");
         let server = service(store.clone());
-        let one = StatsFilter::all().player("name:random 1");
-        let seats = server.stats_over(one, |s, f| s.seats(f)).await.expect("seats of one player's games");
-        assert!(seats.by_seat.iter().map(|s| s.win_rate.n).sum::<u64>() > 0);
-        assert!(server.holds_rows());
-        agree(&server, &from_rows(&store).await).await;
+        let rows = from_rows(&store).await;
+        let filters = [
+            StatsFilter::all().player("name:random 1"),
+            StatsFilter::all().player("name:random 3").player("name:random 4"),
+            StatsFilter::all().uploader("club"),
+            StatsFilter::all().uploader("club").player("name:random 2").played_from("2026-02-14"),
+            StatsFilter::all().player("name:nobody"),
+        ];
+        for filter in filters {
+            let asked = filter.clone();
+            let stored = server.stats_over(filter, |s, f| s.all(f)).await.expect("an answer from the selected games");
+            let expected = tokio::task::block_in_place(|| rows.all(&asked).expect("an answer from rows"));
+            assert_eq!(stored, expected, "{asked:?}");
+        }
+        let one =
+            server.stats_over(StatsFilter::all().player("name:random 1"), |s, f| s.seats(f)).await.expect("seats");
+        assert!(one.by_seat.iter().map(|s| s.win_rate.n).sum::<u64>() > 0, "the player's games are counted");
+        assert!(!server.holds_rows(), "no query read every game's rows");
         store.close().await;
     });
 }

@@ -228,6 +228,19 @@ fn param<'a>(q: &'a BTreeMap<String, String>, key: &str) -> Option<&'a str> {
     q.get(key).map(|v| v.trim()).filter(|v| !v.is_empty())
 }
 
+/// A count as a sentence writes it, thousands apart: `40,000`.
+fn count(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// A percentage with one decimal (`—` when absent).
 fn percent(rate: Option<f64>) -> String {
     rate.map_or_else(|| "—".to_owned(), |r| format!("{:.1}%", r * 100.0))
@@ -269,6 +282,15 @@ fn status_label(s: chronicle_game::Status) -> &'static str {
 
 #[cfg(test)]
 mod tests {
+    /// Counts in sentences group their thousands: a player reads 40,000, not 40000.
+    #[test]
+    fn counts_are_written_with_thousands_apart() {
+        let cases = [(0, "0"), (999, "999"), (1_000, "1,000"), (40_000, "40,000"), (1_234_567, "1,234,567")];
+        for (n, shown) in cases {
+            assert_eq!(super::count(n), shown);
+        }
+    }
+
     /// An interval's end just below zero reads `0.0` (`+0.0` signed), never `-0.0`; other
     /// values keep their sign.
     #[test]

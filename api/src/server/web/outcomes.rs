@@ -15,7 +15,7 @@ use chronicle_analytics::DEFAULT_MIN_SAMPLE;
 use chronicle_game::{GameKind, GameSpec};
 
 use super::stats::{rate_cell, scores};
-use super::{number, page, param, percent, problem, query_map, refused, service_problem, tenths};
+use super::{count, number, page, param, percent, problem, query_map, refused, service_problem, tenths};
 use crate::server::http::AppState;
 
 /// The games with an outcome statistics page (`capabilities.outcome_stats`), at
@@ -84,12 +84,12 @@ fn corpus(r: &OutcomeReport, include: &str) -> Markup {
     let most = |n: u64| r.games > 0 && 2 * n > r.games;
     html! {
         p #corpus {
-            (r.games) " multiplayer games (" (r.player_games) " player-games; " (r.solo_games) " solo games left out): "
-            (r.simulated_games) " played by Chronicle's bots (simulated), " (r.games - r.simulated_games.min(r.games)) " by people; "
-            (r.synthetic_games) " on synthetic component data (made-up test data, not the printed game)."
+            (count(r.games)) " multiplayer games (" (count(r.player_games)) " player-games; " (count(r.solo_games)) " solo games left out): "
+            (count(r.simulated_games)) " played by Chronicle's bots (simulated), " (count(r.games - r.simulated_games.min(r.games))) " by people; "
+            (count(r.synthetic_games)) " on synthetic component data (made-up test data, not the printed game)."
         }
         (super::stats::corpus_notices(
-            (r.simulated_left_out > 0).then(|| format!("{} games played by Chronicle's bots", r.simulated_left_out)),
+            (r.simulated_left_out > 0).then(|| format!("{} games played by Chronicle's bots", count(r.simulated_left_out))),
             include,
             most(r.simulated_games),
             most(r.synthetic_games),
@@ -108,7 +108,7 @@ fn counters(spec: &GameSpec, r: &OutcomeReport) -> Markup {
         @for c in &r.counters {
             @let round = spec.counters.iter().any(|s| s.id == c.counter && s.round);
             h2 { (spec.counter_label(&c.counter).unwrap_or(&c.counter)) }
-            p { (c.player_games) " player-games. The smallest values one by one, larger ones together."
+            p { (count(c.player_games)) " player-games. The smallest values one by one, larger ones together."
                 @if round { " A round number; never is shown as “never”." } }
             div.scroll { table.sortable {
                 thead { tr { th data-type="num" { @if round { "Round" } @else { "Value" } } th data-type="num" { "Win rate" } th data-type="num" { "Mean margin (95%)" } } }

@@ -13,7 +13,7 @@ use chronicle_game::GameKind;
 use chronicle_service::questions::QuestionsReport;
 
 use super::skill::{diff, est, interval_cell};
-use super::{page, param, percent, query_map, refused, service_problem};
+use super::{count, page, param, percent, query_map, refused, service_problem};
 use crate::server::http::AppState;
 
 /// `/questions`: Caverna's, the first game.
@@ -62,11 +62,11 @@ pub(super) fn corpus(c: &SkillCorpus, left_out: u64, include: &str) -> Markup {
     let bots: Vec<String> = by_bots(&c.simulated_by).iter().take(4).map(|(b, n)| format!("{n} by {b}")).collect();
     html! {
         p #corpus {
-            "Computed over " (c.player_games) " player-games of " (c.games) " complete multiplayer games: "
-            (c.simulated) " from games Chronicle's bots played (simulated"
+            "Computed over " (count(c.player_games)) " player-games of " (count(c.games)) " complete multiplayer games: "
+            (count(c.simulated)) " from games Chronicle's bots played (simulated"
             @if !bots.is_empty() { "; " (bots.join(", ")) }
-            "), " (c.player_games - c.simulated.min(c.player_games)) " from games played by people; "
-            (c.synthetic) " on synthetic component data (made-up test data, not the printed game)."
+            "), " (count(c.player_games - c.simulated.min(c.player_games))) " from games played by people; "
+            (count(c.synthetic)) " on synthetic component data (made-up test data, not the printed game)."
         }
         (super::stats::corpus_notices(
             (left_out > 0).then(|| format!("{left_out} player-games from games Chronicle's bots played")),

@@ -10,7 +10,7 @@ use maud::{html, Markup};
 
 use chronicle_analytics::{self as analytics, parse_played_at, FurnishingSet, Rate};
 
-use super::{number, page, param, percent, problem, query_map, refused, service_problem, tenths};
+use super::{count, number, page, param, percent, problem, query_map, refused, service_problem, tenths};
 use crate::server::http::AppState;
 
 const FAMILIES: [(&str, &str); 5] = [
@@ -123,9 +123,9 @@ pub(super) const TOO_FEW: &str = "too few for an interval";
 fn composition(c: &chronicle_service::CavernaCorpus, include: &str) -> Markup {
     let people = c.player_games - c.simulated.min(c.player_games);
     html! {
-        p #corpus { "Computed over " (c.player_games) " player-games: " (c.simulated) " from games Chronicle's bots played (simulated), " (people) " from games played by people." }
+        p #corpus { "Computed over " (count(c.player_games)) " player-games: " (count(c.simulated)) " from games Chronicle's bots played (simulated), " (count(people)) " from games played by people." }
         (corpus_notices(
-            (c.left_out > 0).then(|| format!("{} player-games from games Chronicle's bots played", c.left_out)),
+            (c.left_out > 0).then(|| format!("{} player-games from games Chronicle's bots played", count(c.left_out))),
             include,
             c.player_games > 0 && 2 * c.simulated > c.player_games,
             false,
@@ -278,7 +278,7 @@ fn group_rows(rows: Vec<(String, &analytics::GroupStats)>) -> Markup {
 
 fn weapons(w: &analytics::WeaponStats) -> Markup {
     html! {
-        p { (w.player_games) " player-games. Peaceful: never armed; light: strongest weapon up to 7; heavy: 8 or more." }
+        p { (count(w.player_games)) " player-games. Peaceful: never armed; light: strongest weapon up to 7; heavy: 8 or more." }
         h2 { "By strategy" }
         (group_rows(w.by_class.iter().map(|c| (c.class.id().to_owned(), &c.stats)).collect()))
         h2 { "By strongest weapon" }
@@ -327,7 +327,7 @@ pub(super) fn scores(s: &analytics::ScoreStats) -> Markup {
     let most = s.histogram.iter().map(|b| b.count).max().unwrap_or(0).max(1);
     let width = 24 * s.histogram.len().max(1);
     html! {
-        p { (s.player_games) " player-games. Mean " (number(s.mean, 1)) ", lowest " (s.min.map_or("—".to_owned(), |x| x.to_string())) ", highest " (s.max.map_or("—".to_owned(), |x| x.to_string())) "."
+        p { (count(s.player_games)) " player-games. Mean " (number(s.mean, 1)) ", lowest " (s.min.map_or("—".to_owned(), |x| x.to_string())) ", highest " (s.max.map_or("—".to_owned(), |x| x.to_string())) "."
             @if let Some(q) = &s.quantiles { " Quantiles: 10% " (q.p10) ", 25% " (q.p25) ", median " (q.p50) ", 75% " (q.p75) ", 90% " (q.p90) "." } }
         // At most twice its drawn size, so that the labels stay small.
         svg.histogram viewBox={ "0 0 " (width) " 120" } width=(width * 2) role="img" aria-label="histogram of final scores" {
