@@ -1,6 +1,6 @@
 //! Which player-games a query looks at, and how `played_at` text is compared.
 
-use crate::calendar::{days_from_civil, days_in_month, month_of, month_start};
+use crate::calendar::{civil_from_days, days_from_civil, days_in_month, month_of, month_start};
 use crate::error::AnalyticsError;
 use crate::input::FurnishingSet;
 use crate::rate::DEFAULT_MIN_SAMPLE;
@@ -132,6 +132,58 @@ impl StatsFilter {
         self.uploader.is_some() || !self.players.is_empty() || cuts(from) || cuts(until)
     }
 
+    /// Whether the filter needs rows only because a time bound cuts a month (no uploader, no
+    /// players): it can then be answered from whole buckets plus the cut months' games
+    /// ([`StatsFilter::cut_months`], [`StatsFilter::widened_to_months`]).
+    pub fn cuts_months_only(&self) -> bool {
+        self.needs_rows() && self.uploader.is_none() && self.players.is_empty() && self.played_bounds().is_ok()
+    }
+
+    /// The months (numbered as the buckets' `month`) that a time bound cuts, ascending.
+    pub fn cut_months(&self) -> Vec<i64> {
+        let (from, until) = self.played_bounds().unwrap_or((None, None));
+        let mut months: Vec<i64> =
+            [from, until].into_iter().flatten().filter(|&at| month_start(month_of(at)) != at).map(month_of).collect();
+        months.dedup();
+        months
+    }
+
+    /// Whether a game played at `played_at` is within the time bounds (every game when there
+    /// is none; a game without a readable `played_at` is outside any bound).
+    pub fn played_within(&self, played_at: Option<&str>) -> bool {
+        let Ok((from, until)) = self.played_bounds() else { return false };
+        if from.is_none() && until.is_none() {
+            return true;
+        }
+        let Some(at) = played_at.and_then(parse_played_at) else { return false };
+        from.is_none_or(|f| at >= f) && until.is_none_or(|u| at < u)
+    }
+
+    /// The filter with each bound that cuts a month moved out to that month's edge: the start
+    /// of its month for `played_from`, the start of the next month for `played_until`. Over
+    /// buckets whose cut months hold only the games within the original bounds, it selects the
+    /// same games, and it selects whole buckets.
+    pub fn widened_to_months(&self) -> StatsFilter {
+        let (from, until) = self.played_bounds().unwrap_or((None, None));
+        let text = |secs: i64| {
+            let (y, m, d) = civil_from_days(secs.div_euclid(86_400));
+            format!("{y:04}-{m:02}-{d:02}T00:00:00Z")
+        };
+        let edge = |at: i64, after: bool| {
+            let month = month_of(at);
+            match (month_start(month) == at, after) {
+                (true, _) => at,
+                (false, false) => month_start(month),
+                (false, true) => month_start(month + 1),
+            }
+        };
+        StatsFilter {
+            played_from: from.map(|f| text(edge(f, false))),
+            played_until: until.map(|u| text(edge(u, true))),
+            ..self.clone()
+        }
+    }
+
     pub(crate) fn played_bounds(&self) -> Result<(Option<i64>, Option<i64>), AnalyticsError> {
         let parse = |s: &Option<String>| -> Result<Option<i64>, AnalyticsError> {
             match s {
@@ -143,6 +195,12 @@ impl StatsFilter {
         };
         Ok((parse(&self.played_from)?, parse(&self.played_until)?))
     }
+}
+
+/// The calendar month (UTC) of a `played_at` text as the statistics' buckets number it
+/// (`year·12 + month − 1`); `None` when it is not readable.
+pub fn played_month(played_at: &str) -> Option<i64> {
+    parse_played_at(played_at).map(month_of)
 }
 
 /// Reads a `played_at` text as whole seconds since 1970-01-01T00:00:00Z, or `None` if it is not
@@ -228,7 +286,31 @@ pub fn parse_played_at(text: &str) -> Option<i64> {
 
 #[cfg(test)]
 mod tests {
-    use super::parse_played_at;
+    use super::{parse_played_at, StatsFilter};
+
+    /// A bound inside a month cuts that month; widening moves it to the month's edges, and
+    /// `played_within` keeps the original bounds (from inclusive, until exclusive).
+    #[test]
+    fn bounds_inside_a_month_cut_it_and_widen_to_its_edges() {
+        let f = StatsFilter::all().played_from("2026-02-14").played_until("2026-03-10T12:00:00Z");
+        assert!(f.cuts_months_only());
+        assert_eq!(f.cut_months(), [2026 * 12 + 1, 2026 * 12 + 2]);
+        let w = f.widened_to_months();
+        assert_eq!(
+            (w.played_from.as_deref(), w.played_until.as_deref()),
+            (Some("2026-02-01T00:00:00Z"), Some("2026-04-01T00:00:00Z"))
+        );
+        assert!(!w.needs_rows());
+        assert!(f.played_within(Some("2026-02-14")) && f.played_within(Some("2026-03-10T11:59:59Z")));
+        assert!(!f.played_within(Some("2026-02-13T23:59:59Z")) && !f.played_within(Some("2026-03-10T12:00:00Z")));
+        assert!(!f.played_within(None) && StatsFilter::all().played_within(None));
+        let same_month = StatsFilter::all().played_from("2026-02-14").played_until("2026-02-20");
+        assert_eq!(same_month.cut_months(), [2026 * 12 + 1]);
+        let on_edges = StatsFilter::all().played_from("2026-02-01").played_until("2026-03-10");
+        assert_eq!(on_edges.cut_months(), [2026 * 12 + 2]);
+        assert_eq!(on_edges.widened_to_months().played_from.as_deref(), Some("2026-02-01T00:00:00Z"));
+        assert!(!StatsFilter::all().player("name:ana").played_from("2026-02-14").cuts_months_only());
+    }
 
     #[test]
     fn played_at_shapes() {

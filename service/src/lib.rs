@@ -426,9 +426,9 @@ impl Service {
         *self.first_load.borrow() == FirstLoad::Done
     }
 
-    /// Reads every stored complete game's rows the first time a query needs them (months cut
-    /// by a time bound, players or uploaders with more than [`SELECTED_GAMES`] games, ratings,
-    /// effects, questions); later callers wait for that read. A read that failed is tried again
+    /// Reads every stored complete game's rows the first time a query needs them (players,
+    /// uploaders or cut months with more than [`SELECTED_GAMES`] games, ratings, effects,
+    /// questions); later callers wait for that read. A read that failed is tried again
     /// by the next caller; one whose caller went away is started again by the next.
     async fn rows_loaded(&self) -> Result<(), ServiceError> {
         let start = self.first_load.send_if_modified(|s| {
@@ -505,27 +505,72 @@ impl Service {
     /// tallies when the filter selects whole buckets; over the selected games' rows when it
     /// names players or an uploader with at most [`SELECTED_GAMES`] counted games; else over
     /// every game's rows (read first when no query needed them yet).
+    ///
+    /// `f` gets the statistics and the filter to read them with: `filter` itself, or, over a
+    /// month a bound cuts, the filter widened to whole months ([`Service::stats_of_cut_months`]).
     async fn stats_for<T: Send + 'static>(
         &self,
         filter: &chronicle_analytics::StatsFilter,
-        f: impl FnOnce(&Stats) -> Result<T, AnalyticsError> + Send + 'static,
+        f: impl FnOnce(&Stats, &chronicle_analytics::StatsFilter) -> Result<T, AnalyticsError> + Send + 'static,
     ) -> Result<T, ServiceError> {
+        let filter = filter.clone();
         if !filter.needs_rows() {
             let tallied = self.tallied().await?;
-            return blocking(move || f(&tallied.caverna).map_err(stats_error)).await?;
+            return blocking(move || f(&tallied.caverna, &filter).map_err(stats_error)).await?;
         }
-        if !self.holds_rows() && (filter.uploader.is_some() || !filter.players.is_empty()) {
-            if let Some(stats) = self.stats_of_selected(filter).await? {
-                return blocking(move || f(&stats).map_err(stats_error)).await?;
+        if !self.holds_rows() {
+            let selected = if filter.cuts_months_only() {
+                self.stats_of_cut_months(&filter).await?.map(|s| (s, filter.widened_to_months()))
+            } else if filter.uploader.is_some() || !filter.players.is_empty() {
+                self.stats_of_selected(&filter).await?.map(|s| (s, filter.clone()))
+            } else {
+                None
+            };
+            if let Some((stats, asked)) = selected {
+                return blocking(move || f(&stats, &asked).map_err(stats_error)).await?;
             }
         }
         self.rows_loaded().await?;
         let stats = Arc::clone(&self.stats);
         blocking(move || {
             let stats = stats.read().map_err(|_| internal("statistics lock poisoned"))?;
-            f(&stats).map_err(stats_error)
+            f(&stats, &filter).map_err(stats_error)
         })
         .await?
+    }
+
+    /// Statistics for a filter whose time bound cuts a month: the stored tallies of every other
+    /// month, and for each cut month (at most two) buckets counted from that month's games
+    /// within the bounds, read by month from the store (indexed). Read with
+    /// [`chronicle_analytics::StatsFilter::widened_to_months`], they select the same games as
+    /// `filter`. `None` when the cut months hold more than [`SELECTED_GAMES`] games (the query
+    /// then reads every game's rows, once per process).
+    async fn stats_of_cut_months(
+        &self,
+        filter: &chronicle_analytics::StatsFilter,
+    ) -> Result<Option<Stats>, ServiceError> {
+        let tallied = self.tallied().await?;
+        let cut = filter.cut_months();
+        let ids = self.store.counted_games_in_months(&cut, SELECTED_GAMES + 1).await?;
+        if ids.len() > usize::try_from(SELECTED_GAMES).unwrap_or(usize::MAX) {
+            return Ok(None);
+        }
+        let mut corpus = Corpus::new();
+        for chunk in ids.chunks(STATS_BATCH_IDS) {
+            for g in self.store.games_with_facts(chunk).await? {
+                if filter.played_within(g.record.meta.played_at.as_deref()) {
+                    stats_corpus::add_game(&mut corpus, g.id, g.uploader.as_deref(), &g.record).map_err(internal)?;
+                }
+            }
+        }
+        let other_months = tallied.caverna_buckets.iter().filter(|b| b.month.is_none_or(|m| !cut.contains(&m)));
+        let mut buckets: Vec<chronicle_analytics::StoredBucket> = other_months.cloned().collect();
+        blocking(move || {
+            buckets.extend(Stats::from_corpus(&corpus).map_err(stats_error)?.stored_buckets());
+            Stats::from_buckets(buckets).map_err(stats_error)
+        })
+        .await?
+        .map(Some)
     }
 
     /// Statistics over the counted games of `filter`'s players or uploader, read from the
@@ -551,22 +596,23 @@ impl Service {
         blocking(move || Stats::from_corpus(&corpus).map_err(stats_error)).await?.map(Some)
     }
 
-    /// A Caverna statistics query over `filter`. A filter on an uploader or a player reads the
-    /// games it selects and computes over them (up to [`SELECTED_GAMES`] games, a few hundred
-    /// milliseconds), so it is admitted as a computation first
-    /// ([`admission::Admission::compute`]); every other filter adds kept tallies only.
+    /// A Caverna statistics query over `filter`. A filter on an uploader or a player, or with
+    /// a time bound inside a month, reads the games it selects and computes over them (up to
+    /// [`SELECTED_GAMES`] games, a few hundred milliseconds), so it is admitted as a
+    /// computation first ([`admission::Admission::compute`]); every other filter adds kept
+    /// tallies only. `f` must read the statistics with the filter it is given (see
+    /// [`Service::stats_for`]).
     pub async fn stats_over<T: Send + 'static>(
         &self,
         filter: chronicle_analytics::StatsFilter,
         f: impl FnOnce(&Stats, &chronicle_analytics::StatsFilter) -> Result<T, AnalyticsError> + Send + 'static,
     ) -> Result<T, ServiceError> {
-        let one_by_one = filter.uploader.is_some() || !filter.players.is_empty();
-        let _slot = match one_by_one {
-            true => Some(self.compute("statistics over one uploader's or player's games").await?),
+        let _slot = match filter.needs_rows() {
+            true => Some(self.compute("statistics over games read for the request").await?),
             false => None,
         };
         let asked = filter.clone();
-        self.stats_for(&asked, move |s| f(s, &filter)).await
+        self.stats_for(&asked, f).await
     }
 
     /// What a Caverna statistics answer over `filter` is computed over, and the filter to
@@ -578,9 +624,11 @@ impl Service {
         include_simulated: bool,
     ) -> Result<(chronicle_analytics::StatsFilter, CavernaCorpus), ServiceError> {
         const SIMULATED: &str = chronicle_analytics::skill::SIMULATED;
-        let (all, simulated) = (filter.clone(), filter.clone().source(SIMULATED.to_owned()));
         let (n, sim) = self
-            .stats_for(&filter, move |s| Ok((s.scores(&all, 5)?.player_games, s.scores(&simulated, 5)?.player_games)))
+            .stats_for(&filter, move |s, all| {
+                let simulated = all.clone().source(SIMULATED.to_owned());
+                Ok((s.scores(all, 5)?.player_games, s.scores(&simulated, 5)?.player_games))
+            })
             .await?;
         let by_default = filter.source.is_none() && filter.exclude_source.is_none() && !include_simulated;
         let mixed = by_default && sim > 0 && sim < n;

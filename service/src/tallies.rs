@@ -27,7 +27,7 @@ use std::collections::BTreeMap;
 
 use chronicle_analytics::outcomes::{report_from_buckets, OutcomeBucket, OutcomeCorpus, OutcomeFilter, OutcomeReport};
 use chronicle_analytics::ratings::player_key;
-use chronicle_analytics::{Corpus, Stats, StoredBucket};
+use chronicle_analytics::{played_month, Corpus, Stats, StoredBucket};
 use chronicle_game::GameKind;
 use chronicle_store::{Backend, Counting, GameHead, Store, TallyState};
 
@@ -35,11 +35,12 @@ use crate::outcome_corpora::{has_outcomes, outcome};
 use crate::{blocking, internal, stats_corpus, ServiceError};
 
 /// What `stat_tallies` holds, as `stat_state.tally_format` records it: 1 — Caverna's buckets
-/// only, keys without a game; 2 — every game's buckets, each key led by its game's id. Raised
+/// only, keys without a game; 2 — every game's buckets, each key led by its game's id; 3 — and
+/// each counted game's month in `stat_counted`. Raised
 /// whenever a tally's text changes ([`chronicle_analytics::TALLY_FORMAT`],
 /// [`chronicle_analytics::outcomes::OUTCOME_TALLY_FORMAT`]): a store holding another is
 /// counted again.
-pub const STORE_FORMAT: i64 = 2;
+pub const STORE_FORMAT: i64 = 3;
 
 /// Games counted per transaction (and held in memory at once while counting).
 pub const BATCH: i64 = 2_000;
@@ -141,6 +142,14 @@ fn seats(games: &[GameHead]) -> Vec<(String, i64)> {
     unique.into_iter().collect()
 }
 
+/// `(game, month)` of the complete Caverna games among `games` with a readable `played_at`.
+fn months(games: &[GameHead]) -> Vec<(i64, i64)> {
+    let caverna = games
+        .iter()
+        .filter(|g| g.record.game == Some(GameKind::Caverna) && g.record.status == chronicle_game::Status::Complete);
+    caverna.filter_map(|g| g.record.meta.played_at.as_deref().and_then(played_month).map(|m| (g.id, m))).collect()
+}
+
 /// The bucket tallies of some stored games (complete games of a tallied game; others add
 /// nothing).
 async fn tally(games: Vec<GameHead>) -> Result<Vec<Tally>, ServiceError> {
@@ -206,8 +215,8 @@ async fn add_new(store: &Backend, state: &TallyState) -> Result<(usize, bool), S
                 break;
             }
             let stored = store.games_with_facts(&ids).await?;
-            let seats = seats(&stored);
-            let counting = Counting { tallies: rows(tally(stored).await?), counted: ids, seats };
+            let (seats, months) = (seats(&stored), months(&stored));
+            let counting = Counting { tallies: rows(tally(stored).await?), counted: ids, seats, months };
             if !store.add_tallies(state, &counting, &merge).await? {
                 return Ok((games, false));
             }
@@ -221,7 +230,7 @@ async fn add_new(store: &Backend, state: &TallyState) -> Result<(usize, bool), S
 /// rewritten meanwhile (plan again). Holds the tallies (not the games) of every bucket.
 async fn recount(store: &Backend, state: &TallyState) -> Result<Option<usize>, ServiceError> {
     let mut sums: BTreeMap<String, Tally> = BTreeMap::new();
-    let (mut counted, mut all_seats) = (Vec::new(), Vec::new());
+    let (mut counted, mut all_seats, mut all_months) = (Vec::new(), Vec::new(), Vec::new());
     let mut after = 0;
     loop {
         let batch = store.complete_records(after, BATCH).await?;
@@ -230,6 +239,7 @@ async fn recount(store: &Backend, state: &TallyState) -> Result<Option<usize>, S
         let batch: Vec<GameHead> = batch.into_iter().filter(|g| g.record.game.is_some_and(tallied)).collect();
         counted.extend(batch.iter().map(|g| g.id));
         all_seats.extend(seats(&batch));
+        all_months.extend(months(&batch));
         for b in tally(batch).await? {
             match sums.entry(b.key()) {
                 std::collections::btree_map::Entry::Occupied(mut e) => e.get_mut().add(&b).map_err(internal)?,
@@ -240,7 +250,7 @@ async fn recount(store: &Backend, state: &TallyState) -> Result<Option<usize>, S
         }
     }
     let games = counted.len();
-    let counting = Counting { counted, tallies: rows(sums.into_values()), seats: all_seats };
+    let counting = Counting { counted, tallies: rows(sums.into_values()), seats: all_seats, months: all_months };
     let replaced = store.replace_tallies(state, STORE_FORMAT, &counting).await?;
     Ok(replaced.then_some(games))
 }
@@ -266,6 +276,9 @@ impl Held {
 #[derive(Debug)]
 pub struct Tallied {
     pub caverna: Stats,
+    /// The Caverna buckets `caverna` was built from (for filters that cut a month:
+    /// [`crate::Service`] replaces the cut months' buckets with those of the games within).
+    pub caverna_buckets: Vec<StoredBucket>,
     outcomes: BTreeMap<GameKind, Vec<OutcomeBucket>>,
 }
 
@@ -306,8 +319,9 @@ pub async fn read(store: &Backend, held: &mut Held) -> Result<Option<Tallied>, S
             Tally::Outcome(kind, b) => outcomes.entry(*kind).or_default().push(b.clone()),
         }
     }
+    let kept = caverna.clone();
     let stats = blocking(move || Stats::from_buckets(caverna).map_err(crate::stats_error)).await??;
-    Ok(Some(Tallied { caverna: stats, outcomes }))
+    Ok(Some(Tallied { caverna: stats, caverna_buckets: kept, outcomes }))
 }
 
 #[cfg(test)]
@@ -351,6 +365,6 @@ mod tests {
     fn the_store_format_moves_with_the_tally_formats() {
         use chronicle_analytics::outcomes::OUTCOME_TALLY_FORMAT;
         use chronicle_analytics::TALLY_FORMAT;
-        assert_eq!((STORE_FORMAT, TALLY_FORMAT, OUTCOME_TALLY_FORMAT), (2, 1, 1), "raise STORE_FORMAT too");
+        assert_eq!((STORE_FORMAT, TALLY_FORMAT, OUTCOME_TALLY_FORMAT), (3, 1, 1), "raise STORE_FORMAT too");
     }
 }

@@ -1002,6 +1002,10 @@ impl Store for Backend {
         self.refine(counted_games_of(&self.pool, players, uploader, limit).await)
     }
 
+    async fn counted_games_in_months(&self, months: &[i64], limit: i64) -> Result<Vec<i64>, StoreError> {
+        self.refine(counted_games_in_months(&self.pool, months, limit).await)
+    }
+
     async fn tallies_after(&self, after: i64) -> Result<TallyRows, StoreError> {
         self.refine(tallies_after(&self.pool, after).await)
     }

@@ -305,6 +305,10 @@ pub struct Counting {
     /// one player's games select those games ([`Store::counted_games_of`]) instead of reading
     /// every game.
     pub seats: Vec<(String, i64)>,
+    /// `(game, month)`: the calendar month of each counted Caverna game with a readable
+    /// `played_at` (numbered as the statistics' buckets), so that a time bound inside a month
+    /// reads that month's games only ([`Store::counted_games_in_months`]).
+    pub months: Vec<(i64, i64)>,
 }
 
 /// Stored tallies read by [`Store::tallies_after`].
@@ -504,6 +508,14 @@ pub trait Store: Sync {
         counting: &Counting,
     ) -> impl Future<Output = Result<bool, StoreError>> + Send;
 
+    /// The counted Caverna games of these months (as [`Counting::months`] numbers them),
+    /// ascending, at most `limit`. Indexed: costs the games it returns.
+    fn counted_games_in_months(
+        &self,
+        months: &[i64],
+        limit: i64,
+    ) -> impl Future<Output = Result<Vec<i64>, StoreError>> + Send;
+
     /// The counted Caverna games, ascending, at most `limit`, in which one of `players`
     /// (identity keys) sat — any game when `players` is empty — and, when `uploader` is given,
     /// stored by the token of that name. Indexed: costs the games it returns, not the store.
@@ -682,6 +694,10 @@ impl Store for Backend {
         limit: i64,
     ) -> Result<Vec<i64>, StoreError> {
         delegate!(self, s => s.counted_games_of(players, uploader, limit).await)
+    }
+
+    async fn counted_games_in_months(&self, months: &[i64], limit: i64) -> Result<Vec<i64>, StoreError> {
+        delegate!(self, s => s.counted_games_in_months(months, limit).await)
     }
 
     async fn tallies_after(&self, after: i64) -> Result<TallyRows, StoreError> {

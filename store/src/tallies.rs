@@ -98,11 +98,12 @@ async fn begin_counting(conn: &mut Conn) -> Result<sqlx::Transaction<'_, Db>, sq
     Ok(tx)
 }
 
-async fn insert_counted(conn: &mut Conn, counted: &[i64]) -> Result<(), sqlx::Error> {
-    for chunk in counted.chunks(MAX_BINDS) {
-        let mut qb: QueryBuilder<'_, Db> = QueryBuilder::new("INSERT INTO stat_counted (game_id) ");
+async fn insert_counted(conn: &mut Conn, counting: &Counting) -> Result<(), sqlx::Error> {
+    let months: HashMap<i64, i64> = counting.months.iter().copied().collect();
+    for chunk in counting.counted.chunks(MAX_BINDS / 2) {
+        let mut qb: QueryBuilder<'_, Db> = QueryBuilder::new("INSERT INTO stat_counted (game_id, month) ");
         qb.push_values(chunk, |mut b, id| {
-            b.push_bind(*id);
+            b.push_bind(*id).push_bind(months.get(id).copied());
         });
         qb.build().persistent(false).execute(&mut *conn).await?;
     }
@@ -168,6 +169,14 @@ async fn counted_games_of(
     qb.build_query_scalar().persistent(false).fetch_all(pool).await.map_err(|e| db_error("finding one player's games", e))
 }
 
+/// Counted Caverna games of some months (see [`Store::counted_games_in_months`]).
+async fn counted_games_in_months(pool: &Pool<Db>, months: &[i64], limit: i64) -> Result<Vec<i64>, StoreError> {
+    let mut qb: QueryBuilder<'_, Db> = QueryBuilder::new("SELECT game_id FROM stat_counted WHERE month IN ");
+    push_in_list(&mut qb, &months[..months.len().min(MAX_BINDS)]);
+    qb.push(" ORDER BY game_id LIMIT ").push_bind(limit.max(0));
+    qb.build_query_scalar().persistent(false).fetch_all(pool).await.map_err(|e| db_error("finding a month's games", e))
+}
+
 /// Adds the tallies of newly counted games (see [`Store::add_tallies`]).
 async fn add_tallies_on(
     conn: &mut Conn,
@@ -188,7 +197,7 @@ async fn add_tallies_on(
             return Ok(Ok(false));
         }
     }
-    insert_counted(&mut tx, counted).await?;
+    insert_counted(&mut tx, counting).await?;
     insert_seats(&mut tx, &counting.seats).await?;
     let keys: Vec<&str> = tallies.iter().map(|(k, _)| k.as_str()).collect();
     let mut old: HashMap<String, String> = HashMap::new();
@@ -230,7 +239,7 @@ async fn replace_tallies_on(
     for table in ["stat_counted", "stat_tallies", "stat_player_games"] {
         sqlx::query(&format!("DELETE FROM {table}")).execute(&mut *tx).await?;
     }
-    insert_counted(&mut tx, &counting.counted).await?;
+    insert_counted(&mut tx, counting).await?;
     insert_seats(&mut tx, &counting.seats).await?;
     let version = next_version(&mut tx).await?;
     upsert_tallies(&mut tx, &counting.tallies, version).await?;

@@ -196,6 +196,9 @@ macro_rules! delegate_store {
             ) -> Result<Vec<i64>, StoreError> {
                 self.store.counted_games_of(players, uploader, limit).await
             }
+            async fn counted_games_in_months(&self, months: &[i64], limit: i64) -> Result<Vec<i64>, StoreError> {
+                self.store.counted_games_in_months(months, limit).await
+            }
             async fn tallies_after(&self, after: i64) -> Result<chronicle_store::TallyRows, StoreError> {
                 self.store.tallies_after(after).await
             }

@@ -154,6 +154,10 @@ fn filters() -> Vec<StatsFilter> {
         StatsFilter::all().source("simulate"),
         StatsFilter::all().played_from("2026-02-01"),
         StatsFilter::all().played_from("2026-01-01").played_until("2026-03-01T00:00:00Z"),
+        // Bounds inside months: the cut months' games are read by month, the rest from tallies.
+        StatsFilter::all().played_from("2026-02-14"),
+        StatsFilter::all().played_from("2026-01-10").played_until("2026-03-05T12:00:00Z"),
+        StatsFilter::all().played_until("2026-02-20").player_count(4),
     ]
 }
 
