@@ -8,10 +8,11 @@
 # rows, as it did for every statistic before the tallies were kept in the store): its time,
 # the memory after it, and a check that all three answers are the same. Before that, on the
 # restarted server, the latency of statistics queries (median and 99th percentile of
-# QUERIES requests each, default 200, one at a time): a whole-bucket filter (the tallies),
-# and one player's games — the players are renamed so that each sat in about 200 games
+# QUERIES requests each, default 200, one at a time): a whole-bucket filter (the tallies);
+# one player's games — the players are renamed so that each sat in about 200 games
 # (`club player K`), and each request asks for another player, so every answer reads its
-# games from the store.
+# games from the store; and a `playedFrom` inside a month — the games are dated over three
+# years, and each request cuts another month, whose games it reads from the store.
 #
 #   scripts/bench-stats-load.sh [GAMES]          (default 20000)
 #
@@ -31,14 +32,19 @@ fi
 WORK="$(mktemp -d)"
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$WORK"' EXIT
 
-# Seat s of game n is `club player (4n + s) mod P`: about 200 games per player.
+# Seat s of game n is `club player (4n + s) mod P`: about 200 games per player. Game n is
+# played on day n mod 28 + 1 of month n mod 36 from January 2024: three years, a month holding
+# about GAMES/36 games.
 PLAYERS=$(( GAMES * 4 / 200 > 4 ? GAMES * 4 / 200 : 4 ))
 "$BIN" simulate --games "$GAMES" --players 4 --seed 3 --out - \
-  | awk -v p="$PLAYERS" '{ for (s = 1; s <= 4; s++) gsub("\"name\":\"random " s "\"", "\"name\":\"club player " (4 * NR + s) % p "\""); print }' \
+  | awk -v p="$PLAYERS" '{
+      for (s = 1; s <= 4; s++) gsub("\"name\":\"random " s "\"", "\"name\":\"club player " (4 * NR + s) % p "\"")
+      m = NR % 36; at = sprintf("%04d-%02d-%02dT19:00:00Z", 2024 + int(m / 12), m % 12 + 1, NR % 28 + 1)
+      sub("\"meta\":\\{", "\"meta\":{\"played_at\":\"" at "\","); print }' \
   > "$WORK/games.ndjson"
-echo "corpus: chronicle simulate --games $GAMES --players 4 --seed 3, players renamed to $PLAYERS club players ($(du -h "$WORK/games.ndjson" | cut -f1))"
+echo "corpus: chronicle simulate --games $GAMES --players 4 --seed 3, players renamed to $PLAYERS club players, dated over 36 months ($(du -h "$WORK/games.ndjson" | cut -f1))"
 echo "machine: $(nproc) cores, load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-printf "%-12s %10s %12s %10s %12s %11s %10s %16s %16s %12s %10s\n" "binary" "import" "1st start" "/healthz" "first stats" "again (ms)" "RSS (MB)" "tallied p50/p99" "player p50/p99" "from rows" "RSS (MB)"
+printf "%-12s %10s %12s %10s %12s %11s %10s %16s %16s %16s %12s %10s\n" "binary" "import" "1st start" "/healthz" "first stats" "again (ms)" "RSS (MB)" "tallied p50/p99" "player p50/p99" "month p50/p99" "from rows" "RSS (MB)"
 
 # Seconds since $1 (a `date +%s.%N` reading).
 since() { echo "$(date +%s.%N) - $1" | bc; }
@@ -70,6 +76,12 @@ latency() {
   done | sort -n | awk '{ t[NR] = $1 * 1000 } END { printf "%.1f / %.1f", t[int((NR + 1) / 2)], t[int(NR * 0.99 + 0.5)] }'
 }
 tallied_query() { echo '{"query":"{ caverna { seatStats(filter: {playerCount: 4}) { bySeat { seat } } scoreDistribution { playerGames } } }"}'; }
+# A bound inside a month: from day (i mod 20) + 5 of month (i mod 36).
+month_query() {
+  local m=$(( $1 % 36 )) d=$(( $1 % 20 + 5 ))
+  local at; at=$(printf '%04d-%02d-%02d' $(( 2024 + m / 12 )) $(( m % 12 + 1 )) "$d")
+  echo "{\"query\":\"{ caverna { seatStats(filter: {playedFrom: \\\"$at\\\"}) { bySeat { seat } } scoreDistribution(filter: {playedFrom: \\\"$at\\\"}) { playerGames } } }\"}"
+}
 player_query() { echo "{\"query\":\"{ caverna { seatStats(filter: {player: \\\"club player $(( $1 % PLAYERS ))\\\"}) { bySeat { seat } } scoreDistribution(filter: {player: \\\"club player $(( $1 % PLAYERS ))\\\"}) { playerGames } } }\"}"; }
 
 measure() {
@@ -96,13 +108,14 @@ measure() {
   rss=$(rss)
   tallied=$(latency tallied_query)
   player=$(latency player_query)
+  month=$(latency month_query)
   start=$(date +%s.%N)
   ask "$r" "$WORK/$name-rows.json"
   rows=$(since "$start")
   rows_rss=$(rss)
   kill "$PID"; wait "$PID" 2>/dev/null || true
-  printf "%-12s %9.2fs %11.2fs %9.2fs %11.2fs %11.1f %10s %16s %16s %11.2fs %10s\n" \
-    "$name" "$import" "$counted" "$healthz" "$first" "$again" "$rss" "$tallied" "$player" "$rows" "$rows_rss"
+  printf "%-12s %9.2fs %11.2fs %9.2fs %11.2fs %11.1f %10s %16s %16s %16s %11.2fs %10s\n" \
+    "$name" "$import" "$counted" "$healthz" "$first" "$again" "$rss" "$tallied" "$player" "$month" "$rows" "$rows_rss"
   for other in "$name-counted" "$name-rows"; do
     if ! cmp -s "$WORK/$name.json" "$WORK/$other.json"; then
       echo "$name: the answers differ ($name.json, $other.json):"
