@@ -197,6 +197,18 @@ impl StatsFilter {
     }
 }
 
+/// The day after a bare date (`YYYY-MM-DD` → the next day, same shape); `None` for any other
+/// text. A page's "until" date picker means "up to and including that day", while
+/// [`StatsFilter::played_until`] is an exclusive instant: the page asks for the day after.
+pub fn day_after(date: &str) -> Option<String> {
+    let date = date.trim();
+    if date.len() != 10 {
+        return None;
+    }
+    let (y, m, d) = civil_from_days(parse_played_at(date)?.div_euclid(86_400) + 1);
+    Some(format!("{y:04}-{m:02}-{d:02}"))
+}
+
 /// The calendar month (UTC) of a `played_at` text as the statistics' buckets number it
 /// (`year·12 + month − 1`); `None` when it is not readable.
 pub fn played_month(played_at: &str) -> Option<i64> {
@@ -287,6 +299,23 @@ pub fn parse_played_at(text: &str) -> Option<i64> {
 #[cfg(test)]
 mod tests {
     use super::{parse_played_at, StatsFilter};
+
+    /// A picked "until" day is included: the filter asks for the day after, across month and
+    /// year ends and 29 February; other texts are not dates to move.
+    #[test]
+    fn the_day_after_a_date() {
+        let cases = [
+            ("2026-03-10", "2026-03-11"),
+            ("2026-01-31", "2026-02-01"),
+            ("2024-02-28", "2024-02-29"),
+            ("2025-12-31", "2026-01-01"),
+        ];
+        for (day, next) in cases {
+            assert_eq!(super::day_after(day).as_deref(), Some(next), "{day}");
+        }
+        assert_eq!(super::day_after("2026-03-10T12:00:00Z"), None);
+        assert_eq!(super::day_after("2026-02-30"), None);
+    }
 
     /// A bound inside a month cuts that month; widening moves it to the month's edges, and
     /// `played_within` keeps the original bounds (from inclusive, until exclusive).

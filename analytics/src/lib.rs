@@ -75,7 +75,7 @@ mod tally;
 pub mod weapons;
 
 pub use error::AnalyticsError;
-pub use filter::{parse_played_at, played_month, StatsFilter};
+pub use filter::{day_after, parse_played_at, played_month, StatsFilter};
 pub use furnishings::{FurnishingStats, RoundWinRate, TileStats};
 pub use general::{
     Bucket, FirstPlayerRow, Quantiles, RoundUse, ScoreStats, SeatStats, SeatWinRate, SpaceCount, SpaceUseStats,

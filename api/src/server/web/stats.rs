@@ -56,7 +56,8 @@ fn filter_of(q: &BTreeMap<String, String>) -> Result<analytics::StatsFilter, Str
         f = f.played_from(v.to_owned());
     }
     if let Some(v) = param(q, "until") {
-        f = f.played_until(v.to_owned());
+        // The picker's day is included: games strictly before the next day.
+        f = f.played_until(analytics::day_after(v).unwrap_or_else(|| v.to_owned()));
     }
     if let Some(n) = param(q, "min") {
         f = f.min_sample(n.parse::<u64>().map_err(|_| "min is a whole number")?);
@@ -74,7 +75,7 @@ fn filter_form(family: &str, q: &BTreeMap<String, String>) -> Markup {
             } }
             label { "Tournament " input name="tournament" value=[param(q, "tournament")]; }
             label { "Played from " input name="from" type="date" value=[param(q, "from")]; }
-            label { "until " input name="until" type="date" value=[param(q, "until")]; }
+            label { "until (inclusive) " input name="until" type="date" value=[param(q, "until")]; }
             label { "Uploader " input name="uploader" value=[param(q, "uploader")]; }
             label { "Games with player " input name="player" value=[param(q, "player")] placeholder="name or id:…"; }
             label { "Source " input name="source" value=[param(q, "source")] placeholder="any"; }
@@ -361,6 +362,18 @@ fn spaces(s: &analytics::SpaceUseStats) -> Markup {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The page's "until" day is included (the filter bound is the next day's start); a full
+    /// RFC 3339 time is taken as it is.
+    #[test]
+    fn the_until_day_picked_on_a_page_is_included() {
+        let q = |until: &str| BTreeMap::from([("until".to_owned(), until.to_owned())]);
+        assert_eq!(filter_of(&q("2026-03-10")).unwrap().played_until.as_deref(), Some("2026-03-11"));
+        assert_eq!(
+            filter_of(&q("2026-03-10T12:00:00Z")).unwrap().played_until.as_deref(),
+            Some("2026-03-10T12:00:00Z")
+        );
+    }
 
     /// A rate without a sample shows a dash and an empty scale; below the minimum sample, its
     /// rate without an interval; from the minimum on, its Wilson interval (0 of 1: 0–79.3%).
