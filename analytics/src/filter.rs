@@ -134,9 +134,14 @@ impl StatsFilter {
 
     /// Whether the filter needs rows only because a time bound cuts a month (no uploader, no
     /// players): it can then be answered from whole buckets plus the cut months' games
-    /// ([`StatsFilter::cut_months`], [`StatsFilter::widened_to_months`]).
+    /// ([`StatsFilter::cut_months`], [`StatsFilter::widened_to_months`]). Not when a widened
+    /// bound cannot be written (a bound in December 9999 would widen into year 10000).
     pub fn cuts_months_only(&self) -> bool {
-        self.needs_rows() && self.uploader.is_none() && self.players.is_empty() && self.played_bounds().is_ok()
+        self.needs_rows()
+            && self.uploader.is_none()
+            && self.players.is_empty()
+            && self.played_bounds().is_ok()
+            && self.widened_to_months().played_bounds().is_ok()
     }
 
     /// The months (numbered as the buckets' `month`) that a time bound cuts, ascending.
@@ -198,7 +203,7 @@ impl StatsFilter {
 }
 
 /// The day after a bare date (`YYYY-MM-DD` → the next day, same shape); `None` for any other
-/// text. A page's "until" date picker means "up to and including that day", while
+/// text, and after 9999-12-31 (no such date can be written). A page's "until" date picker means "up to and including that day", while
 /// [`StatsFilter::played_until`] is an exclusive instant: the page asks for the day after.
 pub fn day_after(date: &str) -> Option<String> {
     let date = date.trim();
@@ -206,7 +211,7 @@ pub fn day_after(date: &str) -> Option<String> {
         return None;
     }
     let (y, m, d) = civil_from_days(parse_played_at(date)?.div_euclid(86_400) + 1);
-    Some(format!("{y:04}-{m:02}-{d:02}"))
+    Some(format!("{y:04}-{m:02}-{d:02}")).filter(|next| parse_played_at(next).is_some())
 }
 
 /// The calendar month (UTC) of a `played_at` text as the statistics' buckets number it
@@ -315,6 +320,7 @@ mod tests {
         }
         assert_eq!(super::day_after("2026-03-10T12:00:00Z"), None);
         assert_eq!(super::day_after("2026-02-30"), None);
+        assert_eq!(super::day_after("9999-12-31"), None, "the last writable day has no day after");
     }
 
     /// A bound inside a month cuts that month; widening moves it to the month's edges, and
@@ -339,6 +345,7 @@ mod tests {
         assert_eq!(on_edges.cut_months(), [2026 * 12 + 2]);
         assert_eq!(on_edges.widened_to_months().played_from.as_deref(), Some("2026-02-01T00:00:00Z"));
         assert!(!StatsFilter::all().player("name:ana").played_from("2026-02-14").cuts_months_only());
+        assert!(!StatsFilter::all().played_until("9999-12-31").cuts_months_only(), "year 10000 cannot be written");
     }
 
     #[test]

@@ -607,12 +607,21 @@ impl Service {
         filter: chronicle_analytics::StatsFilter,
         f: impl FnOnce(&Stats, &chronicle_analytics::StatsFilter) -> Result<T, AnalyticsError> + Send + 'static,
     ) -> Result<T, ServiceError> {
-        let _slot = match filter.needs_rows() {
-            true => Some(self.compute("statistics over games read for the request").await?),
-            false => None,
-        };
+        let _slot = self.admitted_if_read(&filter).await?;
         let asked = filter.clone();
         self.stats_for(&asked, f).await
+    }
+
+    /// A computation slot when `filter` reads games for the request (it cannot be answered
+    /// from whole buckets); `None` when it adds kept tallies only.
+    async fn admitted_if_read(
+        &self,
+        filter: &chronicle_analytics::StatsFilter,
+    ) -> Result<Option<admission::ComputePermit>, ServiceError> {
+        match filter.needs_rows() {
+            true => self.compute("statistics over games read for the request").await.map(Some),
+            false => Ok(None),
+        }
     }
 
     /// What a Caverna statistics answer over `filter` is computed over, and the filter to
@@ -624,6 +633,7 @@ impl Service {
         include_simulated: bool,
     ) -> Result<(chronicle_analytics::StatsFilter, CavernaCorpus), ServiceError> {
         const SIMULATED: &str = chronicle_analytics::skill::SIMULATED;
+        let _slot = self.admitted_if_read(&filter).await?;
         let (n, sim) = self
             .stats_for(&filter, move |s, all| {
                 let simulated = all.clone().source(SIMULATED.to_owned());
