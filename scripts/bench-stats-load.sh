@@ -12,7 +12,11 @@
 # one player's games — the players are renamed so that each sat in about 200 games
 # (`club player K`), and each request asks for another player, so every answer reads its
 # games from the store; and a `playedFrom` inside a month — the games are dated over three
-# years, and each request cuts another month, whose games it reads from the store.
+# years, and each request cuts another month, whose games it reads from the store. Ratings
+# (docs/scaling.md, "Models in the store"): on the first start, the time until the stored
+# rating model answers `ratings` ("rated", from the start) and the memory then; on the restart, the latency of the
+# ratings table (`ratings(first: 50)`) and of a player's page (`/players/club player K`,
+# another player each time), and the memory after them.
 #
 #   scripts/bench-stats-load.sh [GAMES]          (default 20000)
 #
@@ -44,7 +48,7 @@ PLAYERS=$(( GAMES * 4 / 200 > 4 ? GAMES * 4 / 200 : 4 ))
   > "$WORK/games.ndjson"
 echo "corpus: chronicle simulate --games $GAMES --players 4 --seed 3, players renamed to $PLAYERS club players, dated over 36 months ($(du -h "$WORK/games.ndjson" | cut -f1))"
 echo "machine: $(nproc) cores, load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-printf "%-12s %10s %12s %10s %12s %11s %10s %16s %16s %16s %12s %10s\n" "binary" "import" "1st start" "/healthz" "first stats" "again (ms)" "RSS (MB)" "tallied p50/p99" "player p50/p99" "month p50/p99" "from rows" "RSS (MB)"
+printf "%-12s %10s %12s %10s %10s %10s %12s %11s %10s %16s %16s %16s %16s %16s %10s %12s %10s\n" "binary" "import" "1st start" "rated" "RSS (MB)" "/healthz" "first stats" "again (ms)" "RSS (MB)" "tallied p50/p99" "player p50/p99" "month p50/p99" "ratings p50/p99" "page p50/p99" "RSS (MB)" "from rows" "RSS (MB)"
 
 # Seconds since $1 (a `date +%s.%N` reading).
 since() { echo "$(date +%s.%N) - $1" | bc; }
@@ -75,6 +79,16 @@ latency() {
     if grep -q '"errors"' "$WORK/answer.json"; then echo "an error: $(cat "$WORK/answer.json")" >&2; exit 1; fi
   done | sort -n | awk '{ t[NR] = $1 * 1000 } END { printf "%.1f / %.1f", t[int((NR + 1) / 2)], t[int(NR * 0.99 + 0.5)] }'
 }
+# Median and 99th percentile (ms) of QUERIES GETs of the page `page_of I`, one at a time; each
+# must answer 200.
+page_latency() {
+  local i
+  for ((i = 0; i < QUERIES; i++)); do
+    curl -sf -o /dev/null -w '%{time_total}\n' "http://127.0.0.1:$PORT$("$1" "$i")"
+  done | sort -n | awk '{ t[NR] = $1 * 1000 } END { printf "%.1f / %.1f", t[int((NR + 1) / 2)], t[int(NR * 0.99 + 0.5)] }'
+}
+ratings_query() { echo '{"query":"{ caverna { ratings(first: 50) { key mu games } } }"}'; }
+player_page() { echo "/players/club%20player%20$(( $1 % PLAYERS ))?game=caverna"; }
 tallied_query() { echo '{"query":"{ caverna { seatStats(filter: {playerCount: 4}) { bySeat { seat } } scoreDistribution { playerGames } } }"}'; }
 # A bound inside a month: from day (i mod 20) + 5 of month (i mod 36).
 month_query() {
@@ -86,7 +100,7 @@ player_query() { echo "{\"query\":\"{ caverna { seatStats(filter: {player: \\\"c
 
 measure() {
   local name="$1" bin="$2" db="$WORK/$1.db"
-  local start import healthz counted first again rss rows rows_rss
+  local start import healthz counted rated rated_rss first again rss ratings page ratings_rss rows rows_rss
   local q='{"query":"{ caverna { scoreDistribution { playerGames } } }"}'
   local r='{"query":"{ caverna { scoreDistribution(filter: {uploader: \"bench\"}) { playerGames } } }"}'
   start=$(date +%s.%N)
@@ -96,6 +110,10 @@ measure() {
   start_server "$db" "$bin"
   ask "$q" "$WORK/$name-counted.json"
   counted=$(since "$STARTED")
+  # The rating model is computed in the background once the games are counted.
+  until ask "$(ratings_query)" "$WORK/ratings.json" && ! grep -q '"errors"' "$WORK/ratings.json"; do sleep 0.2; done
+  rated=$(since "$STARTED")
+  rated_rss=$(rss)
   kill "$PID"; wait "$PID" 2>/dev/null || true
   # A restart: the tallies are read from the store.
   start_server "$db" "$bin"
@@ -109,13 +127,16 @@ measure() {
   tallied=$(latency tallied_query)
   player=$(latency player_query)
   month=$(latency month_query)
+  ratings=$(latency ratings_query)
+  page=$(page_latency player_page)
+  ratings_rss=$(rss)
   start=$(date +%s.%N)
   ask "$r" "$WORK/$name-rows.json"
   rows=$(since "$start")
   rows_rss=$(rss)
   kill "$PID"; wait "$PID" 2>/dev/null || true
-  printf "%-12s %9.2fs %11.2fs %9.2fs %11.2fs %11.1f %10s %16s %16s %16s %11.2fs %10s\n" \
-    "$name" "$import" "$counted" "$healthz" "$first" "$again" "$rss" "$tallied" "$player" "$month" "$rows" "$rows_rss"
+  printf "%-12s %9.2fs %11.2fs %9.2fs %10s %9.2fs %11.2fs %11.1f %10s %16s %16s %16s %16s %16s %10s %11.2fs %10s\n" \
+    "$name" "$import" "$counted" "$rated" "$rated_rss" "$healthz" "$first" "$again" "$rss" "$tallied" "$player" "$month" "$ratings" "$page" "$ratings_rss" "$rows" "$rows_rss"
   for other in "$name-counted" "$name-rows"; do
     if ! cmp -s "$WORK/$name.json" "$WORK/$other.json"; then
       echo "$name: the answers differ ($name.json, $other.json):"

@@ -55,7 +55,7 @@ pub struct Row {
 }
 
 /// An estimate with its cluster-robust standard error and 95% interval.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Estimate {
     pub estimate: f64,
     pub std_error: f64,
@@ -71,7 +71,7 @@ impl Estimate {
 }
 
 /// A strategy's controlled effects and what they rest on.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Effect {
     /// Player-games and games the models were fitted on (solo games excluded).
     pub player_games: u64,
@@ -91,7 +91,7 @@ pub struct Effect {
 }
 
 /// The least a controlled effect is shown from (docs/statistics.md "Support").
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Support {
     /// Fewest switchers: fewer players comparing themselves with themselves make an interval
     /// that says more about those few players than about the strategy.

@@ -9,7 +9,7 @@ pub const DEFAULT_MIN_SAMPLE: u64 = 30;
 /// `successes` out of `n`, as a fraction in 0–1.
 ///
 /// With `n = 0` there is no information: `rate` is 0 and the interval is the whole of [0, 1].
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Rate {
     pub successes: u64,
     pub n: u64,
@@ -52,7 +52,7 @@ pub fn wilson(k: u64, n: u64, z: f64) -> (f64, f64) {
 /// Newcombe's hybrid score method (Newcombe 1998, method 10: the Wilson intervals of each
 /// proportion combined), which keeps its coverage for small samples and rates near 0 or 1
 /// where the simple Wald interval does not.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Difference {
     pub difference: f64,
     pub ci_low: f64,

@@ -85,6 +85,9 @@ pub struct PlayerRating {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct HistoryPoint {
     pub game_id: i64,
+    /// The game's place among the rated games, from 0 in rating order (what a stored
+    /// history is sorted by).
+    pub order: u32,
     pub seat: u8,
     pub before: Rating,
     pub after: Rating,
@@ -103,6 +106,8 @@ pub struct Ratings {
     history: HashMap<String, Vec<HistoryPoint>>,
     before: HashMap<(i64, u8), Rating>,
     last: Option<Order>,
+    /// Games rated so far.
+    rated: u32,
 }
 
 fn config() -> WengLinConfig {
@@ -150,6 +155,8 @@ impl Ratings {
             .map(|(t, s)| (&t[..], MultiTeamOutcome::new(usize::from(s.rank.max(1)))))
             .collect();
         let updated = weng_lin_multi_team(&teams, &config());
+        let order = self.rated;
+        self.rated = self.rated.saturating_add(1);
         for (seat, (s, new)) in game.seats.iter().zip(&updated).enumerate() {
             let before = Rating { mu: current[seat][0].rating, sigma: current[seat][0].uncertainty };
             let after = new.first().map_or(before, |n| Rating { mu: n.rating, sigma: n.uncertainty });
@@ -160,6 +167,7 @@ impl Ratings {
             entry.games += 1;
             self.history.entry(s.player.clone()).or_default().push(HistoryPoint {
                 game_id: game.game_id,
+                order,
                 seat,
                 before,
                 after,
@@ -186,6 +194,12 @@ impl Ratings {
         let mut t: Vec<(&str, PlayerRating)> = self.players.iter().map(|(k, v)| (k.as_str(), *v)).collect();
         t.sort_by(|a, b| b.1.rating.conservative().total_cmp(&a.1.rating.conservative()).then(a.0.cmp(b.0)));
         t
+    }
+
+    /// Every rated seat with its player's key, player by player (each in rating order): what
+    /// the store keeps of a rating model (`stat_seat_ratings`).
+    pub fn seats(&self) -> impl Iterator<Item = (&str, &HistoryPoint)> {
+        self.history.iter().flat_map(|(key, points)| points.iter().map(move |p| (key.as_str(), p)))
     }
 
     pub fn rated_games(&self) -> usize {

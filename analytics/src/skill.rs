@@ -56,7 +56,7 @@ pub struct SkillGame {
 
 /// What a set of multiplayer player-games is made of (what every answer says it is computed
 /// over).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SkillCorpus {
     pub player_games: u64,
     pub games: u64,
@@ -69,7 +69,7 @@ pub struct SkillCorpus {
 }
 
 /// What a strategy is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Strategy {
     /// Building this furnishing tile.
     Tile(Furnishing),
@@ -94,7 +94,7 @@ impl Strategy {
 }
 
 /// A strategy's raw and controlled effects on winning.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct StrategyEffect {
     pub strategy: Strategy,
     /// Win rate of the player-games that used it, and of those that did not (multiplayer games).

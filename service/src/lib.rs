@@ -16,6 +16,7 @@ pub mod admission;
 pub mod auth;
 pub mod cost;
 pub mod derived;
+pub mod models;
 pub mod outcome_corpora;
 pub mod questions;
 pub mod replicas;
@@ -201,6 +202,15 @@ pub struct Service {
     admission: Admission,
     /// Set when a write failed because the disk is full; cleared by the next successful write.
     cannot_write: Mutex<Option<String>>,
+    /// Wakes the task that keeps the stored rating models current ([`models`]).
+    models_poke: tokio::sync::Notify,
+    /// Counts the models' task's runs, so that a query can wait for the next one.
+    models_done: tokio::sync::watch::Sender<u64>,
+    /// Whether this process runs (or is about to run) the models' task: ratings queries wait
+    /// for it briefly.
+    models_running: std::sync::atomic::AtomicBool,
+    /// Whether the models' task was started (once per process).
+    models_started: std::sync::atomic::AtomicBool,
 }
 
 /// The readiness of the service (`/readyz`).
@@ -288,6 +298,10 @@ impl Service {
             first_load: tokio::sync::watch::Sender::new(FirstLoad::NotStarted),
             admission: Admission::new(limits),
             cannot_write: Mutex::new(None),
+            models_poke: tokio::sync::Notify::new(),
+            models_done: tokio::sync::watch::Sender::new(0),
+            models_running: std::sync::atomic::AtomicBool::new(false),
+            models_started: std::sync::atomic::AtomicBool::new(false),
         })
     }
 
@@ -354,11 +368,16 @@ impl Service {
     }
 
     /// Brings the store's statistics tallies up to date and reads them, on a task of its own
-    /// ([`tallies`]): the server listens meanwhile, and statistics queries over whole buckets
-    /// wait for it. When the tallies are current (the usual case: every writer counts what it
+    /// ([`tallies`]), then keeps the stored rating models current ([`models`]): the server
+    /// listens meanwhile, and statistics queries over whole buckets wait for the tallies. When the tallies are current (the usual case: every writer counts what it
     /// stores) this reads a few rows. The games' rows are read only when a query needs them
     /// ([`Service::rows_loaded`]).
     pub fn load_in_background(self: &Arc<Self>) {
+        // Ratings queries wait (briefly) for the models' task from now on: it starts once the
+        // tallies are read.
+        if !self.read_only() {
+            self.models_running.store(true, std::sync::atomic::Ordering::SeqCst);
+        }
         let this = Arc::clone(self);
         tokio::spawn(async move {
             let started = std::time::Instant::now();
@@ -369,6 +388,8 @@ impl Service {
                 }
                 Err(e) => tracing::error!(error = e.message(), "reading the statistics tallies"),
             }
+            // The models cover the counted games: computed once these are counted.
+            this.models_in_background();
         });
     }
 
@@ -381,6 +402,9 @@ impl Service {
             // Counting writes: a full disk met here marks the store as a submission's would.
             let counted = tallies::catch_up(&self.store).await;
             self.note_write(counted.as_ref().map(|c| c.games > 0));
+            if counted.as_ref().is_ok_and(|c| c.games > 0) {
+                self.poke_models();
+            }
             counted?
         };
         drop(counting);

@@ -59,8 +59,9 @@ pub struct Counted {
     pub recounted: bool,
 }
 
-/// The games whose statistics are tallied: Caverna's (its statistics families) and every game
-/// with outcome statistics.
+/// The games with tallies: Caverna's (its statistics families) and every game with outcome
+/// statistics. Every complete game is *counted* (`stat_counted`), those of other games with no
+/// tally, so that the rating models, computed over the counted games, cover every game.
 fn tallied(kind: GameKind) -> bool {
     kind == GameKind::Caverna || has_outcomes(kind)
 }
@@ -208,7 +209,7 @@ pub async fn catch_up(store: &Backend) -> Result<Counted, ServiceError> {
 /// whether it finished (`false` when another process changed the tallies first: plan again).
 async fn add_new(store: &Backend, state: &TallyState) -> Result<(usize, bool), ServiceError> {
     let mut games = 0;
-    for kind in GameKind::ALL.iter().copied().filter(|&k| tallied(k)) {
+    for &kind in GameKind::ALL {
         loop {
             let ids = store.uncounted_games(kind.id(), BATCH).await?;
             if ids.is_empty() {
@@ -236,7 +237,7 @@ async fn recount(store: &Backend, state: &TallyState) -> Result<Option<usize>, S
         let batch = store.complete_records(after, BATCH).await?;
         let Some(last) = batch.last().map(|g| g.id) else { break };
         after = last;
-        let batch: Vec<GameHead> = batch.into_iter().filter(|g| g.record.game.is_some_and(tallied)).collect();
+        let batch: Vec<GameHead> = batch.into_iter().filter(|g| g.record.game.is_some()).collect();
         counted.extend(batch.iter().map(|g| g.id));
         all_seats.extend(seats(&batch));
         all_months.extend(months(&batch));

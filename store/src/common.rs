@@ -1010,6 +1010,58 @@ impl Store for Backend {
         self.refine(tallies_after(&self.pool, after).await)
     }
 
+    async fn corpus_version(&self, game: &str) -> Result<i64, StoreError> {
+        self.refine(corpus_version(&self.pool, game).await)
+    }
+
+    async fn counted_games(&self, game: &str, after: i64, limit: i64) -> Result<Vec<i64>, StoreError> {
+        self.refine(counted_games(&self.pool, game, after, limit).await)
+    }
+
+    async fn stored_model(&self, game: &str) -> Result<Option<crate::StoredModel>, StoreError> {
+        self.refine(stored_model(&self.pool, game).await)
+    }
+
+    async fn replace_model(
+        &self,
+        model: &crate::StoredModel,
+        seats: &[crate::SeatRatingRow],
+        players: &[crate::PlayerRatingRow],
+    ) -> Result<bool, StoreError> {
+        let run = async { write_tx!(self.pool, |conn| replace_model_on(conn, model, seats, players)) };
+        self.refine(run.await.map_err(|e| db_error("storing a rating model", e)))
+    }
+
+    async fn rating_table(
+        &self,
+        game: &str,
+        offset: i64,
+        limit: i64,
+    ) -> Result<Vec<crate::PlayerRatingRow>, StoreError> {
+        self.refine(rating_table(&self.pool, game, offset, limit).await)
+    }
+
+    async fn rated_players(&self, game: &str) -> Result<i64, StoreError> {
+        self.refine(rated_players(&self.pool, game).await)
+    }
+
+    async fn player_rating(&self, game: &str, player: &str) -> Result<Option<crate::PlayerRatingRow>, StoreError> {
+        self.refine(player_rating(&self.pool, game, player).await)
+    }
+
+    async fn rating_history(
+        &self,
+        game: &str,
+        player: &str,
+        limit: i64,
+    ) -> Result<Vec<crate::SeatRatingRow>, StoreError> {
+        self.refine(rating_history(&self.pool, game, player, limit).await)
+    }
+
+    async fn seat_ratings(&self, game_id: i64) -> Result<Vec<crate::SeatRatingRow>, StoreError> {
+        self.refine(seat_ratings(&self.pool, game_id).await)
+    }
+
     async fn ping(&self) -> Result<(), StoreError> {
         sqlx::query("SELECT 1").execute(&self.pool).await.map(|_| ()).map_err(|e| db_error("pinging the database", e))
     }

@@ -311,6 +311,58 @@ pub struct Counting {
     pub months: Vec<(i64, i64)>,
 }
 
+/// Which corpus a stored rating model covers (`stat_models`): a model whose head differs from
+/// the one computed now is computed again.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ModelHead {
+    /// The game's id.
+    pub game: String,
+    /// The version of what is stored (the service's `models::MODEL_FORMAT`).
+    pub format: i64,
+    /// The version ([`Store::corpus_version`]) of the counted games it covers.
+    pub corpus: i64,
+    /// A fingerprint of the merged player identities it was computed with.
+    pub aliases: String,
+    /// The complete games it rates.
+    pub games: i64,
+}
+
+/// A stored model's head and the strategy effects it keeps (JSON; `None` for a game without
+/// strategies).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct StoredModel {
+    pub head: ModelHead,
+    pub effects: Option<String>,
+}
+
+/// One rated seat of a stored model (`stat_seat_ratings`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeatRatingRow {
+    pub game_id: i64,
+    pub seat: u8,
+    /// The merged identity key.
+    pub player: String,
+    /// The game's place in rating order, from 0.
+    pub order: i64,
+    pub mu_before: f64,
+    pub sigma_before: f64,
+    pub mu_after: f64,
+    pub sigma_after: f64,
+}
+
+/// One rated player of a stored model (`stat_player_ratings`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayerRatingRow {
+    /// Place in the ratings table, from 0 (best `mu − 3·sigma` first, then by key).
+    pub place: i64,
+    pub player: String,
+    /// The name in the player's latest game.
+    pub name: String,
+    pub mu: f64,
+    pub sigma: f64,
+    pub games: i64,
+}
+
 /// Stored tallies read by [`Store::tallies_after`].
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TallyRows {
@@ -528,6 +580,61 @@ pub trait Store: Sync {
 
     /// The tallies written after counting transaction `after` (0: every tally).
     fn tallies_after(&self, after: i64) -> impl Future<Output = Result<TallyRows, StoreError>> + Send;
+
+    /// The version of the counted corpus of `game` (its id) that a stored model says it
+    /// covers: it changes whenever a game of `game` is counted or every game is counted again.
+    fn corpus_version(&self, game: &str) -> impl Future<Output = Result<i64, StoreError>> + Send;
+
+    /// Counted games of `game` after `after`, ascending, at most `limit` (what a model is
+    /// computed over).
+    fn counted_games(
+        &self,
+        game: &str,
+        after: i64,
+        limit: i64,
+    ) -> impl Future<Output = Result<Vec<i64>, StoreError>> + Send;
+
+    /// The stored model of `game` (its id), if any.
+    fn stored_model(&self, game: &str) -> impl Future<Output = Result<Option<StoredModel>, StoreError>> + Send;
+
+    /// Replaces the stored model of `model.head.game` and its ratings in one transaction;
+    /// `false` (nothing written) when the stored one is this model already, or covers a newer
+    /// corpus in the same format (another process wrote it first).
+    fn replace_model(
+        &self,
+        model: &StoredModel,
+        seats: &[SeatRatingRow],
+        players: &[PlayerRatingRow],
+    ) -> impl Future<Output = Result<bool, StoreError>> + Send;
+
+    /// Up to `limit` rows of a game's stored ratings table from place `offset`.
+    fn rating_table(
+        &self,
+        game: &str,
+        offset: i64,
+        limit: i64,
+    ) -> impl Future<Output = Result<Vec<PlayerRatingRow>, StoreError>> + Send;
+
+    /// How many players a game's stored ratings table holds.
+    fn rated_players(&self, game: &str) -> impl Future<Output = Result<i64, StoreError>> + Send;
+
+    /// One player's stored rating in a game (by merged identity key).
+    fn player_rating(
+        &self,
+        game: &str,
+        player: &str,
+    ) -> impl Future<Output = Result<Option<PlayerRatingRow>, StoreError>> + Send;
+
+    /// One player's latest `limit` rated seats in a game, latest first.
+    fn rating_history(
+        &self,
+        game: &str,
+        player: &str,
+        limit: i64,
+    ) -> impl Future<Output = Result<Vec<SeatRatingRow>, StoreError>> + Send;
+
+    /// The rated seats of one stored game, by seat (none when it is not rated).
+    fn seat_ratings(&self, game_id: i64) -> impl Future<Output = Result<Vec<SeatRatingRow>, StoreError>> + Send;
 }
 
 /// Every operation of [`Backend`] is that of the store it holds.
@@ -702,6 +809,47 @@ impl Store for Backend {
 
     async fn tallies_after(&self, after: i64) -> Result<TallyRows, StoreError> {
         delegate!(self, s => s.tallies_after(after).await)
+    }
+
+    async fn corpus_version(&self, game: &str) -> Result<i64, StoreError> {
+        delegate!(self, s => s.corpus_version(game).await)
+    }
+
+    async fn counted_games(&self, game: &str, after: i64, limit: i64) -> Result<Vec<i64>, StoreError> {
+        delegate!(self, s => s.counted_games(game, after, limit).await)
+    }
+
+    async fn stored_model(&self, game: &str) -> Result<Option<StoredModel>, StoreError> {
+        delegate!(self, s => s.stored_model(game).await)
+    }
+
+    async fn replace_model(
+        &self,
+        model: &StoredModel,
+        seats: &[SeatRatingRow],
+        players: &[PlayerRatingRow],
+    ) -> Result<bool, StoreError> {
+        delegate!(self, s => s.replace_model(model, seats, players).await)
+    }
+
+    async fn rating_table(&self, game: &str, offset: i64, limit: i64) -> Result<Vec<PlayerRatingRow>, StoreError> {
+        delegate!(self, s => s.rating_table(game, offset, limit).await)
+    }
+
+    async fn rated_players(&self, game: &str) -> Result<i64, StoreError> {
+        delegate!(self, s => s.rated_players(game).await)
+    }
+
+    async fn player_rating(&self, game: &str, player: &str) -> Result<Option<PlayerRatingRow>, StoreError> {
+        delegate!(self, s => s.player_rating(game, player).await)
+    }
+
+    async fn rating_history(&self, game: &str, player: &str, limit: i64) -> Result<Vec<SeatRatingRow>, StoreError> {
+        delegate!(self, s => s.rating_history(game, player, limit).await)
+    }
+
+    async fn seat_ratings(&self, game_id: i64) -> Result<Vec<SeatRatingRow>, StoreError> {
+        delegate!(self, s => s.seat_ratings(game_id).await)
     }
 
     async fn ping(&self) -> Result<(), StoreError> {

@@ -46,6 +46,7 @@ const BACKEND: &str = "postgres";
 include!("common.rs");
 include!("queries.rs");
 include!("tallies.rs");
+include!("models.rs");
 
 /// One `COPY … FROM STDIN (FORMAT binary)` per table: the server parses no SQL and no
 /// arrays per batch and takes the rows as they come, the cheapest way in for bulk rows (it

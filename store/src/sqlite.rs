@@ -49,6 +49,7 @@ const BACKEND: &str = "sqlite";
 include!("common.rs");
 include!("queries.rs");
 include!("tallies.rs");
+include!("models.rs");
 
 /// Multi-row `INSERT … VALUES`, as many rows per statement as the bind limit allows.
 async fn bulk_insert(conn: &mut Conn, table: Table<'_>) -> Result<(), sqlx::Error> {

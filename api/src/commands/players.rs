@@ -1,7 +1,8 @@
 //! `chronicle players merge|unmerge|aliases`: the administrator's way to say that two
 //! identities are one player (a name written two ways, a player who later got an id). Ratings,
-//! the ratings table and the player pages count merged identities as one, from the server's
-//! next query on (it reads the aliases with every skill query).
+//! the ratings table and the player pages count merged identities as one once a server's models
+//! task computed the stored ratings again (it notices the change at the next ratings query, or
+//! within seconds: service/src/models.rs).
 
 use std::io::Write;
 

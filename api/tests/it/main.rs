@@ -24,6 +24,7 @@ mod schema;
 mod server;
 mod simulate_pool;
 mod store_contract;
+mod stored_models;
 mod stored_tallies;
 mod toy_game;
 mod web;

@@ -202,6 +202,52 @@ macro_rules! delegate_store {
             async fn tallies_after(&self, after: i64) -> Result<chronicle_store::TallyRows, StoreError> {
                 self.store.tallies_after(after).await
             }
+            async fn corpus_version(&self, game: &str) -> Result<i64, StoreError> {
+                self.store.corpus_version(game).await
+            }
+            async fn counted_games(&self, game: &str, after: i64, limit: i64) -> Result<Vec<i64>, StoreError> {
+                self.store.counted_games(game, after, limit).await
+            }
+            async fn stored_model(&self, game: &str) -> Result<Option<chronicle_store::StoredModel>, StoreError> {
+                self.store.stored_model(game).await
+            }
+            async fn replace_model(
+                &self,
+                model: &chronicle_store::StoredModel,
+                seats: &[chronicle_store::SeatRatingRow],
+                players: &[chronicle_store::PlayerRatingRow],
+            ) -> Result<bool, StoreError> {
+                self.store.replace_model(model, seats, players).await
+            }
+            async fn rating_table(
+                &self,
+                game: &str,
+                offset: i64,
+                limit: i64,
+            ) -> Result<Vec<chronicle_store::PlayerRatingRow>, StoreError> {
+                self.store.rating_table(game, offset, limit).await
+            }
+            async fn rated_players(&self, game: &str) -> Result<i64, StoreError> {
+                self.store.rated_players(game).await
+            }
+            async fn player_rating(
+                &self,
+                game: &str,
+                player: &str,
+            ) -> Result<Option<chronicle_store::PlayerRatingRow>, StoreError> {
+                self.store.player_rating(game, player).await
+            }
+            async fn rating_history(
+                &self,
+                game: &str,
+                player: &str,
+                limit: i64,
+            ) -> Result<Vec<chronicle_store::SeatRatingRow>, StoreError> {
+                self.store.rating_history(game, player, limit).await
+            }
+            async fn seat_ratings(&self, game_id: i64) -> Result<Vec<chronicle_store::SeatRatingRow>, StoreError> {
+                self.store.seat_ratings(game_id).await
+            }
             async fn changes_after(
                 &self,
                 after: i64,

@@ -500,20 +500,25 @@ async fn ratings_of(
     }
     let offset = usize::try_from(offset.unwrap_or(0))
         .map_err(|_| crate::server::graphql::errors::bad_input("offset is 0 or more"))?;
-    let skill =
-        crate::server::graphql::service(ctx)?.skill_of(kind).await.map_err(crate::server::graphql::errors::service)?;
-    Ok(skill
-        .ratings
-        .table()
+    let service = crate::server::graphql::service(ctx)?;
+    let fail = crate::server::graphql::errors::service;
+    if service.ratings_model(kind).await.map_err(fail)?.is_none() {
+        let why =
+            format!("the {} ratings are being computed from the stored games; retry in a moment", kind.spec().name);
+        return Err(fail(chronicle_service::ServiceError::Busy(why)));
+    }
+    let table = service
+        .rating_table(kind, u64::try_from(offset).unwrap_or(0), u64::try_from(first).unwrap_or(50))
+        .await
+        .map_err(fail)?;
+    Ok(table
         .into_iter()
-        .skip(offset)
-        .take(usize::try_from(first).unwrap_or(50))
-        .map(|(key, r)| PlayerRatingStat {
-            player: skill.names.get(key).cloned().unwrap_or_else(|| key.to_owned()),
-            key: key.to_owned(),
-            mu: r.rating.mu,
-            sigma: r.rating.sigma,
-            conservative: r.rating.conservative(),
+        .map(|r| PlayerRatingStat {
+            conservative: r.mu - 3.0 * r.sigma,
+            player: r.name,
+            key: r.player,
+            mu: r.mu,
+            sigma: r.sigma,
             games: i32::try_from(r.games).unwrap_or(i32::MAX),
         })
         .collect())
@@ -660,12 +665,19 @@ impl CavernaStats {
             return Err(crate::server::graphql::errors::bad_input("minRating is a number"));
         }
         let filter = analytics::skill::EffectsFilter { min_rating, source, exclude_source };
-        let skill = service(ctx)?.skill().await.map_err(errors::service)?;
-        let (filter, _) = chronicle_service::questions::without_simulated(&skill, filter, include_simulated);
-        let effects = crate::server::graphql::service(ctx)?
-            .skill_effects(filter)
-            .await
-            .map_err(crate::server::graphql::errors::service)?;
+        let effects = if filter == analytics::skill::EffectsFilter::default() {
+            // Without a filter: what the stored model keeps (docs/scaling.md).
+            let model = service(ctx)?.ratings_model(GameKind::Caverna).await.map_err(errors::service)?;
+            let Some(kept) = model.and_then(|m| m.effects) else {
+                let why = "the strategy effects are being computed from the stored games; retry in a moment";
+                return Err(errors::service(chronicle_service::ServiceError::Busy(why.to_owned())));
+            };
+            kept.view(include_simulated).effects.clone()
+        } else {
+            let skill = service(ctx)?.skill().await.map_err(errors::service)?;
+            let (filter, _) = chronicle_service::questions::without_simulated(&skill, filter, include_simulated);
+            service(ctx)?.skill_effects(filter).await.map_err(errors::service)?
+        };
         Ok(effects
             .iter()
             .map(|e| StrategyEffectStat {

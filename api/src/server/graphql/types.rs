@@ -272,18 +272,22 @@ pub struct SeatRating {
 impl Game {
     /// Each seat's Weng-Lin rating before this game (docs/statistics.md), among the players of
     /// its game: what the game's players were rated when they sat down. Empty for games that
-    /// are not rated (not complete, or solo).
+    /// are not rated (not complete, or solo), or not rated yet (the stored ratings follow new
+    /// games within moments).
     async fn ratings_before(&self, ctx: &Context<'_>) -> Result<Vec<SeatRating>> {
-        let Some(kind) = self.kind else { return Ok(Vec::new()) };
-        let skill = service(ctx)?.skill_of(kind).await.map_err(errors::service)?;
-        Ok((0..8u8)
-            .filter_map(|seat| {
-                skill.ratings.before(self.db_id, seat).map(|r| SeatRating {
-                    seat: i32::from(seat),
-                    mu: r.mu,
-                    sigma: r.sigma,
-                    conservative: r.conservative(),
-                })
+        // As the stored rating model has them (a game stored in the last moments is rated by
+        // the models' task shortly after).
+        if self.kind.is_none() {
+            return Ok(Vec::new());
+        }
+        let seats = service(ctx)?.seat_ratings(self.db_id).await.map_err(errors::service)?;
+        Ok(seats
+            .into_iter()
+            .map(|s| SeatRating {
+                seat: i32::from(s.seat),
+                mu: s.mu_before,
+                sigma: s.sigma_before,
+                conservative: s.mu_before - 3.0 * s.sigma_before,
             })
             .collect())
     }

@@ -10,6 +10,7 @@ use chronicle_analytics::controlled::Estimate;
 use chronicle_analytics::rate::Difference;
 use chronicle_analytics::skill::{EffectsFilter, StrategyEffect};
 use chronicle_game::GameKind;
+use chronicle_service::models::RatingsModel;
 
 use super::{page, refused, service_problem};
 use crate::server::http::AppState;
@@ -81,38 +82,77 @@ pub async fn strategies(state: web::Data<AppState>, req: HttpRequest) -> HttpRes
     };
     let text = |name: &str| super::param(&q, name).filter(|v| !v.is_empty()).map(str::to_owned);
     let filter = EffectsFilter { min_rating, source: text("source"), exclude_source: text("exclude_source") };
+    let include = text("include_simulated").is_some();
+    if filter == EffectsFilter::default() {
+        // The page without a filter: what the stored model keeps (docs/scaling.md).
+        let model = match state.service.ratings_model(GameKind::Caverna).await {
+            Ok(m) => m,
+            Err(e) => return service_problem(&e),
+        };
+        let Some(kept) = model.as_ref().and_then(|m| m.effects.as_ref()) else {
+            return page(
+                "Strategy vs skill",
+                html! { (tabs("strategies")) h1 { "Strategy vs skill · Caverna" } (model_note(GameKind::Caverna, model.as_ref())) },
+            );
+        };
+        let view = kept.view(include);
+        let shown = EffectsFilter { exclude_source: view.exclude_source.clone(), ..filter };
+        let over = Over { games: kept.games, corpus: &view.corpus, left_out: view.left_out, effects: &view.effects };
+        return strategies_page(&q, &shown, &over, model_note(GameKind::Caverna, model.as_ref()));
+    }
     let skill = match state.service.skill().await {
         Ok(s) => s,
         Err(e) => return service_problem(&e),
     };
     // Simulated games are left out by default when games played by people exist.
-    let include = text("include_simulated").is_some();
     let (filter, left_out) = chronicle_service::questions::without_simulated(&skill, filter, include);
     let corpus = skill.corpus(&filter);
     let effects = match state.service.skill_effects(filter.clone()).await {
         Ok(e) => e,
         Err(e) => return service_problem(&e),
     };
+    let over = Over { games: skill.games, corpus: &corpus, left_out, effects: &effects };
+    strategies_page(&q, &filter, &over, html! {})
+}
+
+/// What a strategy page's effects are computed over.
+struct Over<'a> {
+    /// Stored complete games.
+    games: usize,
+    corpus: &'a chronicle_analytics::skill::SkillCorpus,
+    /// Simulated player-games left out.
+    left_out: u64,
+    effects: &'a [StrategyEffect],
+}
+
+fn strategies_page(
+    q: &std::collections::BTreeMap<String, String>,
+    filter: &EffectsFilter,
+    over: &Over<'_>,
+    note: Markup,
+) -> HttpResponse {
+    let (effects, left_out) = (over.effects, over.left_out);
     page(
         "Strategy vs skill",
         html! {
             (tabs("strategies"))
             h1 { "Strategy vs skill · Caverna" }
             p.caveat { "The raw difference compares the players who used a strategy with those who did not: it mostly measures who uses it. The controlled effect compares each player with themselves (player fixed effects), holding the rating gap to the opponents, the seat and the player count fixed; its interval comes from standard errors clustered by game. Only players who used the strategy in some games and not in others (switchers) inform it, and a controlled effect is shown only from at least 20 switchers and 30 games in which a switcher used the strategy (otherwise the cell says what is missing). Win rates differ by percentage points; margins are in score points. Method and limits: docs/statistics.md." }
+            (note)
             form.filters method="get" action="/stats/strategies" {
-                label { "Every player rated at least " input name="min_rating" type="number" step="any" value=[super::param(&q, "min_rating")] placeholder="any"; }
-                label { "Source " input name="source" type="text" value=[super::param(&q, "source")] placeholder="any"; }
-                label { "Leave out source " input name="exclude_source" type="text" value=[super::param(&q, "exclude_source")] placeholder="e.g. simulate"; }
+                label { "Every player rated at least " input name="min_rating" type="number" step="any" value=[super::param(q, "min_rating")] placeholder="any"; }
+                label { "Source " input name="source" type="text" value=[super::param(q, "source")] placeholder="any"; }
+                label { "Leave out source " input name="exclude_source" type="text" value=[super::param(q, "exclude_source")] placeholder="e.g. simulate"; }
                 button type="submit" { "Apply" }
                 span.hint { " (the rating is mu − 3·sigma before the game; a new player is at 0)" }
             }
-            (super::questions::corpus(&corpus, left_out, &super::query_with(&q, "include_simulated", "1")))
-            p { "Over " (effects.first().map_or(0, |e| e.controlled.games)) " multiplayer games of the " (skill.games) " stored complete games"
-                @if let Some(r) = min_rating { ", those whose every player was rated at least " (r) " before the game" }
+            (super::questions::corpus(over.corpus, left_out, &super::query_with(q, "include_simulated", "1")))
+            p { "Over " (super::count(effects.first().map_or(0, |e| e.controlled.games))) " multiplayer games of the " (super::count(over.games as u64)) " stored complete games"
+                @if let Some(r) = filter.min_rating { ", those whose every player was rated at least " (r) " before the game" }
                 @if let Some(s) = &filter.source { ", recorded by " code { (s) } }
                 @if let Some(s) = filter.exclude_source.as_ref().filter(|_| left_out == 0) { ", leaving out those recorded by " code { (s) } }
                 ". Click a column to sort." }
-            (effects_table(&effects))
+            (effects_table(effects))
         },
     )
 }
@@ -154,10 +194,6 @@ fn effects_table(effects: &[StrategyEffect]) -> Markup {
 }
 
 /// A player's name as written in their latest rated game.
-fn shown<'a>(skill: &'a chronicle_analytics::skill::Skill, key: &'a str) -> &'a str {
-    skill.names.get(key).map_or(key, String::as_str)
-}
-
 /// The game of a ratings page (`?game=`; Caverna by default).
 fn game_of(req: &HttpRequest) -> Option<GameKind> {
     match super::param(&super::query_map(req), "game") {
@@ -175,16 +211,37 @@ fn game_tabs(kind: GameKind) -> Markup {
     }
 }
 
+/// The sentence said when a game's ratings are not stored yet, or lag the stored games.
+fn model_note(kind: GameKind, model: Option<&RatingsModel>) -> Markup {
+    html! {
+        @match model {
+            None => p.caveat #ratings-pending { "The " (kind.spec().name) " ratings are being computed from the stored games. Reload this page in a moment." },
+            Some(m) if m.behind => p.caveat #ratings-pending { "Games stored in the last moments are being rated; this page shows them once that is done (reload in a moment)." },
+            Some(_) => {},
+        }
+    }
+}
+
+/// Rated players listed on the ratings page.
+const TABLE_ROWS: u64 = 500;
+
+/// Rated games listed on a player's page.
+const HISTORY_ROWS: u64 = 200;
+
 pub async fn players(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse {
     if let Some(r) = refused(&state, &req) {
         return r;
     }
     let Some(kind) = game_of(&req) else { return super::not_found("game of that id") };
-    let skill = match state.service.skill_of(kind).await {
-        Ok(s) => s,
+    let model = match state.service.ratings_model(kind).await {
+        Ok(m) => m,
         Err(e) => return service_problem(&e),
     };
-    let table = skill.ratings.table();
+    let table = match state.service.rating_table(kind, 0, TABLE_ROWS).await {
+        Ok(t) => t,
+        Err(e) => return service_problem(&e),
+    };
+    let (games, players) = model.as_ref().map_or((0, 0), |m| (m.games, m.players));
     page(
         &format!("Ratings · {}", kind.spec().name),
         html! {
@@ -192,19 +249,22 @@ pub async fn players(state: web::Data<AppState>, req: HttpRequest) -> HttpRespon
             (game_tabs(kind))
             h1 { "Ratings · " (kind.spec().name) }
             p { "Weng-Lin ratings (mu ± sigma; a new player is 25 ± 8.3) from every stored complete multiplayer game of " (kind.spec().name) " in the order played, sorted by mu − 3·sigma. A player is the id their logs give them (" code { "setup.players[].id" } ") or else a name (case and spacing ignored); identities an administrator merged count as one. Method: docs/statistics.md." }
+            (model_note(kind, model.as_ref()))
+            @if model.is_some() { p #ratings-corpus { (super::count(players)) " players rated over " (super::count(games)) " complete games." } }
             div.scroll { table.sortable #ratings {
                 thead { tr { th data-type="num" { "#" } th data-type="text" { "Player" } th data-type="num" { "Rating (mu − 3σ)" } th data-type="num" { "mu" } th data-type="num" { "sigma" } th data-type="num" { "Games" } } }
-                tbody { @for (i, (key, r)) in table.iter().take(500).enumerate() {
+                tbody { @for r in &table {
+                    @let conservative = r.mu - 3.0 * r.sigma;
                     tr {
-                        td { (i + 1) }
-                        td { a href={ "/players/" (super::urlencode(key)) "?game=" (kind.id()) } { (shown(&skill, key)) }
-                             @if key.starts_with("id:") { " " span.hint { (key) } } }
-                        td data-sort=(format!("{:.4}", r.rating.conservative())) { (super::number(Some(r.rating.conservative()), 1)) }
-                        td { (format!("{:.2}", r.rating.mu)) } td { (format!("{:.2}", r.rating.sigma)) } td { (r.games) }
+                        td { (r.place + 1) }
+                        td { a href={ "/players/" (super::urlencode(&r.player)) "?game=" (kind.id()) } { (r.name) }
+                             @if r.player.starts_with("id:") { " " span.hint { (r.player) } } }
+                        td data-sort=(format!("{conservative:.4}")) { (super::number(Some(conservative), 1)) }
+                        td { (format!("{:.2}", r.mu)) } td { (format!("{:.2}", r.sigma)) } td { (r.games) }
                     }
                 } }
             } }
-            @if table.len() > 500 { p { "The first 500 of " (table.len()) " players." } }
+            @if players > TABLE_ROWS { p { "The first " (TABLE_ROWS) " of " (super::count(players)) " players." } }
         },
     )
 }
@@ -223,32 +283,44 @@ pub async fn player(state: web::Data<AppState>, req: HttpRequest, name: web::Pat
     let key = aliases.iter().find(|(alias, _)| *alias == asked).map_or(asked, |(_, canonical)| canonical.clone());
     let merged: Vec<&str> = aliases.iter().filter(|(_, c)| *c == key).map(|(a, _)| a.as_str()).collect();
     let Some(kind) = game_of(&req) else { return super::not_found("game of that id") };
-    let skill = match state.service.skill_of(kind).await {
-        Ok(s) => s,
+    let model = match state.service.ratings_model(kind).await {
+        Ok(m) => m,
         Err(e) => return service_problem(&e),
     };
-    let Some(rating) = skill.ratings.player(&key) else {
-        return super::not_found("rated player of that name");
+    let rating = match state.service.player_rating(kind, &key).await {
+        Ok(Some(r)) => r,
+        Ok(None) if model.as_ref().is_some_and(|m| !m.behind) => return super::not_found("rated player of that name"),
+        Ok(None) => {
+            return page(
+                "Rating",
+                html! { (tabs("players")) h1 { "Rating · " (kind.spec().name) } (model_note(kind, model.as_ref())) },
+            )
+        }
+        Err(e) => return service_problem(&e),
     };
-    let history = skill.ratings.history(&key);
-    // The player's rated games, latest first.
-    let ids: Vec<i64> = history.iter().rev().take(200).map(|h| h.game_id).collect();
+    let history = match state.service.rating_history(kind, &key, HISTORY_ROWS).await {
+        Ok(h) => h,
+        Err(e) => return service_problem(&e),
+    };
+    let ids: Vec<i64> = history.iter().map(|h| h.game_id).collect();
     let games = match state.service.games(&ids).await {
         Ok(g) => g,
         Err(e) => return service_problem(&e),
     };
+    let conservative = rating.mu - 3.0 * rating.sigma;
     page(
-        &format!("{} · rating", shown(&skill, &key)),
+        &format!("{} · rating", rating.name),
         html! {
             (tabs("players"))
-            h1 { (shown(&skill, &key)) " · " (kind.spec().name) }
+            h1 { (rating.name) " · " (kind.spec().name) }
             p.hint { "Identity " code { (key) }
                 @if !merged.is_empty() { "; also recorded as " @for (i, a) in merged.iter().enumerate() { @if i > 0 { ", " } code { (a) } } } }
-            p #player-rating { (kind.spec().name) " rating " strong { (super::number(Some(rating.rating.conservative()), 1)) } " (mu " (format!("{:.2}", rating.rating.mu)) ", sigma " (format!("{:.2}", rating.rating.sigma)) ") after " (rating.games) " rated games." }
+            (model_note(kind, model.as_ref()))
+            p #player-rating { (kind.spec().name) " rating " strong { (super::number(Some(conservative), 1)) } " (mu " (format!("{:.2}", rating.mu)) ", sigma " (format!("{:.2}", rating.sigma)) ") after " (rating.games) " rated games." }
             h2 { "Rated games, latest first" }
             div.scroll { table #rating-history {
                 thead { tr { th { "Game" } th { "Played" } th { "Seat" } th { "Rank" } th { "Score" } th { "mu before" } th { "mu after" } th { "sigma after" } } }
-                tbody { @for h in history.iter().rev().take(200) {
+                tbody { @for h in &history {
                     @let head = games.iter().find(|g| g.id == h.game_id);
                     @let seat = head.and_then(|g| g.record.players.get(usize::from(h.seat)));
                     tr { td { a href={ "/games/" (h.game_id) } { (h.game_id) } }
@@ -256,9 +328,10 @@ pub async fn player(state: web::Data<AppState>, req: HttpRequest, name: web::Pat
                          td { (h.seat + 1) }
                          td { (seat.and_then(|p| p.rank).map(|r| r.to_string()).unwrap_or_default()) }
                          td { (seat.and_then(|p| p.score.as_ref()).map(|s| s.total.to_string()).unwrap_or_default()) }
-                         td { (format!("{:.2}", h.before.mu)) } td { (format!("{:.2}", h.after.mu)) } td { (format!("{:.2}", h.after.sigma)) } }
+                         td { (format!("{:.2}", h.mu_before)) } td { (format!("{:.2}", h.mu_after)) } td { (format!("{:.2}", h.sigma_after)) } }
                 } }
             } }
+            @if u64::try_from(rating.games).unwrap_or(0) > HISTORY_ROWS { p { "The latest " (HISTORY_ROWS) " of " (rating.games) " rated games." } }
         },
     )
 }
