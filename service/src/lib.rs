@@ -211,6 +211,8 @@ pub struct Service {
     models_running: std::sync::atomic::AtomicBool,
     /// Whether the models' task was started (once per process).
     models_started: std::sync::atomic::AtomicBool,
+    /// The games' corpus versions as last read ([`models::CorpusVersions`]).
+    corpus_versions: Mutex<models::CorpusVersions>,
 }
 
 /// The readiness of the service (`/readyz`).
@@ -302,6 +304,7 @@ impl Service {
             models_done: tokio::sync::watch::Sender::new(0),
             models_running: std::sync::atomic::AtomicBool::new(false),
             models_started: std::sync::atomic::AtomicBool::new(false),
+            corpus_versions: Mutex::default(),
         })
     }
 

@@ -20,6 +20,7 @@
 //! model: it reads the stored one, waiting at most [`MODEL_WAIT`] for the task to bring it up
 //! to date, and the answer says what it covers ([`RatingsModel`]).
 
+use std::collections::HashMap;
 use std::time::Duration;
 
 use chronicle_analytics::skill::{EffectsFilter, Skill, SkillCorpus, SkillGame, StrategyEffect};
@@ -133,15 +134,19 @@ pub fn fingerprint(aliases: &[(String, String)]) -> String {
     format!("{}:{hash:016x}", aliases.len())
 }
 
-/// The head a model of `kind` computed now would have (its `games` left 0: known once read).
-async fn wanted(store: &Backend, kind: GameKind, aliases: &str) -> Result<ModelHead, ServiceError> {
-    Ok(ModelHead {
-        game: kind.id().to_owned(),
-        format: MODEL_FORMAT,
-        corpus: store.corpus_version(kind.id()).await?,
-        aliases: aliases.to_owned(),
-        games: 0,
-    })
+/// The head a model of `kind` over the corpus version `corpus` would have (its `games` left 0:
+/// known once read).
+fn wanted(kind: GameKind, corpus: i64, aliases: &str) -> ModelHead {
+    ModelHead { game: kind.id().to_owned(), format: MODEL_FORMAT, corpus, aliases: aliases.to_owned(), games: 0 }
+}
+
+/// The corpus versions of the games, as last read at one counting version
+/// ([`Service::corpus_version`]): a count over the counted games is read again only after
+/// games were counted.
+#[derive(Debug, Default)]
+pub struct CorpusVersions {
+    counting: i64,
+    versions: HashMap<GameKind, i64>,
 }
 
 /// Whether `stored` covers what `wanted` asks for.
@@ -156,7 +161,7 @@ pub async fn refresh(store: &Backend) -> Result<Refreshed, ServiceError> {
     let merged: Aliases = aliases.into_iter().collect();
     let mut done = Refreshed::default();
     for &kind in GameKind::ALL {
-        let mut head = wanted(store, kind, &print).await?;
+        let mut head = wanted(kind, store.corpus_version(kind.id()).await?, &print);
         let stored = store.stored_model(kind.id()).await?;
         if stored.is_some_and(|m| covers(&m.head, &head)) {
             continue;
@@ -294,7 +299,7 @@ impl Service {
     async fn stored_ratings_model(&self, kind: GameKind) -> Result<Option<RatingsModel>, ServiceError> {
         let Some(stored) = self.store.stored_model(kind.id()).await? else { return Ok(None) };
         let aliases = self.store.player_aliases().await?;
-        let head = wanted(&self.store, kind, &fingerprint(&aliases)).await?;
+        let head = wanted(kind, self.corpus_version(kind).await?, &fingerprint(&aliases));
         let effects = match &stored.effects {
             Some(text) => {
                 Some(serde_json::from_str::<KeptEffects>(text).map_err(|e| internal(format!("a stored model: {e}")))?)
@@ -308,6 +313,27 @@ impl Service {
             behind: !covers(&stored.head, &head),
             effects,
         }))
+    }
+
+    /// The corpus version of `kind` ([`chronicle_store::Store::corpus_version`]): a one-row
+    /// read while no game was counted since it was last read, else a count over the counted
+    /// games.
+    async fn corpus_version(&self, kind: GameKind) -> Result<i64, ServiceError> {
+        let counting = self.store.counting_version().await?;
+        let poisoned = |_| internal("corpus versions lock poisoned");
+        {
+            let kept = self.corpus_versions.lock().map_err(poisoned)?;
+            if let Some(&v) = kept.versions.get(&kind).filter(|_| kept.counting == counting) {
+                return Ok(v);
+            }
+        }
+        let version = self.store.corpus_version(kind.id()).await?;
+        let mut kept = self.corpus_versions.lock().map_err(poisoned)?;
+        if kept.counting != counting {
+            *kept = CorpusVersions { counting, versions: HashMap::new() };
+        }
+        kept.versions.insert(kind, version);
+        Ok(version)
     }
 
     /// Up to `limit` players of a game's stored ratings table from place `offset`.

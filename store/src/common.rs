@@ -1014,6 +1014,10 @@ impl Store for Backend {
         self.refine(corpus_version(&self.pool, game).await)
     }
 
+    async fn counting_version(&self) -> Result<i64, StoreError> {
+        self.refine(counting_version(&self.pool).await)
+    }
+
     async fn counted_games(&self, game: &str, after: i64, limit: i64) -> Result<Vec<i64>, StoreError> {
         self.refine(counted_games(&self.pool, game, after, limit).await)
     }

@@ -585,6 +585,10 @@ pub trait Store: Sync {
     /// covers: it changes whenever a game of `game` is counted or every game is counted again.
     fn corpus_version(&self, game: &str) -> impl Future<Output = Result<i64, StoreError>> + Send;
 
+    /// The number of the last counting transaction (0 before the first): when it did not
+    /// change, no game was counted, so a corpus version read at it still holds.
+    fn counting_version(&self) -> impl Future<Output = Result<i64, StoreError>> + Send;
+
     /// Counted games of `game` after `after`, ascending, at most `limit` (what a model is
     /// computed over).
     fn counted_games(
@@ -813,6 +817,10 @@ impl Store for Backend {
 
     async fn corpus_version(&self, game: &str) -> Result<i64, StoreError> {
         delegate!(self, s => s.corpus_version(game).await)
+    }
+
+    async fn counting_version(&self) -> Result<i64, StoreError> {
+        delegate!(self, s => s.counting_version().await)
     }
 
     async fn counted_games(&self, game: &str, after: i64, limit: i64) -> Result<Vec<i64>, StoreError> {

@@ -28,6 +28,17 @@ async fn corpus_version(pool: &Pool<Db>, game: &str) -> Result<i64, StoreError> 
     Ok(recounted.unwrap_or(0).saturating_mul(1 << 32).saturating_add(counted))
 }
 
+/// The number of the last counting transaction (0 before the first; see
+/// [`Store::counting_version`]).
+async fn counting_version(pool: &Pool<Db>) -> Result<i64, StoreError> {
+    let version: Option<i64> = sqlx::query_scalar("SELECT value FROM stat_state WHERE name = $1")
+        .bind(TALLY_VERSION)
+        .fetch_optional(pool)
+        .await
+        .map_err(|e| db_error("reading the counting version", e))?;
+    Ok(version.unwrap_or(0))
+}
+
 /// Counted complete games of `game` after `after`, ascending, at most `limit`.
 async fn counted_games(pool: &Pool<Db>, game: &str, after: i64, limit: i64) -> Result<Vec<i64>, StoreError> {
     sqlx::query_scalar(
@@ -162,7 +173,8 @@ async fn rating_table(pool: &Pool<Db>, game: &str, offset: i64, limit: i64) -> R
 }
 
 async fn rated_players(pool: &Pool<Db>, game: &str) -> Result<i64, StoreError> {
-    sqlx::query_scalar("SELECT COUNT(*) FROM stat_player_ratings WHERE game = $1")
+    // The last place + 1, found by the key (game, place) rather than by counting rows.
+    sqlx::query_scalar("SELECT COALESCE(MAX(place) + 1, 0) FROM stat_player_ratings WHERE game = $1")
         .bind(game)
         .fetch_one(pool)
         .await

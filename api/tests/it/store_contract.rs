@@ -205,6 +205,9 @@ macro_rules! delegate_store {
             async fn corpus_version(&self, game: &str) -> Result<i64, StoreError> {
                 self.store.corpus_version(game).await
             }
+            async fn counting_version(&self) -> Result<i64, StoreError> {
+                self.store.counting_version().await
+            }
             async fn counted_games(&self, game: &str, after: i64, limit: i64) -> Result<Vec<i64>, StoreError> {
                 self.store.counted_games(game, after, limit).await
             }
