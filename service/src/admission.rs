@@ -51,11 +51,22 @@ pub struct AdmissionLimits {
     pub queue: usize,
     /// Longest wait for a slot or memory.
     pub wait: Duration,
+    /// Bytes the rows of every stored game may take when a query first needs them (filtered
+    /// strategy effects, questions; players, uploaders or cut months with more than 5,000
+    /// games): estimated before the read at [`ROWS_BYTES_PER_GAME`] a stored game; a store
+    /// whose estimate is over it refuses those queries (`BUDGET_EXCEEDED`) instead of reading.
+    pub rows_memory: usize,
 }
+
+/// What one stored game's rows take once read (facts, statistics rows, skill rows): measured at
+/// about 7 KB a four-player Caverna game (704 MB for 100,000, docs/scaling.md); 8 KB leaves
+/// room, and games of fewer seats take less.
+pub const ROWS_BYTES_PER_GAME: usize = 8 * 1024;
 
 impl AdmissionLimits {
     /// One replay per core but one (so that cheap requests always find a core), 256 MiB for
-    /// replays and 256 MiB for bodies, 64 waiting for at most 10 s.
+    /// replays and 256 MiB for bodies, 64 waiting for at most 10 s; 4 GiB for every game's rows
+    /// (about 500,000 games).
     pub fn for_this_machine() -> AdmissionLimits {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         AdmissionLimits {
@@ -64,6 +75,7 @@ impl AdmissionLimits {
             body_memory: 256 << 20,
             queue: 64,
             wait: Duration::from_secs(10),
+            rows_memory: 4 << 30,
         }
     }
 }
@@ -227,6 +239,7 @@ mod tests {
             body_memory: 1 << 20,
             queue,
             wait: Duration::from_millis(200),
+            rows_memory: 1 << 30,
         }
     }
 
@@ -305,6 +318,7 @@ mod tests {
             body_memory: 1 << 20,
             queue: 4,
             wait: Duration::from_millis(50),
+            rows_memory: 1 << 20,
         });
         let replay = admission.replay(1, 10).await.expect("the only slot");
         let refused = admission.compute("outcome report").await.expect_err("no slot within the wait");

@@ -458,6 +458,9 @@ impl Service {
     /// questions); later callers wait for that read. A read that failed is tried again
     /// by the next caller; one whose caller went away is started again by the next.
     async fn rows_loaded(&self) -> Result<(), ServiceError> {
+        if !self.holds_rows() {
+            self.rows_admitted().await?;
+        }
         let start = self.first_load.send_if_modified(|s| {
             let start = matches!(s, FirstLoad::NotStarted | FirstLoad::Failed(_));
             if start {
@@ -493,6 +496,24 @@ impl Service {
             FirstLoad::NotStarted => Box::pin(self.rows_loaded()).await,
             _ => Ok(()),
         }
+    }
+
+    /// Refuses the read of every game's rows when its estimate ([`admission::ROWS_BYTES_PER_GAME`]
+    /// a stored game) is over the limit (`AdmissionLimits::rows_memory`): the read would take
+    /// memory that grows with the store, once per process.
+    async fn rows_admitted(&self) -> Result<(), ServiceError> {
+        let games = usize::try_from(self.store.game_count().await?).unwrap_or(usize::MAX);
+        let need = games.saturating_mul(admission::ROWS_BYTES_PER_GAME);
+        let limit = self.admission.limits().rows_memory;
+        if need <= limit {
+            return Ok(());
+        }
+        let mib = |b: usize| b >> 20;
+        Err(ServiceError::BudgetExceeded(format!(
+            "this answer reads every stored game's rows: about {} MiB for {games} games, over this server's limit of {} MiB (--rows-memory-mib); answers from the stored tallies and models (no filter, or a filter by player count, set, tournament, source, months, or one player) are not limited",
+            mib(need),
+            mib(limit)
+        )))
     }
 
     /// Builds the statistics from every stored complete game; returns the number of games.

@@ -1,5 +1,7 @@
-//! The skill statistics (ratings and strategy effects, [`Skill`]) kept current with the stored
-//! games and the merged player identities.
+//! The skill statistics (ratings and strategy effects, [`Skill`]) over every game's rows, kept
+//! current with the stored games and the merged player identities: what the strategy effects
+//! over a filter and the questions read. (The ratings pages and the unfiltered effects read
+//! the stored models instead: [`crate::models`].)
 //!
 //! Computing them takes seconds over a million player-games, so they are computed once and
 //! kept. Games stored later make the kept result stale: a recomputation starts in the

@@ -68,6 +68,11 @@ pub struct ServeArgs {
     /// Memory (MiB) large request bodies being executed may reserve together.
     #[arg(long, env = "CHRONICLE_BODY_MEMORY_MIB", default_value_t = 256)]
     pub body_memory_mib: usize,
+    /// Memory (MiB) every stored game's rows may take when a query first needs them (filtered
+    /// strategy effects, questions), estimated before they are read; over it those queries
+    /// answer `BUDGET_EXCEEDED`.
+    #[arg(long, env = "CHRONICLE_ROWS_MEMORY_MIB", default_value_t = 4096)]
+    pub rows_memory_mib: usize,
     /// Requests that may wait for a replay slot or memory at once; more get `BUSY`.
     #[arg(long, env = "CHRONICLE_QUEUE", default_value_t = 64)]
     pub queue: usize,
@@ -111,6 +116,7 @@ impl ServeArgs {
             body_memory: self.body_memory_mib.saturating_mul(1 << 20),
             queue: self.queue,
             wait: Duration::from_secs(self.queue_wait),
+            rows_memory: self.rows_memory_mib.saturating_mul(1 << 20),
         }
     }
 }

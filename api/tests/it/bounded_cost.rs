@@ -16,6 +16,7 @@ use crate::common::server::*;
 use crate::common::*;
 
 both_stores!(
+    statistics_that_read_every_games_rows_are_refused_over_the_rows_memory_limit,
     aliases_of_a_stored_games_replay_share_the_requests_budget,
     a_stored_games_log_is_its_text_as_uploaded_and_is_charged,
     a_game_page_shows_what_fits_its_budget_and_says_what_does_not,
@@ -261,4 +262,44 @@ fn a_village_travel_map_over_its_bound_is_refused_at_setup() {
     assert_eq!(verdict["error"]["code"], "log_too_large", "{verdict}");
     let message = verdict["error"]["message"].as_str().unwrap_or_default();
     assert!(message.contains("`travel.cities` declares 3007; at most 2000"), "{message}");
+}
+
+/// The read of every stored game's rows (filtered strategy effects, questions) is estimated
+/// before it starts (`admission::ROWS_BYTES_PER_GAME` a game) and refused as
+/// `BUDGET_EXCEEDED` over `--rows-memory-mib`, with a message that says what is not limited;
+/// answers from the stored tallies and models go on, and a server with room answers the same
+/// questions (docs/reliability.md, "Every game's rows").
+fn statistics_that_read_every_games_rows_are_refused_over_the_rows_memory_limit(db: Database) {
+    let token = create_token(&db, "uploader");
+    let tight = Server::start(&db, &["--rows-memory-mib", "0"]);
+    for name in ["complete_3p.json", "complete_4p.json"] {
+        tight.data(
+            Some(&token),
+            "mutation($l: JSON!) { submitGame(log: $l) { game { id } } }",
+            json!({ "l": log(name) }),
+        );
+    }
+    let rows = [
+        "{ questions(game: \"caverna\") { playerGames } }",
+        "{ caverna { strategyEffects(minRating: 0) { strategy } } }",
+    ];
+    for query in rows {
+        let (status, body) = tight.graphql(None, query, json!({}));
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(body["errors"][0]["extensions"]["code"], "BUDGET_EXCEEDED", "{query}: {body}");
+        let message = body["errors"][0]["message"].as_str().unwrap_or_default();
+        assert!(message.contains("--rows-memory-mib") && message.contains("2 games"), "{message}");
+    }
+    let (status, page) = tight.get("/questions");
+    assert_eq!(status, 503, "{page}");
+    assert!(page.contains("Too much for this server") && page.contains("2 games"), "the page says why: {page}");
+    let tallied = tight.data(None, "{ caverna { scoreDistribution { playerGames } ratings { key } } }", json!({}));
+    assert_eq!(tallied["caverna"]["scoreDistribution"]["playerGames"], 7, "the tallies count both games: {tallied}");
+    assert!(tallied["caverna"]["ratings"].as_array().is_some_and(|r| !r.is_empty()), "the stored model: {tallied}");
+    drop(tight);
+    let roomy = Server::start(&db, &[]);
+    for query in rows {
+        let (status, body) = roomy.graphql(None, query, json!({}));
+        assert!(status == 200 && body["errors"].is_null(), "{query}: {body}");
+    }
 }

@@ -176,6 +176,10 @@ fn service_problem(e: &ServiceError) -> HttpResponse {
         ServiceError::StorageFull(_) | ServiceError::Unavailable(_) | ServiceError::ReadOnly(_) => {
             StatusCode::SERVICE_UNAVAILABLE
         }
+        // More work than this server admits (every game's rows over its memory limit).
+        ServiceError::BudgetExceeded(_) => {
+            return problem(StatusCode::SERVICE_UNAVAILABLE, "Too much for this server", e.public_message())
+        }
         _ => StatusCode::INTERNAL_SERVER_ERROR,
     };
     problem(status, "Something went wrong", e.public_message())
