@@ -108,7 +108,8 @@ pub struct RatingsModel {
     /// Games were counted (or identities merged) after it was computed: a newer model is on
     /// its way.
     pub behind: bool,
-    /// Caverna's strategy effects without a filter.
+    /// Caverna's strategy effects without a filter (`None` for other games, and when they were
+    /// not stored: then they are computed from the rows).
     pub effects: Option<KeptEffects>,
 }
 
@@ -200,16 +201,26 @@ async fn counted_skill_games(store: &Backend, kind: GameKind) -> Result<Vec<Skil
 
 type Computed = (Option<String>, Vec<SeatRatingRow>, Vec<PlayerRatingRow>);
 
+/// The kept effects as stored text, if they read back as they are: JSON has no NaN or infinity
+/// (serde writes `null`, which does not read back as a number), so effects holding one are
+/// not stored and the strategy page computes them from the rows instead.
+fn kept_text(kept: &KeptEffects) -> Option<String> {
+    let text = serde_json::to_string(kept).ok()?;
+    match serde_json::from_str::<KeptEffects>(&text) {
+        Ok(_) => Some(text),
+        Err(e) => {
+            tracing::warn!(error = %e, "the strategy effects are not stored: they do not read back");
+            None
+        }
+    }
+}
+
 /// The model of `kind` over `games`: the kept effects (Caverna), every rated seat and every
 /// rated player in table order.
 fn compute(kind: GameKind, games: &[SkillGame], aliases: &Aliases) -> Result<Computed, ServiceError> {
     let with_strategies = stats_corpus::has_strategies(kind);
     let skill = Skill::compute_for(games, aliases, with_strategies);
-    let effects = if with_strategies {
-        Some(serde_json::to_string(&KeptEffects::of(&skill)).map_err(|e| internal(format!("kept effects: {e}")))?)
-    } else {
-        None
-    };
+    let effects = if with_strategies { kept_text(&KeptEffects::of(&skill)) } else { None };
     let seats = skill
         .ratings
         .seats()
@@ -300,12 +311,15 @@ impl Service {
         let Some(stored) = self.store.stored_model(kind.id()).await? else { return Ok(None) };
         let aliases = self.store.player_aliases().await?;
         let head = wanted(kind, self.corpus_version(kind).await?, &fingerprint(&aliases));
-        let effects = match &stored.effects {
-            Some(text) => {
-                Some(serde_json::from_str::<KeptEffects>(text).map_err(|e| internal(format!("a stored model: {e}")))?)
+        // Effects that do not read back (a build that wrote another shape) are left out: the
+        // strategy page then computes them from the rows, as for a filter.
+        let effects = stored.effects.as_deref().and_then(|text| match serde_json::from_str::<KeptEffects>(text) {
+            Ok(kept) => Some(kept),
+            Err(e) => {
+                tracing::error!(error = %e, game = kind.id(), "the stored strategy effects do not read back");
+                None
             }
-            None => None,
-        };
+        });
         Ok(Some(RatingsModel {
             kind,
             games: u64::try_from(stored.head.games).unwrap_or(0),
@@ -365,5 +379,37 @@ impl Service {
     /// Each rated seat's rating before and after one stored game.
     pub async fn seat_ratings(&self, game: i64) -> Result<Vec<SeatRatingRow>, ServiceError> {
         Ok(self.store.seat_ratings(game).await?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Stored effects read back exactly, and effects holding a number JSON cannot write (NaN)
+    /// are not stored rather than stored as text that would not read back.
+    #[test]
+    fn kept_effects_are_stored_only_when_they_read_back() {
+        let skill = Skill::compute(&[]);
+        let kept = KeptEffects::of(&skill);
+        assert!(!kept.everything.effects.is_empty(), "every strategy has a row, even over no game");
+        let text = kept_text(&kept).expect("stored");
+        assert_eq!(serde_json::from_str::<KeptEffects>(&text).ok(), Some(kept.clone()));
+        let mut broken = kept;
+        broken.default.effects[0].used.rate = f64::NAN;
+        assert_eq!(kept_text(&broken), None);
+    }
+
+    /// The fingerprint of the merged identities does not depend on their order, and changes
+    /// with any of them (a stored model computed with other aliases is stale).
+    #[test]
+    fn the_aliases_fingerprint_is_of_the_set() {
+        let pair = |a: &str, c: &str| (a.to_owned(), c.to_owned());
+        let one = [pair("name:bo", "name:ada"), pair("id:7", "name:ada")];
+        let other_order = [pair("id:7", "name:ada"), pair("name:bo", "name:ada")];
+        assert_eq!(fingerprint(&one), fingerprint(&other_order));
+        assert_ne!(fingerprint(&one), fingerprint(&[pair("name:bo", "name:ada")]));
+        assert_ne!(fingerprint(&one), fingerprint(&[pair("name:bo", "name:cleo"), pair("id:7", "name:ada")]));
+        assert_ne!(fingerprint(&[]), fingerprint(&[pair("name:a", "name:b")]));
     }
 }

@@ -665,13 +665,18 @@ impl CavernaStats {
             return Err(crate::server::graphql::errors::bad_input("minRating is a number"));
         }
         let filter = analytics::skill::EffectsFilter { min_rating, source, exclude_source };
-        let effects = if filter == analytics::skill::EffectsFilter::default() {
+        let kept = if filter == analytics::skill::EffectsFilter::default() {
             // Without a filter: what the stored model keeps (docs/scaling.md).
             let model = service(ctx)?.ratings_model(GameKind::Caverna).await.map_err(errors::service)?;
-            let Some(kept) = model.and_then(|m| m.effects) else {
+            let Some(model) = model else {
                 let why = "the strategy effects are being computed from the stored games; retry in a moment";
                 return Err(errors::service(chronicle_service::ServiceError::Busy(why.to_owned())));
             };
+            model.effects
+        } else {
+            None
+        };
+        let effects = if let Some(kept) = kept {
             kept.view(include_simulated).effects.clone()
         } else {
             let skill = service(ctx)?.skill().await.map_err(errors::service)?;

@@ -89,16 +89,24 @@ pub async fn strategies(state: web::Data<AppState>, req: HttpRequest) -> HttpRes
             Ok(m) => m,
             Err(e) => return service_problem(&e),
         };
-        let Some(kept) = model.as_ref().and_then(|m| m.effects.as_ref()) else {
-            return page(
-                "Strategy vs skill",
-                html! { (tabs("strategies")) h1 { "Strategy vs skill · Caverna" } (model_note(GameKind::Caverna, model.as_ref())) },
-            );
-        };
-        let view = kept.view(include);
-        let shown = EffectsFilter { exclude_source: view.exclude_source.clone(), ..filter };
-        let over = Over { games: kept.games, corpus: &view.corpus, left_out: view.left_out, effects: &view.effects };
-        return strategies_page(&q, &shown, &over, model_note(GameKind::Caverna, model.as_ref()));
+        match model.as_ref().map(|m| m.effects.as_ref()) {
+            None => {
+                let note = model_note(GameKind::Caverna, None);
+                return page(
+                    "Strategy vs skill",
+                    html! { (tabs("strategies")) h1 { "Strategy vs skill · Caverna" } (note) },
+                );
+            }
+            Some(Some(kept)) => {
+                let view = kept.view(include);
+                let shown = EffectsFilter { exclude_source: view.exclude_source.clone(), ..filter };
+                let over =
+                    Over { games: kept.games, corpus: &view.corpus, left_out: view.left_out, effects: &view.effects };
+                return strategies_page(&q, &shown, &over, model_note(GameKind::Caverna, model.as_ref()));
+            }
+            // A model without its effects: computed from the rows below.
+            Some(None) => {}
+        }
     }
     let skill = match state.service.skill().await {
         Ok(s) => s,
