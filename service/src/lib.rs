@@ -508,12 +508,7 @@ impl Service {
         if need <= limit {
             return Ok(());
         }
-        let mib = |b: usize| b >> 20;
-        Err(ServiceError::BudgetExceeded(format!(
-            "this answer reads every stored game's rows: about {} MiB for {games} games, over this server's limit of {} MiB (--rows-memory-mib); answers from the stored tallies and models (no filter, or a filter by player count, set, tournament, source, months, or one player) are not limited",
-            mib(need),
-            mib(limit)
-        )))
+        Err(ServiceError::BudgetExceeded(rows_refusal(games, need, limit)))
     }
 
     /// Builds the statistics from every stored complete game; returns the number of games.
@@ -1328,5 +1323,39 @@ impl Service {
     pub async fn tournament_games(&self, tournament: i64) -> Result<Vec<Arc<GameHead>>, ServiceError> {
         let ids = self.store.tournament_games(tournament).await?;
         self.games(&ids).await
+    }
+}
+
+/// Why a read of every game's rows is refused, in a player's words: how many games it would
+/// hold at once against how many this server holds, rounded up to whole MiB (a small store
+/// never reads "0 MiB"), what is always answered, and who can change it.
+fn rows_refusal(games: usize, need: usize, limit: usize) -> String {
+    let mib = |b: usize| b.div_ceil(1 << 20);
+    let at_most = limit / admission::ROWS_BYTES_PER_GAME;
+    let games_word = |n: usize| if n == 1 { "1 game".to_owned() } else { format!("{n} games") };
+    format!(
+        "Answering this means holding every stored game at once ({}, about {} MiB), and this server is set to hold at most {} ({} MiB). Statistics without a filter, or filtered by player count, set, tournament, source, months or one player, come from stored totals and are always answered. The server's operator can raise the limit (--rows-memory-mib).",
+        games_word(games),
+        mib(need),
+        games_word(at_most),
+        mib(limit)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A refusal over a small store rounds its memory up and counts games in words.
+    #[test]
+    fn the_rows_refusal_rounds_up_and_counts_games() {
+        let one = rows_refusal(1, admission::ROWS_BYTES_PER_GAME, 0);
+        assert!(one.contains("(1 game, about 1 MiB)") && one.contains("at most 0 games (0 MiB)"), "{one}");
+        let many = rows_refusal(85, 85 * admission::ROWS_BYTES_PER_GAME, 4 << 20);
+        let at_most = (4 << 20) / admission::ROWS_BYTES_PER_GAME;
+        assert!(
+            many.contains("(85 games, about 1 MiB)") && many.contains(&format!("at most {at_most} games (4 MiB)")),
+            "{many}"
+        );
     }
 }
