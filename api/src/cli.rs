@@ -61,6 +61,10 @@ enum Command {
     Reverify(crate::commands::import::ReverifyArgs),
     /// Write stored games as a table (CSV, Parquet or NDJSON) for notebooks and spreadsheets.
     Export(crate::commands::export::ExportArgs),
+    /// Judge every decision of a log with the game's search bot: what the move played and the
+    /// best move found are worth, what each move cost, marks and each player's summary
+    /// (docs/analysis.md).
+    Analyse(crate::commands::analyse::AnalyseArgs),
     /// Write complete logs of games played by bots (the same arguments give the same bytes).
     Simulate(crate::commands::simulate::SimulateArgs),
     /// Run the GraphQL API server (POST /graphql, a query console at /graphiql).
@@ -199,6 +203,7 @@ fn run_with(
         Command::Reverify(args) => crate::commands::import::reverify_command(args, out, err, progress),
         Command::Simulate(args) => crate::commands::simulate::simulate_command(args, out, err, progress),
         Command::Export(args) => crate::commands::export::export_command(args, out, err),
+        Command::Analyse(args) => crate::commands::analyse::analyse_command(args, stdin, out, progress),
         Command::Serve(args) => crate::server::startup::serve(args, out),
         Command::Token(TokenCommand::Create { name, expires_in, db }) => {
             crate::commands::tokens::create(&name, expires_in, db.database_url, out)

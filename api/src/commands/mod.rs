@@ -1,6 +1,7 @@
 //! The commands of `chronicle` but `serve`: each returns a typed outcome ([`Done`]) or a
 //! message for people, which [`crate::cli`] maps to an exit code and prints.
 
+pub mod analyse;
 pub mod export;
 pub mod import;
 pub mod players;

@@ -14,7 +14,6 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use chronicle_game::{pool, GameKind, Simulation};
 
 use crate::commands::CommandError;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 #[derive(clap::Args, Debug)]
 pub struct SimulateArgs {
@@ -32,10 +31,15 @@ pub struct SimulateArgs {
     #[arg(long)]
     pub seed: u64,
     /// The bot of every seat, for a game that offers a choice (Caverna: `random`, the default,
-    /// `weapons`, `peaceful`, or `mixed`, which draws one of the three per seat from the game's
-    /// seed).
+    /// `weapons`, `peaceful`, `mixed`, which draws one of the first three per seat from the
+    /// game's seed, or `strong`, the search bot), or one bot per seat separated by commas, in
+    /// seat order (`strong,mixed,mixed,mixed`).
     #[arg(long, conflicts_with = "pool")]
     pub bot: Option<String>,
+    /// The strong bot's playouts per decision (docs/analysis.md gives the default and what a
+    /// budget costs), for a game whose engine has it.
+    #[arg(long, conflicts_with = "pool")]
+    pub budget: Option<u32>,
     /// Seats players drawn from a pool of this many named bot players (each with a stable name,
     /// a bot of the game and a strength: docs/statistics.md "Simulations that can be
     /// analysed"), in a random order each game, so that skill, seat and strategy vary apart.
@@ -75,7 +79,12 @@ pub fn simulate_one(args: &SimulateArgs, index: u64) -> Result<String, String> {
         }
         None => None,
     };
-    let choice = Simulation { bot: args.bot.as_deref(), variant: args.variant.as_deref(), seats: seats.as_deref() };
+    let choice = Simulation {
+        bot: args.bot.as_deref(),
+        variant: args.variant.as_deref(),
+        seats: seats.as_deref(),
+        budget: args.budget,
+    };
     chronicle_ingest::games::engine(args.game)
         .simulate_with(seed, args.players, &choice)
         .map(|log| log.to_string())
@@ -92,11 +101,25 @@ fn check(args: &SimulateArgs) -> Result<(), String> {
             args.players, spec.name, spec.min_players, spec.max_players
         ));
     }
-    if let Some(bot) = args.bot.as_deref().filter(|b| !spec.bots.contains(b)) {
+    if let Some(bot) = args.bot.iter().flat_map(|b| b.split(',')).map(str::trim).find(|b| !spec.bots.contains(b)) {
         return Err(match spec.bots {
             [] => format!("--bot {bot}: {} games are played by its engine's own bots", spec.name),
             bots => format!("--bot {bot}: {}'s bots are {}", spec.name, bots.join(", ")),
         });
+    }
+    if let Some(bots) = args.bot.as_deref().filter(|b| b.contains(',')) {
+        let named = bots.split(',').count();
+        if named != usize::from(args.players) {
+            return Err(format!("--bot {bots}: {named} bots named for {} seats", args.players));
+        }
+    }
+    if let Some(budget) = args.budget {
+        if !spec.capabilities.analysis {
+            return Err(format!("--budget: {} has no search bot", spec.name));
+        }
+        if budget == 0 {
+            return Err("--budget 0: the strong bot needs at least one playout per decision".to_owned());
+        }
     }
     if let Some(size) = args.pool {
         if spec.pool_bots.is_empty() {
@@ -140,18 +163,6 @@ impl Sink<'_> {
     }
 }
 
-fn progress_bar(len: u64, show: bool) -> ProgressBar {
-    if !show {
-        return ProgressBar::hidden();
-    }
-    // Drawn only when standard error is a terminal (indicatif hides it otherwise).
-    let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
-    if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} games ({per_sec}, {eta} left)") {
-        bar.set_style(style);
-    }
-    bar
-}
-
 /// Runs `chronicle simulate`. Exit code 0, or 1 when some game could not be finished (each
 /// such game is reported on `err` and left out).
 pub fn simulate_command(
@@ -172,7 +183,7 @@ pub fn simulate_command(
         // Names sort in game order: at least 6 digits, more when there are more games.
         Sink::Dir { dir: args.out.clone(), width: args.games.to_string().len().max(6) }
     };
-    let bar = progress_bar(args.games, progress);
+    let bar = crate::commands::import::progress_bar(args.games, "games", progress);
     let failed = run_ordered(&args, args.games, |index, result| {
         bar.inc(1);
         match result {

@@ -24,7 +24,7 @@ const NAMES: [&str; 7] = ["Ada", "Bo", "Cleo", "Dag", "Eun", "Fen", "Gus"];
 /// Simulated games of `kinds`, every size it allows, dated in order, their seats named from
 /// [`NAMES`] (distinct in a game); every fourth played at a club (not simulated).
 fn named_games(kinds: &[GameKind], count: u64, seed: u64) -> Vec<Value> {
-    let choice = chronicle_game::Simulation { bot: None, variant: None, seats: None };
+    let choice = chronicle_game::Simulation::default();
     kinds
         .iter()
         .flat_map(|&kind| {

@@ -23,7 +23,7 @@ use crate::common::*;
 /// tournament, as `chronicle import` reads them (one log per line).
 fn dated_games(count: u64, seed: u64) -> Vec<Value> {
     let engine = chronicle_ingest::games::engine(chronicle_game::GameKind::Caverna);
-    let choice = chronicle_game::Simulation { bot: None, variant: None, seats: None };
+    let choice = chronicle_game::Simulation::default();
     (0..count)
         .map(|i| {
             let players = u8::try_from(1 + i % 4).expect("small");
@@ -42,7 +42,7 @@ fn dated_games(count: u64, seed: u64) -> Vec<Value> {
 /// one marked as played at a club (not simulated), so that the reports' default of not mixing
 /// simulated and real games is exercised.
 fn outcome_games(count: u64, seed: u64) -> Vec<Value> {
-    let choice = chronicle_game::Simulation { bot: None, variant: None, seats: None };
+    let choice = chronicle_game::Simulation::default();
     let kinds = GameKind::ALL.iter().copied().filter(|&k| outcome_corpora::has_outcomes(k));
     kinds
         .flat_map(|kind| {

@@ -14,6 +14,7 @@
 //! ```
 
 pub mod action_space;
+pub mod analysis;
 pub mod board;
 pub mod bots;
 pub mod consequences;

@@ -6,7 +6,7 @@ use chronicle_game::{player_verdicts, GameEngine, GameKind, Legal, LogError, Sim
 use crate::game::Phase;
 use serde_json::Value;
 
-use crate::bots::{seat_kinds, simulate_game, simulated_setup, BotChoice, BotKind};
+use crate::bots::{seat_bots, seat_kinds, simulate_game, simulate_seat_bots, simulated_setup, BotChoice, BotKind};
 use crate::legal::{legal_entries, Limits};
 use crate::notation::FurnishingSet;
 use crate::replay::{replay, replay_until, Replay, ENGINE_VERSION};
@@ -156,6 +156,20 @@ impl GameEngine for Caverna {
         Some(crate::reference::markdown())
     }
 
+    /// Every placement, judged by the strong bot (see [`crate::analysis`]).
+    fn analysis_moves(log: &[u8]) -> Result<Vec<usize>, String> {
+        crate::analysis::analysis_moves(log)
+    }
+
+    fn analyse_move(
+        log: &[u8],
+        entry: usize,
+        budget: u32,
+        seed: u64,
+    ) -> Result<chronicle_game::analysis::MoveAnalysis, String> {
+        crate::analysis::analyse_move(log, entry, budget, seed)
+    }
+
     fn simulate(seed: u64, players: u8) -> Result<Value, String> {
         Self::simulate_with(seed, players, &Simulation { bot: Some("mixed"), ..Simulation::default() })
     }
@@ -173,7 +187,12 @@ impl GameEngine for Caverna {
             chronicle_game::pool::check_seats(seats, players, choice.bot)?;
             return crate::bots::simulate_seated(seats, furnishings, seed).map(|s| s.log()).map_err(|e| e.to_string());
         }
-        let bots = match choice.bot.unwrap_or("random") {
+        let chosen = choice.bot.unwrap_or("random");
+        if chosen.contains(',') || chosen == "strong" || choice.budget.is_some() {
+            let seats = seat_bots(chosen, usize::from(players), seed, choice.budget)?;
+            return simulate_seat_bots(&seats, furnishings, seed).map(|s| s.log()).map_err(|e| e.to_string());
+        }
+        let bots = match chosen {
             "mixed" => BotChoice::Mixed,
             id => BotChoice::All(
                 BotKind::ALL

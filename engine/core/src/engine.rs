@@ -7,6 +7,7 @@ use std::marker::PhantomData;
 
 use serde_json::Value;
 
+use crate::analysis::{Analysis, MoveAnalysis};
 use crate::kind::GameKind;
 use crate::setup_form::{FilledSetup, SetupForm};
 use crate::timeline::{Timeline, Walk};
@@ -252,6 +253,21 @@ pub trait GameEngine {
         None
     }
 
+    /// The entries of a log its analysis judges (the decisions its search bot makes), in log
+    /// order: refused for a game without analysis (`Capabilities::analysis`) and for a log
+    /// that is not legal up to its end.
+    fn analysis_moves(log: &[u8]) -> Result<Vec<usize>, String> {
+        let _ = log;
+        Err(format!("{} games are not analysed", Self::KIND.spec().name))
+    }
+
+    /// Entry `entry` of a log (one of [`GameEngine::analysis_moves`]) judged by the search bot
+    /// with `budget` playouts from `seed`: the same arguments always give the same result.
+    fn analyse_move(log: &[u8], entry: usize, budget: u32, seed: u64) -> Result<MoveAnalysis, String> {
+        let _ = (log, entry, budget, seed);
+        Err(format!("{} games are not analysed", Self::KIND.spec().name))
+    }
+
     /// A whole game played by the engine's bots for `players` seats from `seed`, as a log.
     fn simulate(seed: u64, players: u8) -> Result<Value, String>;
 
@@ -259,8 +275,8 @@ pub trait GameEngine {
     /// `bots`, `variants`). The default is a game whose engine seats its own bots on its
     /// default setup: it refuses any choice.
     fn simulate_with(seed: u64, players: u8, choice: &Simulation) -> Result<Value, String> {
-        match (choice.bot, choice.variant, choice.seats) {
-            (None, None, None) => Self::simulate(seed, players),
+        match (choice.bot, choice.variant, choice.seats, choice.budget) {
+            (None, None, None, None) => Self::simulate(seed, players),
             _ => Err(format!(
                 "{} games are played by its engine's own bots, with no choice of bot or variant",
                 Self::KIND.spec().name
@@ -305,6 +321,9 @@ pub struct Simulation<'a> {
     /// Who plays each seat (named pool members: [`crate::pool::seating`]), in seat order; the
     /// number of seats is the player count. Exclusive with `bot`.
     pub seats: Option<&'a [crate::pool::SeatPlan]>,
+    /// The search bot's playouts per decision (`--budget`), for a game whose spec offers a
+    /// search bot (`Capabilities::analysis`: its `strong` bot); `None` is its default.
+    pub budget: Option<u32>,
 }
 
 /// A game's engine as services hold it: every job on a log's bytes, without the engine's own
@@ -348,6 +367,28 @@ pub trait Engine: Send + Sync {
     fn simulate(&self, seed: u64, players: u8) -> Result<Value, String>;
     /// See [`GameEngine::simulate_with`].
     fn simulate_with(&self, seed: u64, players: u8, choice: &Simulation) -> Result<Value, String>;
+    /// See [`GameEngine::analysis_moves`].
+    fn analysis_moves(&self, log: &[u8]) -> Result<Vec<usize>, String>;
+    /// See [`GameEngine::analyse_move`].
+    fn analyse_move(&self, log: &[u8], entry: usize, budget: u32, seed: u64) -> Result<MoveAnalysis, String>;
+    /// A whole log analysed, decision after decision (each from its own seed derived from
+    /// `seed` and the entry), telling `progress` how many of how many are done after each.
+    fn analyse(
+        &self,
+        log: &[u8],
+        budget: u32,
+        seed: u64,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<Analysis, String> {
+        let entries = self.analysis_moves(log)?;
+        let mut moves = Vec::with_capacity(entries.len());
+        for (done, &entry) in entries.iter().enumerate() {
+            moves.push(self.analyse_move(log, entry, budget, crate::rng::game_seed(seed, entry as u64))?);
+            progress(done + 1, entries.len());
+        }
+        let names: Vec<String> = self.verdict(log).players.into_iter().map(|p| p.name).collect();
+        Ok(Analysis::new(self.version(), budget, seed, &names, moves))
+    }
     /// The trust report of a log (see [`GameEngine::trust_report`]).
     fn trust_report(&self, log: &[u8]) -> Option<Value>;
     /// See [`GameEngine::rules_reference`].
@@ -420,6 +461,12 @@ impl<E: GameEngine> Engine for Handle<E> {
     }
     fn simulate_with(&self, seed: u64, players: u8, choice: &Simulation) -> Result<Value, String> {
         E::simulate_with(seed, players, choice)
+    }
+    fn analysis_moves(&self, log: &[u8]) -> Result<Vec<usize>, String> {
+        E::analysis_moves(log)
+    }
+    fn analyse_move(&self, log: &[u8], entry: usize, budget: u32, seed: u64) -> Result<MoveAnalysis, String> {
+        E::analyse_move(log, entry, budget, seed)
     }
     fn trust_report(&self, log: &[u8]) -> Option<Value> {
         if !E::KIND.spec().capabilities.trust_report {

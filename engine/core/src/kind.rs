@@ -61,6 +61,9 @@ pub struct Capabilities {
     /// player's home board), which entries name spaces by. Every game's engine draws its
     /// positions; this says whether they have such a grid.
     pub board_view: bool,
+    /// Its engine has a search bot (`strong`, with a budget of playouts per decision) and
+    /// analyses a log move by move with it (`GameEngine::analyse`).
+    pub analysis: bool,
 }
 
 /// What services need to know about a game without its rules.
@@ -144,7 +147,7 @@ pub const CAVERNA: GameSpec = GameSpec {
     ],
     variants: &["full", "introductory"],
     counters: &[],
-    bots: &["random", "weapons", "peaceful", "mixed"],
+    bots: &["random", "weapons", "peaceful", "mixed", "strong"],
     pool_bots: &["weapons", "peaceful"],
     capabilities: Capabilities {
         trust_report: false,
@@ -152,6 +155,7 @@ pub const CAVERNA: GameSpec = GameSpec {
         outcome_stats: false,
         recorder: true,
         board_view: true,
+        analysis: true,
     },
 };
 
@@ -195,6 +199,7 @@ pub const VILLAGE: GameSpec = GameSpec {
         outcome_stats: true,
         recorder: true,
         board_view: false,
+        analysis: false,
     },
 };
 
@@ -234,6 +239,7 @@ pub const ABOVE_AND_BELOW: GameSpec = GameSpec {
         outcome_stats: true,
         recorder: true,
         board_view: false,
+        analysis: false,
     },
 };
 
@@ -257,6 +263,7 @@ pub const TOY: GameSpec = GameSpec {
         outcome_stats: false,
         recorder: false,
         board_view: false,
+        analysis: false,
     },
 };
 

@@ -7,6 +7,7 @@
 //!   winner and the claimed total).
 //! - [`GameEngine`]: the trait each game's engine crate implements; [`Engine`]: the object-safe
 //!   handle of one, which the registry of games hands to services.
+//! - [`analysis`]: a log judged move by move by a game's search bot, with marks and summaries.
 //! - [`envelope`]: the verdict for a log whose format names no game.
 //! - `conformance` (feature `conformance`): the checks every game's engine must pass.
 //!
@@ -15,6 +16,7 @@
 //! [`GameKind`] to its [`Engine`], so adding a game is a variant, a spec and a registry line.
 //! Like the engines, nothing here does IO, reads a clock or keeps global state.
 
+pub mod analysis;
 #[cfg(feature = "conformance")]
 pub mod conformance;
 pub mod cursor;

@@ -12,6 +12,8 @@
 //! - [`StrategyBot`] with [`Style::Weapons`] (`weapons`) and [`Style::Peaceful`] (`peaceful`):
 //!   greedy one-step bots that score the outcome of every generated placement.
 //! - `mixed` ([`BotChoice::Mixed`]): every seat gets one of the three, drawn from the seed.
+//! - [`StrongBot`] (`strong`): a search by playouts of the strategy bots ([`strong`]); never
+//!   drawn by `mixed`, chosen by name, alone or seat by seat ([`seat_bots`]).
 //! - A pool member ([`Seated`], `chronicle simulate --pool`): one of the three under its own
 //!   name, with its strength (the share of placements its bot makes) and, in a planted
 //!   experiment, its leaning towards the planted tile.
@@ -19,10 +21,12 @@
 mod random;
 mod seated;
 mod strategy;
+pub mod strong;
 
 pub use random::{RandomBot, Sampler};
 pub use seated::{planted_tile, Seated};
 pub use strategy::{StrategyBot, Style};
+pub use strong::StrongBot;
 
 use serde_json::{json, Value};
 
@@ -143,6 +147,72 @@ pub fn simulated_setup(kinds: &[BotKind], furnishings: crate::notation::Furnishi
     let players: Vec<Value> =
         kinds.iter().enumerate().map(|(i, k)| json!({ "name": format!("{} {}", k.id(), i + 1) })).collect();
     json!({ "players": players, "furnishings": furnishings, "seed": seed })
+}
+
+/// The bot of one seat of a simulation chosen seat by seat ([`seat_bots`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SeatBot {
+    Kind(BotKind),
+    /// The strong bot with its budget (playouts per decision).
+    Strong(u32),
+}
+
+impl SeatBot {
+    pub fn id(self) -> &'static str {
+        match self {
+            SeatBot::Kind(k) => k.id(),
+            SeatBot::Strong(_) => "strong",
+        }
+    }
+
+    fn bot(self) -> Box<dyn Bot + Send + Sync> {
+        match self {
+            SeatBot::Kind(k) => k.bot(),
+            SeatBot::Strong(budget) => Box::new(StrongBot::new(budget)),
+        }
+    }
+}
+
+/// The bots of a simulation with the strong bot or a choice seat by seat: `choice` is one id
+/// for every seat or ids separated by commas, one per seat in seat order (`strong,mixed,mixed`);
+/// a `mixed` seat is the seat's draw of [`BotChoice::Mixed`]. `budget` is the strong bot's
+/// (default [`strong::DEFAULT_BUDGET`]).
+pub fn seat_bots(choice: &str, players: usize, seed: u64, budget: Option<u32>) -> Result<Vec<SeatBot>, String> {
+    let ids: Vec<&str> = choice.split(',').map(str::trim).collect();
+    let ids = match ids.as_slice() {
+        [one] => vec![*one; players],
+        many if many.len() == players => many.to_vec(),
+        many => return Err(format!("{} bots named for {players} seats", many.len())),
+    };
+    let drawn = seat_kinds(BotChoice::Mixed, players, seed);
+    let budget = budget.unwrap_or(strong::DEFAULT_BUDGET);
+    if !(1..=strong::MAX_BUDGET).contains(&budget) {
+        return Err(format!("a budget of {budget} playouts: the strong bot takes 1 to {}", strong::MAX_BUDGET));
+    }
+    ids.iter()
+        .zip(drawn)
+        .map(|(&id, draw)| match id {
+            "mixed" => Ok(SeatBot::Kind(draw)),
+            "strong" => Ok(SeatBot::Strong(budget)),
+            id => BotKind::from_id(id)
+                .map(SeatBot::Kind)
+                .ok_or_else(|| chronicle_game::bounded_message(&format!("no Caverna bot is called `{id}`"))),
+        })
+        .collect()
+}
+
+/// A game played by `seats` (see [`seat_bots`]) on `furnishings` from `seed`: players named
+/// after their bot and seat (`"strong 1"`), the source naming every bot.
+pub fn simulate_seat_bots(
+    seats: &[SeatBot],
+    furnishings: crate::notation::FurnishingSet,
+    seed: u64,
+) -> Result<Simulation, SimulateError> {
+    let names: Vec<Value> =
+        seats.iter().enumerate().map(|(i, b)| json!({ "name": format!("{} {}", b.id(), i + 1) })).collect();
+    let setup = json!({ "players": names, "furnishings": furnishings, "seed": seed });
+    let players: Vec<Box<dyn Bot + Send + Sync>> = seats.iter().map(|b| b.bot()).collect();
+    simulate_players(&setup, players, chronicle_game::simulated_source(seats.iter().map(|b| b.id())), seed)
 }
 
 /// Why a simulation did not produce a complete log.
@@ -271,75 +341,102 @@ fn simulate_players(
     // On the heap: the bots hand back the state after their placement as a box, taken over
     // without copying the game.
     let mut game = Box::new(Game::new(validated));
-    // The state a placement replaced, for the next placement's bot to copy the game into.
-    let mut spare: Option<Box<Game>> = None;
     game.set_record_events(false);
     let mut rng = SplitMix64::new(seed ^ BOTS_SALT);
     let mut entries: Vec<Entry> = Vec::new();
-    let stuck = |game: &Game, entries: &[Entry], message: String| SimulateError::Stuck {
+    let seats: Vec<&dyn Bot> = players.iter().map(|b| b.as_ref() as &dyn Bot).collect();
+    play_on(&mut game, &seats, &mut rng, Some(&mut entries))?;
+    let scores: Vec<i64> = game.results().map(|(s, _)| s.iter().map(|r| r.score.total).collect()).unwrap_or_default();
+    Ok(Simulation { source, setup, entries, scores, game: *game })
+}
+
+/// Plays `game` on to its end, one bot per seat, drawing on `rng`; every entry played is
+/// pushed to `entries` when given (a search's playouts keep none). At most
+/// [`MAX_SIMULATED_ENTRIES`] entries are played: the bound of the loop.
+pub(crate) fn play_on(
+    game: &mut Box<Game>,
+    players: &[&dyn Bot],
+    rng: &mut SplitMix64,
+    mut entries: Option<&mut Vec<Entry>>,
+) -> Result<(), SimulateError> {
+    // The state a placement replaced, for the next placement's bot to copy the game into.
+    let mut spare: Option<Box<Game>> = None;
+    let mut played = 0usize;
+    let stuck = |game: &Game, played: usize, message: String| SimulateError::Stuck {
         round: game.round(),
-        entry: entries.len(),
+        entry: played,
         message,
     };
-    let play = |game: &mut Game, entries: &mut Vec<Entry>, entry: Entry| -> Result<(), SimulateError> {
-        if entries.len() >= MAX_SIMULATED_ENTRIES {
-            return Err(stuck(game, entries, format!("more than {MAX_SIMULATED_ENTRIES} entries")));
+    let play = |game: &mut Game, played: &mut usize, entries: &mut Option<&mut Vec<Entry>>, entry: Entry| {
+        if *played >= MAX_SIMULATED_ENTRIES {
+            return Err(stuck(game, *played, format!("more than {MAX_SIMULATED_ENTRIES} entries")));
         }
         game.play_entry(&entry)
-            .map_err(|e| stuck(game, entries, format!("bot entry rejected: {}: {}", e.code.as_str(), e.message)))?;
-        entries.push(entry);
+            .map_err(|e| stuck(game, *played, format!("bot entry rejected: {}: {}", e.code.as_str(), e.message)))?;
+        *played += 1;
+        if let Some(list) = entries.as_deref_mut() {
+            list.push(entry);
+        }
         Ok(())
     };
     loop {
         match *game.phase() {
-            Phase::Over => break,
+            Phase::Over => return Ok(()),
             Phase::Work { to_move } => {
-                let (entry, after) =
-                    players[to_move].place_reusing(&game, to_move, &mut rng, &mut spare).ok_or_else(|| {
-                        stuck(&game, &entries, format!("no legal placement for {}", game.seat_name(to_move)))
-                    })?;
+                let bot = players
+                    .get(to_move)
+                    .ok_or_else(|| stuck(game, played, format!("no bot for seat {}", to_move + 1)))?;
+                let (entry, after) = bot.place_reusing(game, to_move, rng, &mut spare).ok_or_else(|| {
+                    stuck(game, played, format!("no legal placement for {}", game.seat_name(to_move)))
+                })?;
                 match after {
                     // The bot's verified copy: the entry applied to this very game.
-                    Some(after) if entries.len() < MAX_SIMULATED_ENTRIES => {
-                        entries.push(entry);
-                        spare = Some(std::mem::replace(&mut game, after));
+                    Some(after) if played < MAX_SIMULATED_ENTRIES => {
+                        played += 1;
+                        if let Some(list) = entries.as_deref_mut() {
+                            list.push(entry);
+                        }
+                        spare = Some(std::mem::replace(game, after));
                     }
-                    _ => play(&mut game, &mut entries, entry)?,
+                    _ => play(game, &mut played, &mut entries, entry)?,
                 }
             }
             Phase::HarvestChoice => {
-                for p in legal::deciding_players(&game) {
-                    let phase = players[p].harvest_choice(&game, p, &mut rng);
-                    play(&mut game, &mut entries, Entry::HarvestChoice { player: p as u32, phase })?;
+                for p in legal::deciding_players(game) {
+                    let phase = seat(players, p)?.harvest_choice(game, p, rng);
+                    play(game, &mut played, &mut entries, Entry::HarvestChoice { player: p as u32, phase })?;
                 }
             }
             Phase::Feeding { .. } => {
-                for p in legal::deciding_players(&game) {
-                    if let Some(e) = players[p].feed(&game, p, &mut rng) {
-                        play(&mut game, &mut entries, e)?;
+                for p in legal::deciding_players(game) {
+                    if let Some(e) = seat(players, p)?.feed(game, p, rng) {
+                        play(game, &mut played, &mut entries, e)?;
                     }
                 }
                 game.close_window();
             }
             Phase::Breeding { .. } => {
-                for p in legal::deciding_players(&game) {
-                    if let Some(e) = players[p].breed(&game, p, &mut rng) {
-                        play(&mut game, &mut entries, e)?;
+                for p in legal::deciding_players(game) {
+                    if let Some(e) = seat(players, p)?.breed(game, p, rng) {
+                        play(game, &mut played, &mut entries, e)?;
                     }
                 }
                 game.close_window();
             }
             Phase::Keep => {
-                if let Some(e) = players[0].keep(&game, &mut rng) {
-                    play(&mut game, &mut entries, e)?;
+                if let Some(e) = seat(players, 0)?.keep(game, rng) {
+                    play(game, &mut played, &mut entries, e)?;
                 }
                 game.close_window();
             }
             Phase::BeforeScoring => game.finish(),
         }
     }
-    let scores: Vec<i64> = game.results().map(|(s, _)| s.iter().map(|r| r.score.total).collect()).unwrap_or_default();
-    Ok(Simulation { source, setup, entries, scores, game: *game })
+}
+
+/// The bot of seat `p`.
+fn seat<'a>(players: &[&'a dyn Bot], p: usize) -> Result<&'a dyn Bot, SimulateError> {
+    players.get(p).copied().ok_or(SimulateError::BotCount { bots: players.len(), players: p + 1 })
 }
 
 /// Field or breeding: whichever gives more this harvest (crops from sown fields against
