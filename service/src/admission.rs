@@ -56,6 +56,9 @@ pub struct AdmissionLimits {
     /// games): estimated before the read at [`ROWS_BYTES_PER_GAME`] a stored game; a store
     /// whose estimate is over it refuses those queries (`BUDGET_EXCEEDED`) instead of reading.
     pub rows_memory: usize,
+    /// Playouts a decision in the analyses this server runs when the caller names no budget
+    /// (every anonymous request): what one analysis costs (docs/analysis.md, "On the server").
+    pub analysis_budget: u32,
 }
 
 /// What one stored game's rows take once read (facts, statistics rows, skill rows): measured at
@@ -76,6 +79,7 @@ impl AdmissionLimits {
             queue: 64,
             wait: Duration::from_secs(10),
             rows_memory: 4 << 30,
+            analysis_budget: chronicle_game::analysis::DEFAULT_BUDGET,
         }
     }
 }
@@ -240,6 +244,7 @@ mod tests {
             queue,
             wait: Duration::from_millis(200),
             rows_memory: 1 << 30,
+            analysis_budget: 1,
         }
     }
 
@@ -319,6 +324,7 @@ mod tests {
             queue: 4,
             wait: Duration::from_millis(50),
             rows_memory: 1 << 20,
+            analysis_budget: 1,
         });
         let replay = admission.replay(1, 10).await.expect("the only slot");
         let refused = admission.compute("outcome report").await.expect_err("no slot within the wait");

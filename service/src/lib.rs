@@ -13,6 +13,7 @@
 //! is full mark the store as unable to write until a write succeeds again ([`Service::ready`]).
 
 pub mod admission;
+pub mod analyses;
 pub mod auth;
 pub mod cost;
 pub mod derived;
@@ -211,6 +212,10 @@ pub struct Service {
     models_running: std::sync::atomic::AtomicBool,
     /// Whether the models' task was started (once per process).
     models_started: std::sync::atomic::AtomicBool,
+    /// Wakes the analyses' worker ([`analyses`]): an analysis was queued.
+    analyses_poke: tokio::sync::Notify,
+    /// Whether the analyses' worker was started (once per process).
+    analyses_started: std::sync::atomic::AtomicBool,
     /// The games' corpus versions as last read ([`models::CorpusVersions`]).
     corpus_versions: Mutex<models::CorpusVersions>,
 }
@@ -301,6 +306,8 @@ impl Service {
             admission: Admission::new(limits),
             cannot_write: Mutex::new(None),
             models_poke: tokio::sync::Notify::new(),
+            analyses_poke: tokio::sync::Notify::new(),
+            analyses_started: std::sync::atomic::AtomicBool::new(false),
             models_done: tokio::sync::watch::Sender::new(0),
             models_running: std::sync::atomic::AtomicBool::new(false),
             models_started: std::sync::atomic::AtomicBool::new(false),
@@ -376,6 +383,8 @@ impl Service {
     /// stores) this reads a few rows. The games' rows are read only when a query needs them
     /// ([`Service::rows_loaded`]).
     pub fn load_in_background(self: &Arc<Self>) {
+        // Queued analyses run from the start (they need no statistics).
+        self.analyses_in_background();
         // Ratings queries wait (briefly) for the models' task from now on: it starts once the
         // tallies are read.
         if !self.read_only() {

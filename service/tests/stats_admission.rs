@@ -21,6 +21,7 @@ async fn statistics_over_one_players_games_wait_for_a_slot_and_tallied_ones_do_n
         queue: 4,
         wait: Duration::from_millis(50),
         rows_memory: 1 << 30,
+        analysis_budget: 1,
     };
     let service = Service::new(store, 8, limits).expect("service");
     let scores = |s: &chronicle_analytics::Stats, f: &StatsFilter| s.scores(f, 5);

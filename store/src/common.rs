@@ -1049,6 +1049,41 @@ impl Store for Backend {
         self.refine(rated_players(&self.pool, game).await)
     }
 
+    async fn analysis(&self, key: &crate::AnalysisKey) -> Result<Option<crate::AnalysisRow>, StoreError> {
+        self.refine(analysis_row(&self.pool, key).await)
+    }
+
+    async fn request_analysis(&self, key: &crate::AnalysisKey, now: i64) -> Result<crate::AnalysisRow, StoreError> {
+        self.refine(request_analysis(&self.pool, key, now).await)
+    }
+
+    async fn pending_analyses(&self) -> Result<i64, StoreError> {
+        self.refine(pending_analyses(&self.pool).await)
+    }
+
+    async fn claim_analysis(&self, now: i64, stale_before: i64) -> Result<Option<crate::AnalysisRow>, StoreError> {
+        self.refine(claim_analysis(&self.pool, now, stale_before).await)
+    }
+
+    async fn analysis_progress(
+        &self,
+        key: &crate::AnalysisKey,
+        done: i64,
+        total: i64,
+        now: i64,
+    ) -> Result<(), StoreError> {
+        self.refine(analysis_progress(&self.pool, key, done, total, now).await)
+    }
+
+    async fn finish_analysis(
+        &self,
+        key: &crate::AnalysisKey,
+        outcome: Result<&str, &str>,
+        now: i64,
+    ) -> Result<(), StoreError> {
+        self.refine(finish_analysis(&self.pool, key, outcome, now).await)
+    }
+
     async fn player_rating(&self, game: &str, player: &str) -> Result<Option<crate::PlayerRatingRow>, StoreError> {
         self.refine(player_rating(&self.pool, game, player).await)
     }

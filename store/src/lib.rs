@@ -327,6 +327,62 @@ pub struct ModelHead {
     pub games: i64,
 }
 
+/// Which analysis of a stored game (docs/analysis.md, "On the server"): the same game, engine
+/// version, budget and seed always give the same analysis.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct AnalysisKey {
+    pub game_id: i64,
+    pub engine_version: String,
+    /// Playouts per decision.
+    pub budget: i64,
+    pub seed: i64,
+}
+
+/// Where a stored analysis stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AnalysisState {
+    Queued,
+    Running,
+    Done,
+    Failed,
+}
+
+impl AnalysisState {
+    /// The id stored in `game_analyses.state`.
+    pub fn id(self) -> &'static str {
+        match self {
+            AnalysisState::Queued => "queued",
+            AnalysisState::Running => "running",
+            AnalysisState::Done => "done",
+            AnalysisState::Failed => "failed",
+        }
+    }
+
+    pub fn from_id(id: &str) -> Option<AnalysisState> {
+        [AnalysisState::Queued, AnalysisState::Running, AnalysisState::Done, AnalysisState::Failed]
+            .into_iter()
+            .find(|s| s.id() == id)
+    }
+}
+
+/// A stored analysis (`game_analyses`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AnalysisRow {
+    pub key: AnalysisKey,
+    pub state: AnalysisState,
+    /// Decisions analysed of `total_moves` (0 of 0 until the worker has read the log).
+    pub done_moves: i64,
+    pub total_moves: i64,
+    /// The analysis as JSON, once done.
+    pub result: Option<String>,
+    /// Why it failed.
+    pub message: Option<String>,
+    /// Unix seconds.
+    pub requested_at: i64,
+    /// Unix seconds: the heartbeat of a running analysis.
+    pub updated_at: i64,
+}
+
 /// A stored model's head and the strategy effects it keeps (JSON; `None` for a game without
 /// strategies).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -622,6 +678,46 @@ pub trait Store: Sync {
     /// How many players a game's stored ratings table holds.
     fn rated_players(&self, game: &str) -> impl Future<Output = Result<i64, StoreError>> + Send;
 
+    /// The stored analysis `key`, if any.
+    fn analysis(&self, key: &AnalysisKey) -> impl Future<Output = Result<Option<AnalysisRow>, StoreError>> + Send;
+
+    /// Queues the analysis `key` (at Unix second `now`) unless it is stored already; the stored
+    /// row either way.
+    fn request_analysis(
+        &self,
+        key: &AnalysisKey,
+        now: i64,
+    ) -> impl Future<Output = Result<AnalysisRow, StoreError>> + Send;
+
+    /// How many analyses are queued or running.
+    fn pending_analyses(&self) -> impl Future<Output = Result<i64, StoreError>> + Send;
+
+    /// Takes the oldest queued analysis, or a running one whose heartbeat is older than
+    /// `stale_before` (its worker stopped), marking it running at `now`; `None` when there is
+    /// none or another worker took it first.
+    fn claim_analysis(
+        &self,
+        now: i64,
+        stale_before: i64,
+    ) -> impl Future<Output = Result<Option<AnalysisRow>, StoreError>> + Send;
+
+    /// Records a running analysis's progress and heartbeat.
+    fn analysis_progress(
+        &self,
+        key: &AnalysisKey,
+        done: i64,
+        total: i64,
+        now: i64,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send;
+
+    /// Ends a running analysis: done with its result (JSON), or failed with why.
+    fn finish_analysis(
+        &self,
+        key: &AnalysisKey,
+        outcome: Result<&str, &str>,
+        now: i64,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send;
+
     /// One player's stored rating in a game (by merged identity key).
     fn player_rating(
         &self,
@@ -846,6 +942,35 @@ impl Store for Backend {
 
     async fn rated_players(&self, game: &str) -> Result<i64, StoreError> {
         delegate!(self, s => s.rated_players(game).await)
+    }
+
+    async fn analysis(&self, key: &AnalysisKey) -> Result<Option<AnalysisRow>, StoreError> {
+        delegate!(self, s => s.analysis(key).await)
+    }
+
+    async fn request_analysis(&self, key: &AnalysisKey, now: i64) -> Result<AnalysisRow, StoreError> {
+        delegate!(self, s => s.request_analysis(key, now).await)
+    }
+
+    async fn pending_analyses(&self) -> Result<i64, StoreError> {
+        delegate!(self, s => s.pending_analyses().await)
+    }
+
+    async fn claim_analysis(&self, now: i64, stale_before: i64) -> Result<Option<AnalysisRow>, StoreError> {
+        delegate!(self, s => s.claim_analysis(now, stale_before).await)
+    }
+
+    async fn analysis_progress(&self, key: &AnalysisKey, done: i64, total: i64, now: i64) -> Result<(), StoreError> {
+        delegate!(self, s => s.analysis_progress(key, done, total, now).await)
+    }
+
+    async fn finish_analysis(
+        &self,
+        key: &AnalysisKey,
+        outcome: Result<&str, &str>,
+        now: i64,
+    ) -> Result<(), StoreError> {
+        delegate!(self, s => s.finish_analysis(key, outcome, now).await)
     }
 
     async fn player_rating(&self, game: &str, player: &str) -> Result<Option<PlayerRatingRow>, StoreError> {

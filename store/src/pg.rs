@@ -47,6 +47,7 @@ include!("common.rs");
 include!("queries.rs");
 include!("tallies.rs");
 include!("models.rs");
+include!("analyses.rs");
 
 /// One `COPY … FROM STDIN (FORMAT binary)` per table: the server parses no SQL and no
 /// arrays per batch and takes the rows as they come, the cheapest way in for bulk rows (it

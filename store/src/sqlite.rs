@@ -50,6 +50,7 @@ include!("common.rs");
 include!("queries.rs");
 include!("tallies.rs");
 include!("models.rs");
+include!("analyses.rs");
 
 /// Multi-row `INSERT … VALUES`, as many rows per statement as the bind limit allows.
 async fn bulk_insert(conn: &mut Conn, table: Table<'_>) -> Result<(), sqlx::Error> {

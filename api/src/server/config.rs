@@ -73,6 +73,11 @@ pub struct ServeArgs {
     /// answer `BUDGET_EXCEEDED`.
     #[arg(long, env = "CHRONICLE_ROWS_MEMORY_MIB", default_value_t = 4096)]
     pub rows_memory_mib: usize,
+    /// Playouts a decision in the game analyses this server runs for callers who name no
+    /// budget (every anonymous one): what one analysis costs (docs/analysis.md).
+    #[arg(long, env = "CHRONICLE_ANALYSIS_BUDGET", default_value_t = chronicle_game::analysis::DEFAULT_BUDGET,
+          value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub analysis_budget: u32,
     /// Requests that may wait for a replay slot or memory at once; more get `BUSY`.
     #[arg(long, env = "CHRONICLE_QUEUE", default_value_t = 64)]
     pub queue: usize,
@@ -117,6 +122,7 @@ impl ServeArgs {
             queue: self.queue,
             wait: Duration::from_secs(self.queue_wait),
             rows_memory: self.rows_memory_mib.saturating_mul(1 << 20),
+            analysis_budget: self.analysis_budget,
         }
     }
 }

@@ -7,6 +7,7 @@
 
 #[macro_use]
 mod common;
+mod analysis;
 mod bounded_cost;
 mod export;
 mod game_stats;

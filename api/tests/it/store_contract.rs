@@ -21,8 +21,8 @@ use chronicle_ingest::inputs::LogInput;
 use chronicle_ingest::pipeline::{import, prepare, reverify, ImportSummary, Silent};
 use chronicle_store::record::GameRecord;
 use chronicle_store::{
-    Bearer, CompressedLog, GameFilter, GameHead, Inserted, NewGame, PgStore, SqliteStore, Store, StoreError,
-    TournamentRow,
+    AnalysisKey, AnalysisRow, Bearer, CompressedLog, GameFilter, GameHead, Inserted, NewGame, PgStore, SqliteStore,
+    Store, StoreError, TournamentRow,
 };
 
 use crate::common::*;
@@ -232,6 +232,41 @@ macro_rules! delegate_store {
             }
             async fn rated_players(&self, game: &str) -> Result<i64, StoreError> {
                 self.store.rated_players(game).await
+            }
+
+            async fn analysis(&self, key: &AnalysisKey) -> Result<Option<AnalysisRow>, StoreError> {
+                self.store.analysis(key).await
+            }
+
+            async fn request_analysis(&self, key: &AnalysisKey, now: i64) -> Result<AnalysisRow, StoreError> {
+                self.store.request_analysis(key, now).await
+            }
+
+            async fn pending_analyses(&self) -> Result<i64, StoreError> {
+                self.store.pending_analyses().await
+            }
+
+            async fn claim_analysis(&self, now: i64, stale_before: i64) -> Result<Option<AnalysisRow>, StoreError> {
+                self.store.claim_analysis(now, stale_before).await
+            }
+
+            async fn analysis_progress(
+                &self,
+                key: &AnalysisKey,
+                done: i64,
+                total: i64,
+                now: i64,
+            ) -> Result<(), StoreError> {
+                self.store.analysis_progress(key, done, total, now).await
+            }
+
+            async fn finish_analysis(
+                &self,
+                key: &AnalysisKey,
+                outcome: Result<&str, &str>,
+                now: i64,
+            ) -> Result<(), StoreError> {
+                self.store.finish_analysis(key, outcome, now).await
             }
             async fn player_rating(
                 &self,

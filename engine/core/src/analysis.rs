@@ -6,7 +6,7 @@
 //! ([`crate::GameEngine::analysis_moves`], [`crate::GameEngine::analyse_move`]); the marks,
 //! the summary and their thresholds are here, the same for every game.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Playouts per decision when the caller names no budget (`chronicle simulate --bot strong`,
 /// `chronicle analyse`): docs/analysis.md gives the strength and time per decision it buys.
@@ -24,7 +24,7 @@ pub const MARK_POINTS: [(Mark, f64); 3] = [(Mark::Blunder, 12.0), (Mark::Mistake
 pub const SPREAD_Z: f64 = 1.96;
 
 /// A mark on a costly move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Mark {
     Inaccuracy,
@@ -52,7 +52,7 @@ impl Mark {
 }
 
 /// What a move is worth by the search's estimate.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Worth {
     /// The move, in words (a sentence, players by name).
     pub words: String,
@@ -67,7 +67,7 @@ pub struct Worth {
 }
 
 /// One decision analysed.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MoveAnalysis {
     /// The entry's index in the log (0-based).
     pub entry: usize,
@@ -107,7 +107,7 @@ impl MoveAnalysis {
 }
 
 /// A player's decisions in sum.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PlayerSummary {
     pub player: usize,
     pub name: String,
@@ -123,7 +123,7 @@ pub struct PlayerSummary {
 }
 
 /// A log analysed: every decision, and each player's summary.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Analysis {
     /// The engine version, budget (playouts per decision) and seed the analysis was made with:
     /// the same three give the same analysis.

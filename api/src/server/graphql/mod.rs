@@ -2,6 +2,7 @@
 //! is committed as `api/schema.graphql` (`chronicle schema` prints it; a test keeps the two
 //! equal).
 
+pub mod analysis;
 pub mod errors;
 pub mod guard;
 mod mutation;

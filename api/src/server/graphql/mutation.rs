@@ -35,6 +35,24 @@ impl Mutation {
         Ok(results.iter().map(|r| SubmitResult { game: Game::from(&r.game), duplicate: r.duplicate }).collect())
     }
 
+    /// Asks for a stored game's analysis by its game's search bot (docs/analysis.md): queued
+    /// for the server's worker unless it was asked for before, in which case the stored one
+    /// (maybe done) is returned. `budget` is playouts a decision (1 to 1,000; default the
+    /// server's). Refused as `BUSY` when 16 analyses are waiting. Needs an API token.
+    async fn analyse_game(
+        &self,
+        ctx: &Context<'_>,
+        game_id: ID,
+        budget: Option<i32>,
+    ) -> Result<crate::server::graphql::analysis::GameAnalysisInfo> {
+        // An organizer token asks as anyone does (the default budget).
+        let signed_in = matches!(bearer(ctx)?, chronicle_store::Bearer::Api { .. });
+        let id = parse_id(&game_id, "game")?;
+        let budget = budget.map(|b| u32::try_from(b).unwrap_or(0));
+        let found = service(ctx)?.request_analysis(id, budget, signed_in).await.map_err(errors::service)?;
+        Ok((&found).into())
+    }
+
     /// Creates a tournament and its organizer token (needs an API token).
     async fn create_tournament(&self, ctx: &Context<'_>, name: String) -> Result<TournamentCreated> {
         let by = bearer(ctx)?;

@@ -292,6 +292,22 @@ impl Game {
             .collect())
     }
 
+    /// The game's analysis by its game's search bot at `budget` playouts a decision (default:
+    /// the server's, docs/analysis.md), if one was asked for (`analyseGame`): its progress
+    /// while it runs, every decision judged and each player's summary once done.
+    async fn analysis(
+        &self,
+        ctx: &Context<'_>,
+        budget: Option<i32>,
+    ) -> Result<Option<crate::server::graphql::analysis::GameAnalysisInfo>> {
+        if !self.kind.is_some_and(|k| k.spec().capabilities.analysis) {
+            return Ok(None);
+        }
+        let budget = budget.map(|b| u32::try_from(b).unwrap_or(0));
+        let found = service(ctx)?.analysis(self.db_id, budget).await.map_err(errors::service)?;
+        Ok(found.as_ref().map(Into::into))
+    }
+
     /// The log's text exactly as uploaded (a string: parse it as JSON). Charged to the
     /// request's budget of log bytes by its size (docs/api.md, "Requests").
     #[graphql(complexity = "crate::server::graphql::REPLAY_COMPLEXITY")]

@@ -270,6 +270,7 @@ pub async fn show(state: web::Data<AppState>, req: HttpRequest, id: web::Path<St
     };
     let trust = trust_report(&state, &head, &budget).await;
     let held_by = state.service.game_tournaments(id).await.unwrap_or_default();
+    let analysis = super::analysis::section(&state, &head).await;
     let r = &head.record;
     let kind = r.game.map_or("Unknown game", |k| k.spec().name);
     super::page(
@@ -327,6 +328,7 @@ pub async fn show(state: web::Data<AppState>, req: HttpRequest, id: web::Path<St
                 Ok(t) => { @if let Some(t) = t.as_ref().as_ref() { (ledger_table(&head, t, at)) } },
                 Err(e) => p.note { "The ledger is not shown: " (e.public_message()) },
             }
+            (analysis)
         },
     )
 }

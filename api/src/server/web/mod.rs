@@ -5,6 +5,7 @@
 //! into the binary; nothing is fetched from elsewhere. Pages read through the [`Service`], never
 //! re-check a rule: states, scores and errors are the engines' (see ARCHITECTURE.md "Web app").
 
+mod analysis;
 mod download;
 mod games;
 mod outcomes;
@@ -36,6 +37,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/games/export", web::get().to(download::download))
         .route("/games/{id}", web::get().to(games::show))
         .route("/games/{id}/board", web::get().to(games::board_fragment))
+        .route("/games/{id}/analysis", web::post().to(analysis::request))
         .route("/metrics", web::get().to(crate::server::metrics::endpoint))
         .route("/record", web::get().to(recorder::page_))
         .route("/record/next", web::post().to(recorder::next))

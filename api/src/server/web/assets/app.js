@@ -341,3 +341,13 @@ setUpUpload();
 setUpViewer();
 setUpSorting();
 setUpOrganizer();
+
+// ---------------------------------------------------------------------------------------
+// A page part that is still being made on the server (an analysis) asks for the page again
+// after the seconds its `data-refresh` says.
+
+const refreshing = $("[data-refresh]");
+if (refreshing) {
+  const seconds = Number(refreshing.dataset.refresh) || 5;
+  setTimeout(() => location.reload(), seconds * 1000);
+}
