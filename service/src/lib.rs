@@ -1336,18 +1336,22 @@ impl Service {
 }
 
 /// Why a read of every game's rows is refused, in a player's words: how many games it would
-/// hold at once against how many this server holds, rounded up to whole MiB (a small store
-/// never reads "0 MiB"), what is always answered, and who can change it.
+/// hold at once against how many this server holds, rounded up to whole KiB below a MiB, else
+/// MiB (a small store never reads "0 MiB"), what is always answered, and who can change it.
 fn rows_refusal(games: usize, need: usize, limit: usize) -> String {
-    let mib = |b: usize| b.div_ceil(1 << 20);
+    // Below a MiB in KiB, so that a small store does not read "about 1 MiB" for a few KiB.
+    let size = |b: usize| match b {
+        b if b < 1 << 20 => format!("{} KiB", b.div_ceil(1 << 10)),
+        b => format!("{} MiB", b.div_ceil(1 << 20)),
+    };
     let at_most = limit / admission::ROWS_BYTES_PER_GAME;
     let games_word = |n: usize| if n == 1 { "1 game".to_owned() } else { format!("{n} games") };
     format!(
-        "Answering this means holding every stored game at once ({}, about {} MiB), and this server is set to hold at most {} ({} MiB). Statistics without a filter, or filtered by player count, set, tournament, source, months or one player, come from stored totals and are always answered. The server's operator can raise the limit (--rows-memory-mib).",
+        "Answering this means holding every stored game at once ({}, about {}), and this server is set to hold at most {} ({}). Statistics without a filter, or filtered by player count, set, tournament, source, months or one player, come from stored totals and are always answered. The server's operator can raise the limit (--rows-memory-mib).",
         games_word(games),
-        mib(need),
+        size(need),
         games_word(at_most),
-        mib(limit)
+        size(limit)
     )
 }
 
@@ -1359,12 +1363,10 @@ mod tests {
     #[test]
     fn the_rows_refusal_rounds_up_and_counts_games() {
         let one = rows_refusal(1, admission::ROWS_BYTES_PER_GAME, 0);
-        assert!(one.contains("(1 game, about 1 MiB)") && one.contains("at most 0 games (0 MiB)"), "{one}");
-        let many = rows_refusal(85, 85 * admission::ROWS_BYTES_PER_GAME, 4 << 20);
+        assert!(one.contains("(1 game, about 8 KiB)") && one.contains("at most 0 games (0 KiB)"), "{one}");
+        let many = rows_refusal(200, 200 * admission::ROWS_BYTES_PER_GAME, 4 << 20);
         let at_most = (4 << 20) / admission::ROWS_BYTES_PER_GAME;
-        assert!(
-            many.contains("(85 games, about 1 MiB)") && many.contains(&format!("at most {at_most} games (4 MiB)")),
-            "{many}"
-        );
+        let said = format!("at most {at_most} games (4 MiB)");
+        assert!(many.contains("(200 games, about 2 MiB)") && many.contains(&said), "{many}");
     }
 }

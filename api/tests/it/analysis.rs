@@ -55,6 +55,16 @@ fn a_game_analysis_runs_in_the_background_and_every_process_reads_it(db: Databas
     let server = Server::start(&db, &["--analysis-budget", "2"]);
     let token = create_token(&db, "analyst");
     let id = store_opening(&server, &token);
+    // Which games are analysed is in the spec's capabilities.
+    let kinds = server.data(None, "{ gameKinds { id capabilities { analysis } } }", json!({}));
+    let analysed: Vec<&str> = kinds["gameKinds"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|k| k["capabilities"]["analysis"] == true)
+        .filter_map(|k| k["id"].as_str())
+        .collect();
+    assert_eq!(analysed, ["caverna"]);
     let none = server.data(None, ANALYSIS, json!({ "id": id }));
     assert_eq!(none["game"]["analysis"], Value::Null, "nothing before it is asked for");
 

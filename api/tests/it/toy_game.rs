@@ -74,7 +74,7 @@ fn the_toy_game_goes_through_the_cli_graphql_and_its_page() {
     let server = Server::start(&db, &[]);
     let kinds = server.data(
         None,
-        "{ gameKinds { id capabilities { trustReport stepForm outcomeStats recorder boardView } } }",
+        "{ gameKinds { id capabilities { trustReport stepForm outcomeStats recorder boardView analysis } } }",
         json!({}),
     );
     let toy_kind =

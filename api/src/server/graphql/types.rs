@@ -647,6 +647,8 @@ pub struct GameCapabilities {
     pub recorder: bool,
     /// Its positions include a board of cells with printed coordinates (a home board).
     pub board_view: bool,
+    /// Its games are analysed move by move by a search bot (`analyseGame`, `Game.analysis`).
+    pub analysis: bool,
 }
 
 /// A score-pad row or a counter of a game.
@@ -691,6 +693,7 @@ impl GameKindInfo {
                 outcome_stats: spec.capabilities.outcome_stats,
                 recorder: spec.capabilities.recorder,
                 board_view: spec.capabilities.board_view,
+                analysis: spec.capabilities.analysis,
             },
         }
     }
