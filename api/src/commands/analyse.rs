@@ -37,9 +37,14 @@ pub fn analyse_command(args: AnalyseArgs, stdin: &mut dyn Read, out: &mut dyn Wr
     } else {
         std::fs::read(&args.file).map_err(|e| CommandError::Io(format!("{}: {e}", args.file.display())))?
     };
-    let kind = chronicle_ingest::canonical::format_of(&bytes)
-        .and_then(|f| GameKind::from_format(&f))
-        .ok_or_else(|| CommandError::Usage(format!("{}: not a log of a game Chronicle knows", args.file.display())))?;
+    let Some(kind) = chronicle_ingest::canonical::format_of(&bytes).and_then(|f| GameKind::from_format(&f)) else {
+        // Why, in the replay's words (a log too large, not JSON, a format no game has).
+        let verdict = chronicle_ingest::games::verdict_of(&bytes, None);
+        let why = verdict
+            .error
+            .map_or_else(|| "not a log of a game Chronicle knows".to_owned(), |e| format!("{}: {}", e.code, e.message));
+        return Err(CommandError::Usage(format!("{}: not analysed: {why}", args.file.display())));
+    };
     if !kind.spec().capabilities.analysis {
         return Err(CommandError::Usage(format!("{} games are not analysed yet (docs/analysis.md)", kind.spec().name)));
     }
