@@ -7,8 +7,8 @@
 //! **Cost.** An analysis is CPU work of (decisions × budget) playouts. Each process runs one at
 //! a time (one worker: at most one core), the queue holds at most [`MAX_PENDING`] analyses
 //! (more is refused as busy, before anything is stored), anonymous requests get the server's
-//! budget only (`--analysis-budget`), and a token's budget is at most [`MAX_SERVED_BUDGET`]. A log's decisions are
-//! bounded by the replay's entry limit.
+//! budget only (`--analysis-budget`), and a token's budget is at most [`MAX_SERVED_BUDGET`]. A legal log's decisions are
+//! bounded by the rules (Caverna: 12 rounds × 7 players × 6 dwarfs = 504 placements).
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -7,7 +7,7 @@ use std::marker::PhantomData;
 
 use serde_json::Value;
 
-use crate::analysis::{Analysis, MoveAnalysis};
+use crate::analysis::MoveAnalysis;
 use crate::kind::GameKind;
 use crate::setup_form::{FilledSetup, SetupForm};
 use crate::timeline::{Timeline, Walk};
@@ -371,24 +371,6 @@ pub trait Engine: Send + Sync {
     fn analysis_moves(&self, log: &[u8]) -> Result<Vec<usize>, String>;
     /// See [`GameEngine::analyse_move`].
     fn analyse_move(&self, log: &[u8], entry: usize, budget: u32, seed: u64) -> Result<MoveAnalysis, String>;
-    /// A whole log analysed, decision after decision (each from its own seed derived from
-    /// `seed` and the entry), telling `progress` how many of how many are done after each.
-    fn analyse(
-        &self,
-        log: &[u8],
-        budget: u32,
-        seed: u64,
-        progress: &mut dyn FnMut(usize, usize),
-    ) -> Result<Analysis, String> {
-        let entries = self.analysis_moves(log)?;
-        let mut moves = Vec::with_capacity(entries.len());
-        for (done, &entry) in entries.iter().enumerate() {
-            moves.push(self.analyse_move(log, entry, budget, crate::rng::game_seed(seed, entry as u64))?);
-            progress(done + 1, entries.len());
-        }
-        let names: Vec<String> = self.verdict(log).players.into_iter().map(|p| p.name).collect();
-        Ok(Analysis::new(self.version(), budget, seed, &names, moves))
-    }
     /// The trust report of a log (see [`GameEngine::trust_report`]).
     fn trust_report(&self, log: &[u8]) -> Option<Value>;
     /// See [`GameEngine::rules_reference`].

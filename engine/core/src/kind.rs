@@ -62,7 +62,7 @@ pub struct Capabilities {
     /// positions; this says whether they have such a grid.
     pub board_view: bool,
     /// Its engine has a search bot (`strong`, with a budget of playouts per decision) and
-    /// analyses a log move by move with it (`GameEngine::analyse`).
+    /// analyses a log move by move with it (`GameEngine::analysis_moves`, `GameEngine::analyse_move`).
     pub analysis: bool,
 }
 
